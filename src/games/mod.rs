@@ -1,0 +1,491 @@
+//! The rules engines: one trait, [`Game`], that every game implements, one module per
+//! game, and [`Variant`], which picks a game at run time.
+//!
+//! A game knows its board, its pieces, its turn grammar and its end conditions. Nothing
+//! outside a game's module looks at its pieces: the replay, the writer and the command
+//! line only go through [`Game`].
+//!
+//! The flow for one turn token is always the same:
+//!
+//! ```text
+//! token ──Game::parse_turn──▶ Syntax (no board) ──Game::resolve──▶ Turn (legal)
+//! position + Turn ──Game::play──▶ next position
+//! position + Turn ──Game::write_turn──▶ canonical token
+//! ```
+
+use std::fmt;
+
+pub mod chess;
+
+pub use chess::Chess;
+
+/// A side. White moves first in every game pbem knows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Color {
+    /// The side that moves first.
+    White,
+    /// The side that moves second.
+    Black,
+}
+
+impl Color {
+    /// The other side.
+    #[must_use]
+    pub const fn other(self) -> Color {
+        match self {
+            Color::White => Color::Black,
+            Color::Black => Color::White,
+        }
+    }
+
+    /// `"White"` or `"Black"`.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Color::White => "White",
+            Color::Black => "Black",
+        }
+    }
+}
+
+impl fmt::Display for Color {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// How a finished game ended, as far as the rules decide it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// One side won.
+    Win {
+        /// The winner.
+        winner: Color,
+        /// Why the game is over.
+        reason: WinReason,
+    },
+    /// Nobody won.
+    Draw {
+        /// Why the game is drawn.
+        reason: DrawReason,
+    },
+}
+
+impl Outcome {
+    /// The PGN result string: `1-0`, `0-1` or `1/2-1/2`.
+    #[must_use]
+    pub const fn result(self) -> GameResult {
+        match self {
+            Outcome::Win {
+                winner: Color::White,
+                ..
+            } => GameResult::WhiteWins,
+            Outcome::Win {
+                winner: Color::Black,
+                ..
+            } => GameResult::BlackWins,
+            Outcome::Draw { .. } => GameResult::Draw,
+        }
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Outcome::Win { winner, reason } => write!(f, "{winner} wins by {reason}"),
+            Outcome::Draw { reason } => write!(f, "draw by {reason}"),
+        }
+    }
+}
+
+/// Why a game was won by the rules (not by resignation or time, which are record events).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum WinReason {
+    /// The loser's king is in check and the loser has no legal turn.
+    Checkmate,
+    /// The loser has no legal turn, in check or not (games where that loses).
+    NoLegalTurn,
+}
+
+impl fmt::Display for WinReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            WinReason::Checkmate => "checkmate",
+            WinReason::NoLegalTurn => "the opponent having no legal turn",
+        })
+    }
+}
+
+/// Why a game is drawn, or could be drawn on a claim.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum DrawReason {
+    /// The side to move has no legal turn and is not in check.
+    Stalemate,
+    /// Neither side can win by any series of legal moves.
+    InsufficientMaterial,
+    /// Fifty moves of each side without a capture or a pawn move (a claim).
+    FiftyMoves,
+    /// Seventy-five moves of each side without a capture or a pawn move (automatic).
+    SeventyFiveMoves,
+    /// The same position for the third time (a claim).
+    ThreefoldRepetition,
+    /// The same position for the fifth time (automatic).
+    FivefoldRepetition,
+}
+
+impl fmt::Display for DrawReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            DrawReason::Stalemate => "stalemate",
+            DrawReason::InsufficientMaterial => "insufficient material",
+            DrawReason::FiftyMoves => "the fifty-move rule",
+            DrawReason::SeventyFiveMoves => "the seventy-five-move rule",
+            DrawReason::ThreefoldRepetition => "threefold repetition",
+            DrawReason::FivefoldRepetition => "fivefold repetition",
+        })
+    }
+}
+
+/// A game's result as PGN writes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GameResult {
+    /// `1-0`
+    WhiteWins,
+    /// `0-1`
+    BlackWins,
+    /// `1/2-1/2`
+    Draw,
+    /// `*`: unknown, or the game goes on.
+    Unknown,
+}
+
+impl GameResult {
+    /// The PGN token.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            GameResult::WhiteWins => "1-0",
+            GameResult::BlackWins => "0-1",
+            GameResult::Draw => "1/2-1/2",
+            GameResult::Unknown => "*",
+        }
+    }
+
+    /// Reads a PGN result token.
+    #[must_use]
+    pub fn from_token(token: &str) -> Option<GameResult> {
+        match token {
+            "1-0" => Some(GameResult::WhiteWins),
+            "0-1" => Some(GameResult::BlackWins),
+            "1/2-1/2" => Some(GameResult::Draw),
+            "*" => Some(GameResult::Unknown),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for GameResult {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// How repeating a position matters in a game. The replay counts repetitions (by
+/// [`Game::repetition_key`]) and applies this rule; a position alone cannot know its past.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RepetitionRule {
+    /// A draw may be claimed at the `claim`th occurrence and the game ends by itself at
+    /// the `automatic`th (FIDE: 3 and 5).
+    Draw {
+        /// Occurrences from which a draw may be claimed.
+        claim: u32,
+        /// Occurrences at which the game is drawn without a claim.
+        automatic: Option<u32>,
+    },
+    /// A turn that would make a position occur for the `n`th time is illegal.
+    IllegalAt(u32),
+}
+
+/// The setup of a game could not be turned into a playable position.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct SetupError {
+    /// What is wrong, in words (lowercase, no trailing period).
+    pub message: String,
+}
+
+impl SetupError {
+    /// A setup error with the given message.
+    pub fn new(message: impl Into<String>) -> SetupError {
+        SetupError {
+            message: message.into(),
+        }
+    }
+}
+
+/// A turn token that does not follow the game's turn grammar.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct TurnSyntaxError {
+    /// What is wrong, in words.
+    pub message: String,
+    /// Byte offset inside the token where the problem is.
+    pub offset: usize,
+}
+
+impl TurnSyntaxError {
+    /// A syntax error at `offset` bytes into the token.
+    pub fn new(offset: usize, message: impl Into<String>) -> TurnSyntaxError {
+        TurnSyntaxError {
+            message: message.into(),
+            offset,
+        }
+    }
+}
+
+/// Why a well-formed turn is not legal in a position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum IllegalKind {
+    /// No piece of the side to move could make this turn at all.
+    NoSuchPiece,
+    /// A piece could reach the target, but something stands in the way.
+    Blocked,
+    /// The turn would leave (or put) the mover's own king in check.
+    LeavesKingInCheck,
+    /// Several turns match; each is written out canonically.
+    Ambiguous(Vec<String>),
+    /// The game is already over.
+    GameOver,
+    /// Any other reason, in words.
+    Other,
+}
+
+/// A well-formed turn that is not legal in the position, with the reason in words.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct IllegalTurn {
+    /// The kind of problem, for programs.
+    pub kind: IllegalKind,
+    /// The reason in words, for people (lowercase, no trailing period).
+    pub message: String,
+}
+
+impl IllegalTurn {
+    /// An illegal turn of the given kind and message.
+    pub fn new(kind: IllegalKind, message: impl Into<String>) -> IllegalTurn {
+        IllegalTurn {
+            kind,
+            message: message.into(),
+        }
+    }
+}
+
+/// Read access to a record's tag pairs, which choose the setup and the game's options.
+pub trait Tags {
+    /// The value of the first tag with this name, compared case-sensitively as PGN does.
+    fn tag(&self, name: &str) -> Option<&str>;
+}
+
+impl Tags for [(&str, &str)] {
+    fn tag(&self, name: &str) -> Option<&str> {
+        self.iter().find(|(n, _)| *n == name).map(|(_, v)| *v)
+    }
+}
+
+/// One game's rules. A value of the implementing type is a position of that game; the
+/// associated types are its turn, as a legal move in a position, and its turn syntax, as a
+/// token reads without a board.
+///
+/// Implementations keep move generation free of allocation per node: `legal_turns` fills a
+/// vector the caller owns and reuses.
+pub trait Game: Clone + fmt::Debug + Sized {
+    /// A legal turn in some position (all its parts: capture then sow, a cascade, a throw).
+    type Turn: Clone + PartialEq + fmt::Debug;
+    /// A turn token parsed without looking at a board.
+    type Syntax: Clone + PartialEq + fmt::Debug + fmt::Display;
+
+    /// Which game this is.
+    const VARIANT: Variant;
+    /// What repeating a position does in this game.
+    const REPETITION: RepetitionRule;
+
+    /// The game's standard starting position.
+    fn start() -> Self;
+
+    /// The position a record starts from, chosen by its tags (`SetUp`/`FEN`, and any
+    /// option tags the game defines). Without setup tags it is the standard start.
+    fn from_tags(tags: &dyn Tags) -> Result<Self, SetupError>;
+
+    /// Reads the game's FEN-like position string.
+    fn from_position_string(text: &str) -> Result<Self, SetupError>;
+
+    /// Writes the game's FEN-like position string; `from_position_string` reads it back.
+    fn position_string(&self) -> String;
+
+    /// A multi-line ASCII picture of the position, for people.
+    fn diagram(&self) -> String;
+
+    /// The side whose turn it is.
+    fn side_to_move(&self) -> Color;
+
+    /// The number of the current full move, as PGN numbers them (starts at 1, grows after
+    /// Black's turn).
+    fn fullmove_number(&self) -> u32;
+
+    /// Appends every legal turn to `out` (which the caller clears and reuses).
+    fn legal_turns(&self, out: &mut Vec<Self::Turn>);
+
+    /// Parses one turn token (without move number, annotation glyphs or comments).
+    fn parse_turn(token: &str) -> Result<Self::Syntax, TurnSyntaxError>;
+
+    /// Finds the legal turn that a parsed token means here, or says why there is none.
+    fn resolve(&self, syntax: &Self::Syntax) -> Result<Self::Turn, IllegalTurn>;
+
+    /// The canonical token for a legal turn in this position (before it is played):
+    /// the shortest unambiguous form, with its check or mate marker.
+    fn write_turn(&self, turn: &Self::Turn) -> String;
+
+    /// Plays a legal turn. Behaviour for a turn that is not legal here is unspecified
+    /// (but never undefined).
+    fn play(&mut self, turn: &Self::Turn);
+
+    /// The end the rules impose on this position without any claim (checkmate,
+    /// stalemate, insufficient material, the 75-move rule...), or `None` while the game
+    /// goes on. Repetition is judged by the replay, not here.
+    fn outcome(&self) -> Option<Outcome>;
+
+    /// A draw the side to move may claim in this position by a move-count rule (the
+    /// fifty-move rule), or `None`. Repetition claims are judged by the replay.
+    fn claimable_draw(&self) -> Option<DrawReason>;
+
+    /// A hash of everything that makes two positions "the same" for repetition: the
+    /// placement, the side to move, and any rights that change the legal turns.
+    fn repetition_key(&self) -> u64;
+
+    /// After `self` was reached by playing a turn written as `syntax`, a complaint about
+    /// any claim the token made that the position does not bear out (a `#` that is not
+    /// mate), or `None`.
+    fn annotation_mismatch(&self, syntax: &Self::Syntax) -> Option<String> {
+        let _ = syntax;
+        None
+    }
+
+    /// The number of leaf positions `depth` turns deep. Games override it with a faster
+    /// count where they have one; this one allocates one vector per level, not per node.
+    fn perft(&self, depth: u32) -> u64 {
+        fn walk<G: Game>(position: &G, depth: u32, buffers: &mut [Vec<G::Turn>]) -> u64 {
+            let Some((turns, rest)) = buffers.split_first_mut() else {
+                return 1;
+            };
+            turns.clear();
+            position.legal_turns(turns);
+            if depth == 1 {
+                return turns.len() as u64;
+            }
+            let mut nodes = 0;
+            for turn in turns.iter() {
+                let mut next = position.clone();
+                next.play(turn);
+                nodes += walk(&next, depth - 1, rest);
+            }
+            nodes
+        }
+        if depth == 0 {
+            return 1;
+        }
+        let mut buffers: Vec<Vec<Self::Turn>> = (0..depth).map(|_| Vec::new()).collect();
+        walk(self, depth, &mut buffers)
+    }
+}
+
+/// The games pbem plays, chosen at run time (from a `[Variant]` tag or `--variant`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Variant {
+    /// Orthodox chess under the FIDE Laws.
+    Chess,
+}
+
+impl Variant {
+    /// Every game pbem plays, in the order the help lists them.
+    pub const ALL: &'static [Variant] = &[Variant::Chess];
+
+    /// The canonical `[Variant]` tag value.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Variant::Chess => "Chess",
+        }
+    }
+
+    /// Other names people write for the game (compared like [`Variant::from_name`]).
+    #[must_use]
+    pub const fn aliases(self) -> &'static [&'static str] {
+        match self {
+            Variant::Chess => &["standard", "orthodox", "fide", "normal", "from position"],
+        }
+    }
+
+    /// Finds a game by a `[Variant]` value or alias, case-insensitively, with spaces,
+    /// hyphens and underscores counted alike.
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<Variant> {
+        let wanted = normalize_name(name);
+        Variant::ALL.iter().copied().find(|variant| {
+            normalize_name(variant.name()) == wanted
+                || variant
+                    .aliases()
+                    .iter()
+                    .any(|alias| normalize_name(alias) == wanted)
+        })
+    }
+}
+
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+fn normalize_name(name: &str) -> String {
+    name.trim()
+        .chars()
+        .map(|c| match c {
+            '-' | '_' => ' ',
+            c => c.to_ascii_lowercase(),
+        })
+        .collect::<String>()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Runs a generic expression with `$G` bound to the game type of a [`Variant`]. This is
+/// the one place that turns a run-time choice of game into a type.
+#[macro_export]
+macro_rules! with_game {
+    ($variant:expr, $G:ident => $body:expr) => {
+        match $variant {
+            $crate::games::Variant::Chess => {
+                type $G = $crate::games::Chess;
+                $body
+            }
+        }
+    };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn variant_names_are_case_and_separator_insensitive() {
+        assert_eq!(Variant::from_name("chess"), Some(Variant::Chess));
+        assert_eq!(Variant::from_name(" Standard "), Some(Variant::Chess));
+        assert_eq!(Variant::from_name("From-Position"), Some(Variant::Chess));
+        assert_eq!(Variant::from_name("crazyhouse"), None);
+    }
+}

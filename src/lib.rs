@@ -1,0 +1,11 @@
+//! pbem: chess variants by email.
+//!
+//! The library reads and writes pbem's PGN-like notation ([`notation`]), plays the games
+//! by their rules ([`games`]) and replays whole records to find what is wrong with them
+//! ([`replay`]). The `pbem` binary is a thin layer over it ([`cli`]).
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod games;
+pub mod notation;
