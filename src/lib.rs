@@ -9,3 +9,7 @@
 
 pub mod games;
 pub mod notation;
+pub mod replay;
+pub mod store;
+
+pub mod cli;

@@ -357,6 +357,13 @@ pub trait Game: Clone + fmt::Debug + Sized {
     /// goes on. Repetition is judged by the replay, not here.
     fn outcome(&self) -> Option<Outcome>;
 
+    /// Like [`Game::outcome`], for a position known to have a legal turn (the replay has
+    /// just resolved one from it): only the ends that leave legal turns (a dead position,
+    /// a move-count rule) need checking, which is cheaper than looking for mate.
+    fn outcome_with_legal_turn(&self) -> Option<Outcome> {
+        self.outcome()
+    }
+
     /// A draw the side to move may claim in this position by a move-count rule (the
     /// fifty-move rule), or `None`. Repetition claims are judged by the replay.
     fn claimable_draw(&self) -> Option<DrawReason>;

@@ -1,0 +1,110 @@
+//! Rendering findings for people: file:line:column, the source line with a caret under
+//! the token, the reason, and what would have been legal.
+
+use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
+
+use crate::notation::Span;
+use crate::replay::{Finding, Severity};
+
+/// How many legal turns a diagnostic lists before it says "and N more".
+const LEGAL_SHOWN: usize = 40;
+
+/// The source a finding points into: the text of its game and where that text starts.
+pub struct Source<'a> {
+    /// The file name as the user gave it.
+    pub path: &'a str,
+    /// The raw text of the game.
+    pub text: &'a str,
+    /// Where `text` starts in the file.
+    pub start: Span,
+}
+
+impl Source<'_> {
+    /// The line containing `span` and the byte range of `length` bytes at `span` in it.
+    fn line_at(&self, span: Span, length: usize) -> Option<(&str, std::ops::Range<usize>)> {
+        let at = span.offset.checked_sub(self.start.offset)?;
+        if at > self.text.len() || !self.text.is_char_boundary(at) {
+            return None;
+        }
+        let line_start = self.text[..at].rfind('\n').map_or(0, |index| index + 1);
+        let line_end = self.text[at..]
+            .find('\n')
+            .map_or(self.text.len(), |index| at + index);
+        let line = self.text[line_start..line_end].trim_end_matches('\r');
+        let begin = (at - line_start).min(line.len());
+        let mut end = (begin + length.max(1)).min(line.len());
+        while !line.is_char_boundary(end) {
+            end += 1;
+        }
+        Some((line, begin..end.max(begin)))
+    }
+}
+
+/// Renders one finding about game `game` as a multi-line diagnostic.
+pub fn render(finding: &Finding, game: usize, source: &Source<'_>, styled: bool) -> String {
+    let level = match finding.severity {
+        Severity::Error => Level::ERROR,
+        Severity::Warning => Level::WARNING,
+    };
+    let mut title = format!("game {game}");
+    if let Some(number) = &finding.move_number {
+        title.push_str(&format!(", {number}"));
+        if let Some(ply) = finding.ply {
+            title.push_str(&format!(" (ply {ply}"));
+            if finding.in_variation {
+                title.push_str(", in a variation");
+            }
+            title.push(')');
+        }
+    }
+    title.push_str(": ");
+    title.push_str(&finding.message);
+
+    let length = finding.token.as_ref().map_or(1, String::len);
+    let path_line = format!(
+        "{}:{}:{}",
+        source.path, finding.span.line, finding.span.column
+    );
+    let mut notes: Vec<String> = Vec::new();
+    if let Some(closest) = &finding.closest {
+        notes.push(format!("closest legal turn: {closest}"));
+    }
+    if !finding.legal.is_empty() {
+        let shown: Vec<&str> = finding
+            .legal
+            .iter()
+            .take(LEGAL_SHOWN)
+            .map(String::as_str)
+            .collect();
+        let more = finding.legal.len().saturating_sub(LEGAL_SHOWN);
+        let mut line = format!("legal turns ({}): {}", finding.legal.len(), shown.join(" "));
+        if more > 0 {
+            line.push_str(&format!(" and {more} more"));
+        }
+        notes.push(line);
+    } else if finding.kind == crate::replay::FindingKind::Illegal {
+        notes.push("there is no legal turn in this position".to_owned());
+    }
+
+    let renderer = if styled {
+        Renderer::styled()
+    } else {
+        Renderer::plain()
+    };
+    let mut report = Vec::new();
+    let located = source.line_at(finding.span, length);
+    let group = match located {
+        Some((line, range)) => level.primary_title(title).element(
+            Snippet::source(line)
+                .line_start(finding.span.line as usize)
+                .path(source.path)
+                .annotation(AnnotationKind::Primary.span(range)),
+        ),
+        None => level.primary_title(format!("{path_line}: {title}")),
+    };
+    report.push(group);
+    for note in &notes {
+        report.push(Group::with_title(Level::HELP.secondary_title(note.as_str())));
+    }
+    renderer.render(&report).to_string()
+}

@@ -1,0 +1,85 @@
+//! `pbem fmt`: rewrite game files in canonical form.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use super::{CliError, Status, display_path, input};
+use crate::notation::{ReadError, complete_roster, write_record};
+use crate::replay;
+
+/// Arguments of `pbem fmt`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Replace each file with its canonical form (atomically) instead of printing it.
+    #[arg(long, short = 'i')]
+    pub in_place: bool,
+    /// Game files (`-` reads standard input; not with --in-place).
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+}
+
+/// Runs `pbem fmt`.
+pub fn run(args: &Args, out: &mut dyn Write) -> Result<Status, CliError> {
+    if args.in_place && args.files.iter().any(|path| path.as_os_str() == "-") {
+        return Err(CliError::Usage(
+            "--in-place cannot rewrite standard input".to_owned(),
+        ));
+    }
+    let mut status = Status::Ok;
+    for path in &args.files {
+        let name = display_path(path);
+        let mut text = String::new();
+        let mut reader = input::open(path)?;
+        let mut unreadable = 0;
+        for item in reader.by_ref() {
+            let mut record = match item {
+                Ok(record) => record,
+                Err(ReadError::Io(source)) => return Err(CliError::Io { path: name, source }),
+                Err(ReadError::Parse(error)) => {
+                    eprintln!(
+                        "{name}:{}:{}: game {} cannot be read: {}",
+                        error.span.line, error.span.column, error.game, error.message
+                    );
+                    unreadable += 1;
+                    continue;
+                }
+            };
+            let (report, numbering) = replay::canonicalize(&mut record);
+            for finding in report.errors() {
+                eprintln!(
+                    "{name}:{}:{}: game {}: {} (kept as written)",
+                    finding.span.line, finding.span.column, report.game, finding.message
+                );
+                status = Status::Invalid;
+            }
+            complete_roster(&mut record);
+            if !text.is_empty() {
+                text.push('\n');
+            }
+            write_record(&record, numbering, &mut text);
+        }
+        if unreadable > 0 {
+            // Writing only the readable games would lose the others: refuse.
+            status = Status::Invalid;
+            eprintln!(
+                "{name}: {unreadable} game{} could not be read; {}",
+                if unreadable == 1 { "" } else { "s" },
+                if args.in_place {
+                    "the file is left unchanged"
+                } else {
+                    "they are left out of the output"
+                }
+            );
+            if args.in_place {
+                continue;
+            }
+        }
+        if args.in_place {
+            crate::store::write_atomically(path, text.as_bytes())
+                .map_err(|source| CliError::Io { path: name, source })?;
+        } else {
+            out.write_all(text.as_bytes())?;
+        }
+    }
+    Ok(status)
+}

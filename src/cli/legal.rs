@@ -1,0 +1,66 @@
+//! `pbem legal`: every legal turn in a position, one canonical token per line.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use super::{CliError, Status, input, parse_variant, show};
+use crate::games::{Game, Variant};
+use crate::replay;
+
+/// Arguments of `pbem legal`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The game, when no game file names it (a `[Variant]` name; default Chess).
+    #[arg(long, value_name = "NAME", value_parser = parse_variant)]
+    pub variant: Option<Variant>,
+    /// The position as the game's position string (FEN for chess).
+    #[arg(long, value_name = "POS", conflicts_with = "file")]
+    pub fen: Option<String>,
+    /// Use the position after this many plies of the game file (default: its end).
+    #[arg(long, value_name = "N", requires = "file")]
+    pub ply: Option<usize>,
+    /// Which game of the file, from 1.
+    #[arg(long, value_name = "N", default_value_t = 1, requires = "file")]
+    pub game: usize,
+    /// A game file whose final position (or the one after --ply) is used.
+    #[arg(value_name = "GAME")]
+    pub file: Option<PathBuf>,
+}
+
+/// Runs `pbem legal`.
+pub fn run(args: &Args, out: &mut dyn Write) -> Result<Status, CliError> {
+    if let Some(file) = &args.file {
+        let record = input::game(file, args.game)?;
+        let variant = replay::variant_of(&record)
+            .map_err(|name| CliError::Usage(format!("unsupported variant \"{name}\"")))?;
+        if let Some(wanted) = args.variant.filter(|wanted| *wanted != variant) {
+            return Err(CliError::Usage(format!(
+                "the game is {variant}, not {wanted}"
+            )));
+        }
+        return crate::with_game!(variant, G => {
+            let (position, _) = show::position_after::<G>(&record, args.ply)?;
+            list(&position, out)
+        });
+    }
+    let variant = args.variant.unwrap_or(Variant::Chess);
+    crate::with_game!(variant, G => {
+        let position = match &args.fen {
+            Some(text) => G::from_position_string(text)
+                .map_err(|error| CliError::Usage(format!("invalid position: {error}")))?,
+            None => G::start(),
+        };
+        list(&position, out)
+    })
+}
+
+fn list<G: Game>(position: &G, out: &mut dyn Write) -> Result<Status, CliError> {
+    let mut turns = Vec::new();
+    position.legal_turns(&mut turns);
+    let mut tokens: Vec<String> = turns.iter().map(|turn| position.write_turn(turn)).collect();
+    tokens.sort();
+    for token in tokens {
+        writeln!(out, "{token}")?;
+    }
+    Ok(Status::Ok)
+}

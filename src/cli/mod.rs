@@ -1,0 +1,200 @@
+//! The `pbem` command line: clap definitions, one module per command, and the edge where
+//! files, the terminal and exit codes meet the library.
+//!
+//! Exit codes: 0 when everything is valid, 1 when some input is invalid, 2 on usage or
+//! I/O errors.
+
+use std::ffi::OsString;
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{CommandFactory, Parser, Subcommand};
+
+use crate::games::Variant;
+
+mod bench;
+mod diagnostic;
+mod fmt;
+mod input;
+mod legal;
+mod perft;
+mod show;
+mod validate;
+
+/// What a command ended with; becomes the process exit code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// Exit 0: everything valid.
+    Ok,
+    /// Exit 1: some input is invalid.
+    Invalid,
+}
+
+/// A usage or environment error: exit 2.
+#[derive(Debug, thiserror::Error)]
+pub enum CliError {
+    /// The arguments do not make sense together.
+    #[error("{0}")]
+    Usage(String),
+    /// A file could not be read or written.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// What the operating system said.
+        source: io::Error,
+    },
+    /// Writing to standard output failed (other than a closed pipe).
+    #[error("cannot write output: {0}")]
+    Output(#[from] io::Error),
+}
+
+const EXAMPLES: &str = "\
+Examples:
+  pbem validate examples/immortal.pgn        replay every game, report what is wrong
+  pbem validate --json games/*.pgn            the same findings as JSON lines
+  pbem show --ply 20 examples/immortal.pgn    the position after White's 10th move
+  pbem legal --fen '8/8/8/8/8/8/4k3/4K2R w K - 0 1'
+  pbem fmt --in-place mygame.pgn              rewrite a file in canonical form
+  pbem perft --fen 'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -' 4
+  pbem completions bash > /etc/bash_completion.d/pbem
+
+Exit status: 0 all valid, 1 some input invalid, 2 usage or I/O error.";
+
+/// Play chess variants by email: validate, show, format and explore game records.
+#[derive(Debug, Parser)]
+#[command(name = "pbem", version, about, after_help = EXAMPLES)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Replay every game (and variation) and report each illegal or unreadable turn.
+    #[command(after_help = "\
+Each problem is shown as file:line:column with the line and a caret under the token, the
+reason, and the legal turns or the closest legal match. The Result tag is checked against
+the final position. Games in variants pbem does not play are reported as unsupported.
+
+Exit status: 0 every game valid, 1 any game invalid or unsupported, 2 usage or I/O error.
+
+Examples:
+  pbem validate examples/immortal.pgn
+  pbem validate --quiet archive/*.pgn
+  cat game.pgn | pbem validate -")]
+    Validate(validate::Args),
+    /// Show the position after a game (or after ply N) as a diagram and position string.
+    #[command(after_help = "\
+Examples:
+  pbem show examples/immortal.pgn
+  pbem show --ply 0 examples/immortal.pgn     the starting position
+  pbem show --game 3 --ply 12 archive.pgn")]
+    Show(show::Args),
+    /// List the legal turns in a position, one canonical turn per line.
+    #[command(after_help = "\
+Examples:
+  pbem legal                                  the start position of chess
+  pbem legal --fen 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1'
+  pbem legal --ply 4 examples/immortal.pgn    after the first two moves of the game")]
+    Legal(legal::Args),
+    /// Write game files in canonical form (to standard output unless --in-place).
+    #[command(after_help = "\
+The canonical form: the Seven Tag Roster first, turns in their shortest unambiguous form
+with check markers, annotation glyphs as $n, movetext lines under 80 characters.
+fmt of fmt is fmt. With --in-place a file is replaced atomically, and only when every
+game in it could be read.
+
+Examples:
+  pbem fmt game.pgn
+  pbem fmt --in-place games/*.pgn")]
+    Fmt(fmt::Args),
+    /// Count the leaf positions DEPTH turns deep (the last line is the count).
+    #[command(after_help = "\
+Examples:
+  pbem perft 5                                4865609
+  pbem perft --divide 2
+  pbem perft --fen '8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - -' 6")]
+    Perft(perft::Args),
+    /// Measure reading and validating speed on game files (MB/s and games/s).
+    #[command(after_help = "\
+Examples:
+  pbem bench ../shared/data/pgn/lichess_db_1000k.pgn
+  pbem bench --seconds 5 big.pgn")]
+    Bench(bench::Args),
+    /// Print a shell completion script.
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+}
+
+/// Runs the command line with these arguments and returns the exit code.
+pub fn run<I, T>(args: I) -> ExitCode
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(error) => {
+            let code = if error.use_stderr() { 2 } else { 0 };
+            let _ = error.print();
+            return ExitCode::from(code);
+        }
+    };
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    let result = execute(cli.command, &mut out).and_then(|status| {
+        out.flush()?;
+        Ok(status)
+    });
+    match result {
+        Ok(Status::Ok) => ExitCode::SUCCESS,
+        Ok(Status::Invalid) => ExitCode::from(1),
+        Err(CliError::Output(error)) if error.kind() == io::ErrorKind::BrokenPipe => {
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            let _ = writeln!(io::stderr(), "pbem: error: {error}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Runs one command, writing its output to `out`.
+pub fn execute(command: Command, out: &mut dyn Write) -> Result<Status, CliError> {
+    match command {
+        Command::Validate(args) => validate::run(&args, out),
+        Command::Show(args) => show::run(&args, out),
+        Command::Legal(args) => legal::run(&args, out),
+        Command::Fmt(args) => fmt::run(&args, out),
+        Command::Perft(args) => perft::run(&args, out),
+        Command::Bench(args) => bench::run(&args, out),
+        Command::Completions { shell } => {
+            clap_complete::generate(shell, &mut Cli::command(), "pbem", out);
+            Ok(Status::Ok)
+        }
+    }
+}
+
+/// Reads a `--variant` value: a `[Variant]` name or alias, case-insensitive, spaces and
+/// hyphens alike.
+fn parse_variant(name: &str) -> Result<Variant, String> {
+    Variant::from_name(name).ok_or_else(|| {
+        let known: Vec<&str> = Variant::ALL.iter().map(|variant| variant.name()).collect();
+        format!("unknown variant \"{name}\" (known: {})", known.join(", "))
+    })
+}
+
+/// A file argument: a path, or `-` for standard input.
+fn display_path(path: &PathBuf) -> String {
+    if path.as_os_str() == "-" {
+        "<stdin>".to_owned()
+    } else {
+        path.display().to_string()
+    }
+}

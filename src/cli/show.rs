@@ -1,0 +1,84 @@
+//! `pbem show`: the position after a game, or after one of its plies.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use super::{CliError, Status, input};
+use crate::games::Game;
+use crate::notation::Record;
+use crate::replay;
+
+/// Arguments of `pbem show`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Show the position after this many plies (0 is the start); default: the end.
+    #[arg(long, value_name = "N")]
+    pub ply: Option<usize>,
+    /// Which game of the file, from 1.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub game: usize,
+    /// The game file (`-` reads standard input).
+    #[arg(value_name = "GAME")]
+    pub file: PathBuf,
+}
+
+/// Runs `pbem show`.
+pub fn run(args: &Args, out: &mut dyn Write) -> Result<Status, CliError> {
+    let record = input::game(&args.file, args.game)?;
+    let variant = replay::variant_of(&record)
+        .map_err(|name| CliError::Usage(format!("unsupported variant \"{name}\"")))?;
+    crate::with_game!(variant, G => show::<G>(&record, args.ply, out))
+}
+
+/// The position of `record` after `ply` plies (default: all that replay).
+pub(super) fn position_after<G: Game>(
+    record: &Record,
+    ply: Option<usize>,
+) -> Result<(G, usize), CliError> {
+    let replayed = replay::replay_game::<G>(record);
+    let Some(mut position) = replayed.start else {
+        let reason = replayed
+            .report
+            .findings
+            .first()
+            .map_or_else(|| "invalid setup".to_owned(), |f| f.message.clone());
+        return Err(CliError::Usage(format!("game {}: {reason}", record.number)));
+    };
+    let available = replayed.turns.len();
+    let wanted = ply.unwrap_or(available);
+    if wanted > available {
+        let why = replayed
+            .report
+            .errors()
+            .next()
+            .map(|finding| {
+                format!(
+                    " (line {}: {})",
+                    finding.span.line, finding.message
+                )
+            })
+            .unwrap_or_default();
+        return Err(CliError::Usage(format!(
+            "game {} has {available} playable plies, not {wanted}{why}",
+            record.number
+        )));
+    }
+    for turn in &replayed.turns[..wanted] {
+        position.play(turn);
+    }
+    Ok((position, wanted))
+}
+
+fn show<G: Game>(record: &Record, ply: Option<usize>, out: &mut dyn Write) -> Result<Status, CliError> {
+    let (position, shown) = position_after::<G>(record, ply)?;
+    write!(out, "{}", position.diagram())?;
+    writeln!(out)?;
+    writeln!(out, "{}", position.position_string())?;
+    let mut state = format!("after ply {shown}: ");
+    match position.outcome() {
+        Some(outcome) => state.push_str(&outcome.to_string()),
+        None => state.push_str(&format!("{} to move", position.side_to_move())),
+    }
+    writeln!(out, "{state}")?;
+    Ok(Status::Ok)
+}

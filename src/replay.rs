@@ -1,0 +1,718 @@
+//! The validator: replays a record through its game's rules and reports what is wrong.
+//!
+//! [`replay`] takes a [`Record`] and returns a [`Report`] of [`Finding`]s, each with the
+//! span of the token it is about. It does no I/O: the command line prints reports, mail
+//! checks an incoming move with them, converters check what they wrote.
+//!
+//! Every turn of the main line and of every variation is replayed; a variation starts
+//! from the position before the turn it is an alternative to. A line stops at its first
+//! unreadable or illegal turn (nothing after it can be checked), and the rest of the
+//! record goes on.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use serde::Serialize;
+
+use crate::games::{Color, DrawReason, Game, GameResult, Outcome, RepetitionRule, Variant};
+use crate::notation::{Line, Numbering, ParseError, Record, Span};
+
+/// How serious a finding is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// The record is wrong: a game with an error is invalid.
+    Error,
+    /// Worth a look, but the record stays valid (for instance a `+` on a move that does
+    /// not give check).
+    Warning,
+}
+
+/// What a finding is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FindingKind {
+    /// The game's text cannot be read as a record at all (unbalanced braces, a broken
+    /// tag...).
+    Parse,
+    /// The record names a game pbem does not play.
+    UnsupportedVariant,
+    /// The setup tags do not give a playable position.
+    Setup,
+    /// A turn token that the game's turn grammar cannot read.
+    Syntax,
+    /// A readable turn that is not legal in its position.
+    Illegal,
+    /// A turn played after the game had already ended by rule.
+    AfterEnd,
+    /// The result (tag or termination marker) contradicts the final position.
+    Result,
+    /// A check or mate marker the position does not bear out.
+    Annotation,
+}
+
+/// One thing wrong (or worth a look) in a record.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Finding {
+    /// Error or warning.
+    pub severity: Severity,
+    /// What it is about.
+    pub kind: FindingKind,
+    /// The reason in words (lowercase, no trailing period).
+    pub message: String,
+    /// Where the offending token (or tag) starts.
+    #[serde(skip)]
+    pub span: Span,
+    /// The offending token as written, if the finding is about one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub token: Option<String>,
+    /// The ply of the offending turn, counted from the start of the game (1 is the first
+    /// turn), also inside variations.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ply: Option<u32>,
+    /// The move number as a reader would write it: `12.` or `12...`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub move_number: Option<String>,
+    /// Whether the turn is inside a variation rather than the main line.
+    pub in_variation: bool,
+    /// The legal turns in the position, canonically written, for an illegal turn.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub legal: Vec<String>,
+    /// The legal turn closest to what was written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub closest: Option<String>,
+}
+
+impl Finding {
+    fn new(severity: Severity, kind: FindingKind, message: impl Into<String>, span: Span) -> Self {
+        Finding {
+            severity,
+            kind,
+            message: message.into(),
+            span,
+            token: None,
+            ply: None,
+            move_number: None,
+            in_variation: false,
+            legal: Vec::new(),
+            closest: None,
+        }
+    }
+}
+
+/// What replaying one record found.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Report {
+    /// The game's number in its file, from 1.
+    pub game: usize,
+    /// The game played, or `None` when the record names one pbem does not play.
+    #[serde(serialize_with = "serialize_variant")]
+    pub variant: Option<Variant>,
+    /// Turns of the main line that were replayed (all of them when the game is valid).
+    pub plies: u32,
+    /// The position string after the last replayed main-line turn.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub final_position: Option<String>,
+    /// How the rules end the game in its final position, if they do.
+    #[serde(serialize_with = "serialize_outcome")]
+    pub outcome: Option<Outcome>,
+    /// Everything found, in the order of the record.
+    pub findings: Vec<Finding>,
+}
+
+impl Report {
+    /// The report for a game whose text could not be read into a record.
+    #[must_use]
+    pub fn unreadable(error: &ParseError) -> Report {
+        Report {
+            game: error.game,
+            variant: None,
+            plies: 0,
+            final_position: None,
+            outcome: None,
+            findings: vec![Finding::new(
+                Severity::Error,
+                FindingKind::Parse,
+                error.message.clone(),
+                error.span,
+            )],
+        }
+    }
+
+    /// True when nothing found is an error (warnings allowed) and the game is one pbem
+    /// plays.
+    #[must_use]
+    pub fn is_valid(&self) -> bool {
+        self.variant.is_some() && self.errors().next().is_none()
+    }
+
+    /// True when the record names a game pbem does not play.
+    #[must_use]
+    pub fn is_unsupported(&self) -> bool {
+        self.variant.is_none()
+            && self
+                .findings
+                .iter()
+                .any(|finding| finding.kind == FindingKind::UnsupportedVariant)
+    }
+
+    /// The findings that are errors.
+    pub fn errors(&self) -> impl Iterator<Item = &Finding> {
+        self.findings
+            .iter()
+            .filter(|finding| finding.severity == Severity::Error)
+    }
+}
+
+fn serialize_variant<S: serde::Serializer>(
+    variant: &Option<Variant>,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    match variant {
+        Some(variant) => serializer.serialize_str(variant.name()),
+        None => serializer.serialize_none(),
+    }
+}
+
+fn serialize_outcome<S: serde::Serializer>(
+    outcome: &Option<Outcome>,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    match outcome {
+        Some(outcome) => serializer.serialize_str(&outcome.to_string()),
+        None => serializer.serialize_none(),
+    }
+}
+
+/// The game a record is played in, chosen by its `[Variant]` tag (missing means orthodox
+/// chess), or the unknown name.
+pub fn variant_of(record: &Record) -> Result<Variant, String> {
+    match record.tag("Variant") {
+        None => Ok(Variant::Chess),
+        Some(name) if name.trim().is_empty() => Ok(Variant::Chess),
+        Some(name) => Variant::from_name(name).ok_or_else(|| name.to_owned()),
+    }
+}
+
+/// Replays a record through the rules of the game its tags name.
+#[must_use]
+pub fn replay(record: &Record) -> Report {
+    match variant_of(record) {
+        Ok(variant) => crate::with_game!(variant, G => replay_game::<G>(record).report),
+        Err(name) => unsupported(record, &name),
+    }
+}
+
+/// Replays a record and rewrites every turn that could be resolved into its canonical
+/// form (the shortest unambiguous token, with its check marker). Turns that could not be
+/// resolved, and everything after them in their line, are left as written.
+///
+/// Returns the report and how the writer numbers the first turn (from the starting
+/// position; from the `[FEN]` tag when the game cannot be replayed).
+pub fn canonicalize(record: &mut Record) -> (Report, Numbering) {
+    let variant = match variant_of(record) {
+        Ok(variant) => variant,
+        Err(name) => return (unsupported(record, &name), Numbering::from_tags(record)),
+    };
+    crate::with_game!(variant, G => {
+        let replayed = replay_game::<G>(record);
+        let numbering = match &replayed.start {
+            Some(start) => Numbering {
+                fullmove: start.fullmove_number(),
+                side: start.side_to_move(),
+            },
+            None => Numbering::from_tags(record),
+        };
+        let mut tokens = replayed.canonical.into_iter();
+        rewrite_line(&mut record.moves, &mut tokens);
+        (replayed.report, numbering)
+    })
+}
+
+fn rewrite_line(line: &mut Line, tokens: &mut impl Iterator<Item = Option<String>>) {
+    // The same pre-order as `Replayer::line`: a turn's variations before the turn itself.
+    for node in &mut line.turns {
+        for variation in &mut node.variations {
+            rewrite_line(variation, tokens);
+        }
+        match tokens.next() {
+            Some(Some(token)) => node.token = token,
+            Some(None) => {}
+            None => return,
+        }
+    }
+}
+
+fn unsupported(record: &Record, name: &str) -> Report {
+    let span = record
+        .tag_pair("Variant")
+        .map_or(record.span, |tag| tag.span);
+    Report {
+        game: record.number,
+        variant: None,
+        plies: 0,
+        final_position: None,
+        outcome: None,
+        findings: vec![Finding::new(
+            Severity::Error,
+            FindingKind::UnsupportedVariant,
+            format!(
+                "unsupported variant \"{name}\" (pbem plays {})",
+                Variant::ALL
+                    .iter()
+                    .map(|variant| variant.name())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            span,
+        )],
+    }
+}
+
+/// A record replayed in a known game, with the positions a caller may want next.
+#[derive(Clone, Debug)]
+pub struct Replayed<G: Game> {
+    /// What was found.
+    pub report: Report,
+    /// The starting position, when the setup was valid.
+    pub start: Option<G>,
+    /// The main-line turns that were resolved, in order (all of them for a valid game).
+    pub turns: Vec<G::Turn>,
+    /// The position after the last resolved main-line turn.
+    pub position: Option<G>,
+    /// For each turn node in pre-order (variations before the turn they branch from), its
+    /// canonical token, or `None` where it could not be resolved.
+    canonical: Vec<Option<String>>,
+}
+
+/// Replays a record in the game `G`, whatever its `[Variant]` tag says.
+#[must_use]
+pub fn replay_game<G: Game>(record: &Record) -> Replayed<G> {
+    let mut report = Report {
+        game: record.number,
+        variant: Some(G::VARIANT),
+        plies: 0,
+        final_position: None,
+        outcome: None,
+        findings: Vec::new(),
+    };
+    let start = match G::from_tags(record) {
+        Ok(start) => start,
+        Err(error) => {
+            let span = record
+                .tag_pair("FEN")
+                .or_else(|| record.tag_pair("SetUp"))
+                .map_or(record.span, |tag| tag.span);
+            report.findings.push(Finding::new(
+                Severity::Error,
+                FindingKind::Setup,
+                format!("invalid setup: {error}"),
+                span,
+            ));
+            return Replayed {
+                report,
+                start: None,
+                turns: Vec::new(),
+                position: None,
+                canonical: Vec::new(),
+            };
+        }
+    };
+
+    let mut replayer = Replayer::<G> {
+        findings: Vec::new(),
+        counts: HashMap::default(),
+        canonical: Vec::new(),
+        buffer: Vec::new(),
+        first_side: start.side_to_move(),
+        first_number: start.fullmove_number(),
+    };
+    let mut turns = Vec::with_capacity(record.moves.turns.len());
+    let end = replayer.line(&record.moves, start.clone(), 0, false, Some(&mut turns));
+    let mut findings = replayer.findings;
+    let outcome = end.outcome;
+    check_result(record, &end, &mut findings);
+
+    report.plies = u32::try_from(turns.len()).unwrap_or(u32::MAX);
+    report.final_position = Some(end.position.position_string());
+    report.outcome = outcome;
+    report.findings = findings;
+    Replayed {
+        report,
+        start: Some(start),
+        turns,
+        position: Some(end.position),
+        canonical: replayer.canonical,
+    }
+}
+
+/// The state at the end of a line.
+struct LineEnd<G> {
+    position: G,
+    /// The outcome the rules (or repetition) impose there.
+    outcome: Option<Outcome>,
+    /// Whether the line was replayed to its end.
+    complete: bool,
+    /// A draw the side to move could claim there.
+    claimable: Option<DrawReason>,
+}
+
+struct Replayer<G: Game> {
+    findings: Vec<Finding>,
+    /// How often each position (by repetition key) occurred on the current path.
+    counts: HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
+    canonical: Vec<Option<String>>,
+    buffer: Vec<G::Turn>,
+    first_side: Color,
+    first_number: u32,
+}
+
+impl<G: Game> Replayer<G> {
+    /// Replays `line` from `position`, which is `ply` turns after the start. Main-line
+    /// turns are collected into `turns` when given.
+    fn line(
+        &mut self,
+        line: &Line,
+        mut position: G,
+        mut ply: u32,
+        in_variation: bool,
+        mut turns: Option<&mut Vec<G::Turn>>,
+    ) -> LineEnd<G> {
+        let mut added: Vec<u64> = Vec::with_capacity(line.turns.len() + 1);
+        let key = position.repetition_key();
+        *self.counts.entry(key).or_insert(0) += 1;
+        added.push(key);
+
+        let mut complete = true;
+        let mut repetition_end: Option<Outcome> = None;
+        for (index, node) in line.turns.iter().enumerate() {
+            // Variations are alternatives to this turn: they start where it starts.
+            for variation in &node.variations {
+                self.line(variation, position.clone(), ply, true, None);
+            }
+            let locate = |replayer: &Self, finding: Finding| Finding {
+                token: Some(node.token.clone()),
+                ply: Some(ply + 1),
+                move_number: Some(replayer.move_number(ply)),
+                in_variation,
+                ..finding
+            };
+
+            let syntax = match G::parse_turn(&node.token) {
+                Ok(syntax) => syntax,
+                Err(error) => {
+                    let mut span = node.span;
+                    span.offset += error.offset;
+                    span.column += u32::try_from(node.token[..error.offset].chars().count())
+                        .unwrap_or(0);
+                    let finding = Finding::new(
+                        Severity::Error,
+                        FindingKind::Syntax,
+                        format!("cannot read \"{}\": {}", node.token, error.message),
+                        span,
+                    );
+                    let finding = locate(self, finding);
+                    self.findings.push(finding);
+                    self.skip_rest(line, index);
+                    complete = false;
+                    break;
+                }
+            };
+            let turn = match position.resolve(&syntax) {
+                Ok(turn) => turn,
+                Err(error) => {
+                    let finding = match repetition_end.or_else(|| position.outcome()) {
+                        Some(outcome) => {
+                            Finding::new(
+                                Severity::Error,
+                                FindingKind::AfterEnd,
+                                format!("the game was already over ({outcome})"),
+                                node.span,
+                            )
+                        }
+                        None => self.illegal(&position, &node.token, &error.message, node.span),
+                    };
+                    let finding = locate(self, finding);
+                    self.findings.push(finding);
+                    self.skip_rest(line, index);
+                    complete = false;
+                    break;
+                }
+            };
+            // A turn resolved, so the position had a legal turn: only the ends that can
+            // come with legal turns left are possible here.
+            if let Some(outcome) = repetition_end.or_else(|| position.outcome_with_legal_turn()) {
+                let finding = Finding::new(
+                    Severity::Error,
+                    FindingKind::AfterEnd,
+                    format!("the game was already over ({outcome}), but turns go on"),
+                    node.span,
+                );
+                let finding = locate(self, finding);
+                    self.findings.push(finding);
+                self.skip_rest(line, index);
+                complete = false;
+                break;
+            }
+            if let RepetitionRule::IllegalAt(limit) = G::REPETITION {
+                let mut next = position.clone();
+                next.play(&turn);
+                if self.count(next.repetition_key()) + 1 >= limit {
+                    let finding = Finding::new(
+                        Severity::Error,
+                        FindingKind::Illegal,
+                        format!(
+                            "{} would make the same position occur {limit} times",
+                            node.token
+                        ),
+                        node.span,
+                    );
+                    let finding = locate(self, finding);
+                    self.findings.push(finding);
+                    self.skip_rest(line, index);
+                    complete = false;
+                    break;
+                }
+            }
+
+            self.canonical.push(Some(position.write_turn(&turn)));
+            position.play(&turn);
+            ply += 1;
+            if let Some(turns) = turns.as_deref_mut() {
+                turns.push(turn);
+            }
+            if let Some(message) = position.annotation_mismatch(&syntax) {
+                let finding = Finding::new(
+                    Severity::Error,
+                    FindingKind::Annotation,
+                    message,
+                    node.span,
+                );
+                // The finding is about the turn just played.
+                self.findings.push(Finding {
+                    ply: Some(ply),
+                    move_number: Some(self.move_number(ply - 1)),
+                    token: Some(node.token.clone()),
+                    in_variation,
+                    ..finding
+                });
+            }
+
+            let key = position.repetition_key();
+            let count = {
+                let entry = self.counts.entry(key).or_insert(0);
+                *entry += 1;
+                *entry
+            };
+            added.push(key);
+            if let RepetitionRule::Draw {
+                automatic: Some(automatic),
+                ..
+            } = G::REPETITION
+            {
+                if count >= automatic && repetition_end.is_none() {
+                    repetition_end = Some(Outcome::Draw {
+                        reason: DrawReason::FivefoldRepetition,
+                    });
+                }
+            }
+        }
+
+        let outcome = if complete {
+            repetition_end.or_else(|| position.outcome())
+        } else {
+            None
+        };
+        let claimable = position.claimable_draw().or_else(|| match G::REPETITION {
+            RepetitionRule::Draw { claim, .. }
+                if self.count(position.repetition_key()) >= claim =>
+            {
+                Some(DrawReason::ThreefoldRepetition)
+            }
+            _ => None,
+        });
+        for key in added {
+            if let Some(count) = self.counts.get_mut(&key) {
+                *count -= 1;
+            }
+        }
+        LineEnd {
+            position,
+            outcome,
+            complete,
+            claimable,
+        }
+    }
+
+    fn count(&self, key: u64) -> u32 {
+        self.counts.get(&key).copied().unwrap_or(0)
+    }
+
+    /// Keeps the canonical-token list aligned when a line stops early: every node left in
+    /// it (with its variations) gets `None`.
+    fn skip_rest(&mut self, line: &Line, from: usize) {
+        fn count(line: &Line) -> usize {
+            line.turns
+                .iter()
+                .map(|node| 1 + node.variations.iter().map(count).sum::<usize>())
+                .sum()
+        }
+        // The variations of node `from` were already replayed (they come first).
+        let rest: usize = line.turns[from + 1..]
+            .iter()
+            .map(|node| 1 + node.variations.iter().map(count).sum::<usize>())
+            .sum();
+        self.canonical
+            .extend(std::iter::repeat_n(None, rest + 1));
+    }
+
+    fn illegal(&mut self, position: &G, token: &str, reason: &str, span: Span) -> Finding {
+        self.buffer.clear();
+        position.legal_turns(&mut self.buffer);
+        let mut legal: Vec<String> = self
+            .buffer
+            .iter()
+            .map(|turn| position.write_turn(turn))
+            .collect();
+        legal.sort();
+        let closest = closest_match(token, &legal);
+        let message = format!("illegal turn \"{token}\": {reason}");
+        Finding {
+            legal,
+            closest,
+            ..Finding::new(Severity::Error, FindingKind::Illegal, message, span)
+        }
+    }
+
+    fn move_number(&self, ply: u32) -> String {
+        let offset = match self.first_side {
+            Color::White => ply,
+            Color::Black => ply + 1,
+        };
+        let number = self.first_number + offset / 2;
+        if offset % 2 == 0 {
+            format!("{number}.")
+        } else {
+            format!("{number}...")
+        }
+    }
+}
+
+/// Compares the record's result (tag and termination marker) with how the main line ends.
+fn check_result<G: Game>(record: &Record, end: &LineEnd<G>, findings: &mut Vec<Finding>) {
+    let tag = record.tag_pair("Result");
+    let tag_result = tag.and_then(|tag| GameResult::from_token(tag.value.trim()));
+    if let (Some(tag), None) = (tag, tag_result) {
+        findings.push(Finding::new(
+            Severity::Warning,
+            FindingKind::Result,
+            format!("unknown result \"{}\" in the Result tag", tag.value),
+            tag.span,
+        ));
+    }
+    if let (Some(tag_result), Some(marker)) = (tag_result, record.result) {
+        if tag_result != marker {
+            findings.push(Finding::new(
+                Severity::Error,
+                FindingKind::Result,
+                format!("the Result tag says {tag_result} but the movetext ends with {marker}"),
+                record.result_span,
+            ));
+        }
+    }
+    if !end.complete {
+        return;
+    }
+    let (claimed, span) = match (record.result, tag_result) {
+        (Some(marker), _) => (marker, record.result_span),
+        (None, Some(result)) => (result, tag.map_or(record.span, |tag| tag.span)),
+        (None, None) => return,
+    };
+    match end.outcome {
+        Some(outcome) if claimed == GameResult::Unknown => findings.push(Finding::new(
+            Severity::Warning,
+            FindingKind::Result,
+            format!("the result is * but the game is over: {outcome}"),
+            span,
+        )),
+        Some(outcome) if outcome.result() != claimed => findings.push(Finding::new(
+            Severity::Error,
+            FindingKind::Result,
+            format!("the result is {claimed} but the final position says {outcome}"),
+            span,
+        )),
+        Some(_) => {}
+        None => {
+            // Resignation, time and agreement are record events: any decisive result or
+            // draw is possible in a position the rules have not ended. Only a result that
+            // names a reason the position contradicts could be checked, and PGN does not
+            // record the reason, so a draw with a claim available is simply fine.
+            let _ = end.claimable;
+        }
+    }
+}
+
+/// The candidate with the smallest edit distance to `token` (ties: the first in order).
+fn closest_match(token: &str, candidates: &[String]) -> Option<String> {
+    candidates
+        .iter()
+        .min_by_key(|candidate| edit_distance(token, candidate))
+        .cloned()
+}
+
+/// Levenshtein distance over characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    let mut current = vec![0; b.len() + 1];
+    for (i, ca) in a.chars().enumerate() {
+        current[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let substitution = previous[j] + usize::from(ca != *cb);
+            current[j + 1] = substitution.min(previous[j + 1] + 1).min(current[j] + 1);
+        }
+        std::mem::swap(&mut previous, &mut current);
+    }
+    previous[b.len()]
+}
+
+/// Repetition keys are already well-mixed hashes: pass them through.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for byte in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(*byte);
+        }
+    }
+
+    fn write_u64(&mut self, value: u64) {
+        self.0 = value;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn edit_distance_counts_single_edits() {
+        assert_eq!(edit_distance("Nf3", "Nf3"), 0);
+        assert_eq!(edit_distance("Nf3", "Nd3"), 1);
+        assert_eq!(edit_distance("e4", "e5"), 1);
+        assert_eq!(edit_distance("", "abc"), 3);
+        assert_eq!(edit_distance("Nbd2", "Nd2"), 1);
+    }
+
+    #[test]
+    fn closest_match_prefers_the_nearest_token() {
+        let candidates = vec!["Nc3".to_owned(), "Nf3".to_owned(), "e4".to_owned()];
+        assert_eq!(closest_match("Nf4", &candidates).as_deref(), Some("Nf3"));
+        assert_eq!(closest_match("x", &[]), None);
+    }
+}

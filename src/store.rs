@@ -1,0 +1,67 @@
+//! Game files on disk. Writing is atomic: the new content goes to a temporary file in the
+//! same folder, is flushed to disk, and then renamed over the old file, so a crash or a
+//! full disk leaves either the old file or the new one, never half of either.
+
+use std::fs::{self, File};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+/// Replaces the file at `path` with `contents` atomically (creating it if needed). The
+/// file keeps its permissions when it existed.
+pub fn write_atomically(path: &Path, contents: &[u8]) -> io::Result<()> {
+    let folder = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let name = path
+        .file_name()
+        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "not a file name"))?;
+    let temporary = folder.join(format!(
+        ".{}.pbem-{}.tmp",
+        name.to_string_lossy(),
+        std::process::id()
+    ));
+    let result = (|| {
+        let mut file = File::create(&temporary)?;
+        file.write_all(contents)?;
+        if let Ok(metadata) = fs::metadata(path) {
+            file.set_permissions(metadata.permissions())?;
+        }
+        file.sync_all()?;
+        fs::rename(&temporary, path)
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&temporary);
+    }
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn replaces_contents_and_leaves_no_temporary_file() {
+        let folder = std::env::temp_dir().join(format!("pbem-store-{}", std::process::id()));
+        fs::create_dir_all(&folder).unwrap();
+        let path = folder.join("game.pgn");
+        fs::write(&path, "old").unwrap();
+        write_atomically(&path, b"new").unwrap();
+        assert_eq!(fs::read_to_string(&path).unwrap(), "new");
+        let names: Vec<_> = fs::read_dir(&folder)
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name())
+            .collect();
+        assert_eq!(names, vec![std::ffi::OsString::from("game.pgn")]);
+        fs::remove_dir_all(&folder).unwrap();
+    }
+
+    #[test]
+    fn a_missing_folder_is_an_error_and_nothing_is_written() {
+        let path = std::env::temp_dir()
+            .join(format!("pbem-missing-{}", std::process::id()))
+            .join("game.pgn");
+        assert!(write_atomically(&path, b"x").is_err());
+        assert!(!path.exists());
+    }
+}
