@@ -22,3 +22,7 @@ pub fn shared_data(test: &str) -> Option<PathBuf> {
         None
     }
 }
+
+mod cli;
+mod shared_files;
+mod validate;
