@@ -1,0 +1,221 @@
+//! The `pbem` binary as scripts call it: output shapes and exit codes.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn pbem(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_pbem"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("pbem runs")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).expect("utf-8 output")
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8(output.stderr.clone()).expect("utf-8 output")
+}
+
+/// A scratch folder removed when dropped.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Scratch {
+        let path = std::env::temp_dir().join(format!("pbem-cli-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&path);
+        std::fs::create_dir_all(&path).unwrap();
+        Scratch(path)
+    }
+
+    fn file(&self, name: &str, contents: &str) -> PathBuf {
+        let path = self.0.join(name);
+        std::fs::write(&path, contents).unwrap();
+        path
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn text(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+#[test]
+fn validate_reports_the_bundled_game_valid() {
+    let output = pbem(&["validate", "examples/immortal.pgn"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let out = stdout(&output);
+    assert!(out.contains("game 1 (Anderssen, Adolf - Kieseritzky, Lionel"), "{out}");
+    assert!(out.contains("valid, 45 plies, 1-0 (White wins by checkmate)"), "{out}");
+    assert!(out.ends_with("examples/immortal.pgn: 1 game: 1 valid\n"), "{out}");
+}
+
+#[test]
+fn validate_locates_each_mistake_with_a_caret_and_alternatives() {
+    let output = pbem(&["validate", "--color", "never", "examples/mistakes.pgn"]);
+    assert_eq!(output.status.code(), Some(1));
+    let out = stdout(&output);
+    // The ambiguous knight move, located and underlined, with both readings.
+    assert!(out.contains("examples/mistakes.pgn:9:24"), "{out}");
+    assert!(out.contains("1. Nf3 d5 2. d3 Nf6 3. Nd2 *"), "{out}");
+    assert!(out.contains("                       ^^^"), "{out}");
+    assert!(out.contains("Nbd2") && out.contains("Nfd2"), "{out}");
+    assert!(out.contains("legal turns ("), "{out}");
+    // The king walking into check, and the wrong result.
+    assert!(out.contains("\"Kxf7\""), "{out}");
+    assert!(out.contains("the result is 1-0"), "{out}");
+    assert!(out.contains("examples/mistakes.pgn: 3 games: 0 valid, 3 invalid"), "{out}");
+}
+
+#[test]
+fn validate_json_gives_one_object_per_line() {
+    let output = pbem(&["validate", "--json", "examples/mistakes.pgn", "examples/immortal.pgn"]);
+    assert_eq!(output.status.code(), Some(1));
+    let lines: Vec<serde_json::Value> = stdout(&output)
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("each line is JSON"))
+        .collect();
+    let games: Vec<&serde_json::Value> = lines.iter().filter(|line| line["type"] == "game").collect();
+    assert_eq!(games.len(), 4);
+    assert_eq!(games[3]["status"], "valid");
+    assert_eq!(games[3]["file"], "examples/immortal.pgn");
+    let ambiguous = lines
+        .iter()
+        .find(|line| line["type"] == "finding" && line["game"] == 1)
+        .expect("a finding for game 1");
+    assert_eq!(ambiguous["line"], 9);
+    assert_eq!(ambiguous["column"], 24);
+    assert_eq!(ambiguous["kind"], "illegal");
+    assert_eq!(ambiguous["token"], "Nd2");
+    assert_eq!(ambiguous["ply"], 5);
+    assert!(ambiguous["legal"].as_array().unwrap().len() > 10);
+}
+
+#[test]
+fn validate_exit_codes_for_usage_and_io_errors() {
+    let output = pbem(&["validate", "no/such/file.pgn"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("no/such/file.pgn"), "{}", stderr(&output));
+    assert_eq!(pbem(&["validate"]).status.code(), Some(2));
+    assert_eq!(pbem(&["no-such-command"]).status.code(), Some(2));
+    assert_eq!(pbem(&["--help"]).status.code(), Some(0));
+}
+
+#[test]
+fn show_prints_the_diagram_and_position_string() {
+    let output = pbem(&["show", "examples/immortal.pgn"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let out = stdout(&output);
+    assert!(out.contains("r1bk3r/p2pBpNp/n4n2/1p1NP2P/6P1/3P4/P1P1K3/q5b1 b - - 1 23"), "{out}");
+    assert!(out.contains("White wins by checkmate"), "{out}");
+
+    let start = stdout(&pbem(&["show", "--ply", "0", "examples/immortal.pgn"]));
+    assert!(start.contains("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"), "{start}");
+    let after = stdout(&pbem(&["show", "--ply", "2", "examples/immortal.pgn"]));
+    assert!(after.contains("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq"), "{after}");
+
+    let too_far = pbem(&["show", "--ply", "46", "examples/immortal.pgn"]);
+    assert_eq!(too_far.status.code(), Some(2));
+    assert!(stderr(&too_far).contains("45 playable plies"), "{}", stderr(&too_far));
+}
+
+#[test]
+fn legal_lists_one_canonical_turn_per_line() {
+    let start = stdout(&pbem(&["legal"]));
+    assert_eq!(start.lines().count(), 20);
+    assert!(start.lines().any(|line| line == "Nf3"));
+
+    let castle = stdout(&pbem(&["legal", "--fen", "4k3/8/8/8/8/8/8/4K2R w K - 0 1"]));
+    assert!(castle.lines().any(|line| line == "O-O+"), "{castle}");
+
+    let mated = pbem(&["legal", "examples/immortal.pgn"]);
+    assert_eq!(mated.status.code(), Some(0));
+    assert_eq!(stdout(&mated), "");
+
+    let after = stdout(&pbem(&["legal", "--ply", "1", "examples/immortal.pgn"]));
+    assert_eq!(after.lines().count(), 20);
+    assert!(after.lines().any(|line| line == "e5"));
+
+    let bad = pbem(&["legal", "--fen", "not a position"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(stderr(&bad).contains("invalid position"), "{}", stderr(&bad));
+    assert_eq!(pbem(&["legal", "--variant", "nonsense"]).status.code(), Some(2));
+}
+
+#[test]
+fn perft_prints_the_count_on_the_last_line() {
+    let output = pbem(&["perft", "3"]);
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(stdout(&output).lines().last(), Some("8902"));
+
+    let divided = stdout(&pbem(&["perft", "--divide", "2"]));
+    let lines: Vec<&str> = divided.lines().collect();
+    assert_eq!(lines.len(), 21);
+    assert!(lines.contains(&"Nf3: 20"));
+    assert_eq!(lines.last(), Some(&"400"));
+
+    let kiwipete = stdout(&pbem(&[
+        "perft",
+        "--variant",
+        "CHESS",
+        "--fen",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -",
+        "3",
+    ]));
+    assert_eq!(kiwipete.lines().last(), Some("97862"));
+}
+
+const MESSY: &str = "[Black \"Kieseritzky\"] [White \"Anderssen\"]\r\n\
+[Result \"1-0\"]\r\n\r\n1.e4 e5 2.f4 exf4 3.Bc4 Qh4 4.Kf1 b5 ;gambit\r\n\
+5.Bxb5 Nf6 6.Ng1-f3 Qh6 7.d3 Nh5 8.Nh4 Qg5 9.Nf5 c6 10.g4 Nf6 11.Rg1 cxb5 12.h4 \
+Qg6 13.h5 Qg5 14.Qf3 Ng8 15.Bxf4 Qf6 16.Nc3 Bc5 17.Nd5 Qxb2 18.Bd6 Bxg1 19.e5 \
+Qxa1 20.Ke2 Na6 21.Nxg7 Kd8 22.Qf6 Nxf6 23.Be7 1-0\r\n";
+
+#[test]
+fn fmt_writes_canonical_text_and_is_a_fixed_point() {
+    let scratch = Scratch::new("fmt");
+    let messy = scratch.file("messy.pgn", MESSY);
+    let output = pbem(&["fmt", text(&messy)]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let once = stdout(&output);
+    assert!(once.starts_with("[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"Anderssen\"]\n[Black \"Kieseritzky\"]\n[Result \"1-0\"]\n"), "{once}");
+    assert!(once.contains("3. Bc4 Qh4+ 4. Kf1"), "{once}");
+    assert!(once.contains("6. Nf3"), "{once}");
+    assert!(once.contains("23. Be7# 1-0"), "{once}");
+    assert!(once.lines().all(|line| line.chars().count() < 80), "{once}");
+
+    let canonical = scratch.file("canonical.pgn", &once);
+    let twice = stdout(&pbem(&["fmt", text(&canonical)]));
+    assert_eq!(once, twice);
+
+    let output = pbem(&["fmt", "--in-place", text(&messy)]);
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(std::fs::read_to_string(&messy).unwrap(), once);
+    // Nothing but the game file is left in the folder.
+    assert_eq!(std::fs::read_dir(&scratch.0).unwrap().count(), 2);
+}
+
+#[test]
+fn fmt_in_place_leaves_a_file_with_an_unreadable_game_untouched() {
+    let scratch = Scratch::new("fmt-broken");
+    let contents = "[Event \"a\"]\n\n1. e4 e5 *\n\n[Event \"b\"]\n\n1. e4 { never closed\n";
+    let path = scratch.file("broken.pgn", contents);
+    let output = pbem(&["fmt", "--in-place", text(&path)]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stderr(&output).contains("left unchanged"), "{}", stderr(&output));
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), contents);
+}
+
+#[test]
+fn completions_are_generated() {
+    let output = pbem(&["completions", "bash"]);
+    assert_eq!(output.status.code(), Some(0));
+    assert!(stdout(&output).contains("validate"));
+}
