@@ -368,4 +368,350 @@ mod tests {
             }
         }
     }
+
+    #[test]
+    fn fen_round_trips() {
+        for fen in [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w Kq - 12 40",
+            "8/8/8/8/8/8/8/K6k b - - 99 120",
+        ] {
+            assert_eq!(position(fen).position_string(), fen);
+        }
+    }
+
+    #[test]
+    fn fen_reading_is_lenient_about_counters_and_spaces() {
+        let p = position("  4k3/8/8/8/8/8/8/4K3   b  -  - ");
+        assert_eq!(p.position_string(), "4k3/8/8/8/8/8/8/4K3 b - - 0 1");
+        let p = position("4k3/8/8/8/8/8/8/4K3 w - - 7");
+        assert_eq!(p.position_string(), "4k3/8/8/8/8/8/8/4K3 w - - 7 1");
+        assert_eq!(p.fullmove_number(), 1);
+    }
+
+    #[test]
+    fn setup_errors_are_precise() {
+        let cases = [
+            ("", "empty position string"),
+            ("8/8/8/8/8/8/8/8 w", "missing field 3 (castling)"),
+            (
+                "4k3/8/8/8/8/8/8/4K3 w - - 0 1 extra",
+                "unexpected text after field 6: 'extra'",
+            ),
+            (
+                "4k3/8/8/8/8/8/4K3 w - - 0 1",
+                "bad field 1 (piece placement): expected 8 ranks, found 7",
+            ),
+            (
+                "4k3/8/8/8/8/8/8/4K4 w - - 0 1",
+                "bad field 1 (piece placement): rank 1 has 9 squares instead of 8",
+            ),
+            (
+                "4k3/8/8/8/8/8/8/4X3 w - - 0 1",
+                "bad field 1 (piece placement): unknown piece letter 'X'",
+            ),
+            (
+                "4k3/8/8/8/8/8/8/4K3 x - - 0 1",
+                "bad field 2 (side to move): expected 'w' or 'b', found 'x'",
+            ),
+            (
+                "4k3/8/8/8/8/8/8/4K3 w KX - 0 1",
+                "bad field 3 (castling): unexpected 'X' (expected KQkq or -)",
+            ),
+            (
+                "4k3/8/8/8/8/8/8/4K3 w - e9 0 1",
+                "bad field 4 (en passant): 'e9' is not a square",
+            ),
+            (
+                "4k3/8/8/8/8/8/8/4K3 w - - x 1",
+                "bad field 5 (halfmove clock): 'x' is not a number",
+            ),
+            (
+                "4k3/8/8/8/8/8/8/4K3 w - - 0 -1",
+                "bad field 6 (fullmove number): '-1' is not a number",
+            ),
+            ("8/8/8/8/8/8/8/4K3 w - - 0 1", "missing black king"),
+            ("4k3/8/8/8/8/8/8/4KK2 w - - 0 1", "two white kings"),
+            (
+                "4k3/8/8/8/8/8/8/3PK3 w - - 0 1",
+                "pawn on the back rank at d1",
+            ),
+            (
+                "4k3/8/8/8/8/8/8/4K2r b - - 0 1",
+                "the side not to move is in check (the white king on e1)",
+            ),
+            (
+                "4k3/8/8/8/8/8/8/3K3R w K - 0 1",
+                "castling right 'K' without the white king on e1",
+            ),
+            (
+                "4k2r/8/8/8/8/8/8/4K3 w q - 0 1",
+                "castling right 'q' without a black rook on a8",
+            ),
+            (
+                "4k3/8/8/8/8/8/8/4K3 w - e3 0 1",
+                "impossible en passant square e3: with white to move it must be on rank 6",
+            ),
+            (
+                "4k3/8/8/8/8/8/8/4K3 w - e6 0 1",
+                "impossible en passant square e6: no black pawn on e5",
+            ),
+            (
+                "4k3/4n3/8/4p3/8/8/8/4K3 w - e6 0 1",
+                "impossible en passant square e6: e6 and e7 must be empty",
+            ),
+        ];
+        for (fen, message) in cases {
+            assert_eq!(
+                Chess::from_position_string(fen),
+                Err(SetupError::new(message)),
+                "{fen}"
+            );
+        }
+    }
+
+    /// Tag pairs for `from_tags` (the slice impl of `Tags` is unsized, so it cannot be
+    /// passed as `&dyn Tags` directly).
+    struct TagList(Vec<(&'static str, &'static str)>);
+
+    impl Tags for TagList {
+        fn tag(&self, name: &str) -> Option<&str> {
+            self.0.as_slice().tag(name)
+        }
+    }
+
+    #[test]
+    fn tags_choose_the_start() {
+        let fen = "4k3/8/8/8/8/8/8/4K3 w - - 0 1";
+        let from = |tags: Vec<(&'static str, &'static str)>| Chess::from_tags(&TagList(tags));
+        assert_eq!(
+            from(vec![("SetUp", "1"), ("FEN", fen)])
+                .unwrap()
+                .position_string(),
+            fen
+        );
+        assert_eq!(from(vec![("FEN", fen)]).unwrap().position_string(), fen);
+        assert_eq!(
+            from(vec![("SetUp", "1")]),
+            Err(SetupError::new(
+                "the setup tag is \"1\" but there is no fen tag"
+            ))
+        );
+        assert_eq!(from(vec![("Event", "x")]).unwrap(), Chess::start());
+        assert_eq!(
+            from(vec![("FEN", "8/8/8/8/8/8/8/8 w - - 0 1")]),
+            Err(SetupError::new("missing white king"))
+        );
+    }
+
+    fn play_tokens(position: &mut Chess, tokens: &str) {
+        for token in tokens.split_whitespace() {
+            let san = Chess::parse_turn(token).unwrap();
+            let m = position
+                .resolve(&san)
+                .unwrap_or_else(|e| panic!("{token}: {e}"));
+            position.play(&m);
+        }
+    }
+
+    #[test]
+    fn play_keeps_rights_clocks_and_en_passant() {
+        let mut p = Chess::start();
+        play_tokens(&mut p, "e4 Nf6 e5 d5");
+        assert_eq!(
+            p.position_string(),
+            "rnbqkb1r/ppp1pppp/5n2/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 3"
+        );
+        play_tokens(&mut p, "exd6 Nc6 Nf3 Bg4 Be2 Qd7 O-O O-O-O");
+        assert_eq!(
+            p.position_string(),
+            "2kr1b1r/pppqpppp/2nP1n2/8/6b1/5N2/PPPPBPPP/RNBQ1RK1 w - - 7 7"
+        );
+        // Capturing a rook on its home square takes the right with it.
+        let mut p = position("r3k2r/8/8/8/8/8/6B1/R3K2R w KQkq - 0 1");
+        play_tokens(&mut p, "Bxa8");
+        assert_eq!(p.position_string(), "B3k2r/8/8/8/8/8/8/R3K2R b KQk - 0 1");
+        play_tokens(&mut p, "Rh2");
+        assert_eq!(p.castling_rights(), {
+            let mut rights = CastlingRights::NONE;
+            rights.set(Color::White, CastlingSide::KingSide, true);
+            rights.set(Color::White, CastlingSide::QueenSide, true);
+            rights
+        });
+        let mut p = position("4k3/1P6/8/8/8/8/8/4K3 w - - 5 1");
+        play_tokens(&mut p, "b8=N");
+        assert_eq!(p.position_string(), "1N2k3/8/8/8/8/8/8/4K3 b - - 0 1");
+    }
+
+    #[test]
+    fn en_passant_discovered_along_the_rank_is_not_generated() {
+        // align-ep-pinned from the tricky perft set: exd6 would expose the king.
+        let p = position("1b1k4/8/8/1rPpK3/8/8/8/8 w - d6 0 1");
+        assert!(
+            p.legal_moves()
+                .iter()
+                .all(|m| m.kind != MoveKind::EnPassant)
+        );
+        assert_eq!(p.legal_ep_square(), None);
+    }
+
+    #[test]
+    fn repetition_key_counts_en_passant_only_when_legal() {
+        // After 1.e4 no black pawn can take en passant: the key equals the one of the
+        // same placement without the square.
+        let mut p = Chess::start();
+        play_tokens(&mut p, "e4");
+        let without = position("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+        assert_eq!(p.ep_square(), Square::from_name("e3"));
+        assert_eq!(p.repetition_key(), without.repetition_key());
+        // Here exd6 is legal, so the square matters.
+        let with = position("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2");
+        let plain = position("4k3/8/8/3pP3/8/8/8/4K3 w - - 0 2");
+        assert_ne!(with.repetition_key(), plain.repetition_key());
+        // Counters do not; side to move and castling rights do.
+        let later = position("4k3/8/8/3pP3/8/8/8/4K3 w - - 30 40");
+        assert_eq!(plain.repetition_key(), later.repetition_key());
+        let black = position("4k3/8/8/3pP3/8/8/8/4K3 b - - 0 2");
+        assert_ne!(plain.repetition_key(), black.repetition_key());
+        let rights = position("r3k3/8/8/8/8/8/8/4K3 w q - 0 1");
+        let no_rights = position("r3k3/8/8/8/8/8/8/4K3 w - - 0 1");
+        assert_ne!(rights.repetition_key(), no_rights.repetition_key());
+    }
+
+    #[test]
+    fn knight_shuffle_repeats_the_start_key() {
+        let mut p = Chess::start();
+        let start_key = p.repetition_key();
+        play_tokens(&mut p, "Nf3 Nf6 Ng1 Ng8");
+        assert_eq!(p.repetition_key(), start_key);
+        assert_ne!(p, Chess::start(), "the counters differ");
+    }
+
+    #[test]
+    fn outcomes() {
+        let mate = position("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3");
+        assert_eq!(
+            mate.outcome(),
+            Some(Outcome::Win {
+                winner: Color::Black,
+                reason: WinReason::Checkmate
+            })
+        );
+        assert!(mate.is_checkmate());
+        let stalemate = position("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
+        assert_eq!(
+            stalemate.outcome(),
+            Some(Outcome::Draw {
+                reason: DrawReason::Stalemate
+            })
+        );
+        let seventy_five = position("4k3/8/8/8/8/8/8/R3K3 w - - 150 100");
+        assert_eq!(
+            seventy_five.outcome(),
+            Some(Outcome::Draw {
+                reason: DrawReason::SeventyFiveMoves
+            })
+        );
+        let mate_at_150 = position("R3k3/8/4K3/8/8/8/8/8 b - - 150 100");
+        assert_eq!(
+            mate_at_150.outcome(),
+            Some(Outcome::Win {
+                winner: Color::White,
+                reason: WinReason::Checkmate
+            })
+        );
+        let fifty = position("4k3/8/8/8/8/8/8/R3K3 w - - 100 100");
+        assert_eq!(fifty.outcome(), None);
+        assert_eq!(fifty.claimable_draw(), Some(DrawReason::FiftyMoves));
+        assert_eq!(
+            position("4k3/8/8/8/8/8/8/R3K3 w - - 99 100").claimable_draw(),
+            None
+        );
+    }
+
+    #[test]
+    fn insufficient_material() {
+        let dead = [
+            "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+            "4k3/8/8/8/8/8/8/4KN2 w - - 0 1",
+            "4kb2/8/8/8/8/8/8/4K3 w - - 0 1",
+            // Bishops on light squares only (f1, c8, h3), of both sides.
+            "2b1k3/8/8/8/8/7B/8/4KB2 w - - 0 1",
+        ];
+        let alive = [
+            "4k3/8/8/8/8/8/8/4KNN1 w - - 0 1",
+            "4kn2/8/8/8/8/8/8/4KN2 w - - 0 1",
+            "4kb2/8/8/8/8/8/8/4KB2 w - - 0 1",
+            "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1",
+            "4k3/8/8/8/8/8/8/4K2R w - - 0 1",
+            "4kn2/8/8/8/8/8/8/4KB2 w - - 0 1",
+        ];
+        for fen in dead {
+            assert!(position(fen).is_insufficient_material(), "{fen}");
+            assert_eq!(
+                position(fen).outcome(),
+                Some(Outcome::Draw {
+                    reason: DrawReason::InsufficientMaterial
+                })
+            );
+        }
+        for fen in alive {
+            assert!(!position(fen).is_insufficient_material(), "{fen}");
+        }
+    }
+
+    #[test]
+    fn annotation_mismatches() {
+        let mut p = Chess::start();
+        play_tokens(&mut p, "e4");
+        let claim = |token: &str| Chess::parse_turn(token).unwrap();
+        assert_eq!(p.annotation_mismatch(&claim("e4")), None);
+        assert_eq!(
+            p.annotation_mismatch(&claim("e4+")),
+            Some("claims check but Black is not in check".to_owned())
+        );
+        assert_eq!(
+            p.annotation_mismatch(&claim("e4#")),
+            Some("claims mate but Black is not in check".to_owned())
+        );
+        let check = position("4k3/8/8/8/8/8/8/R3K3 w - - 0 1");
+        let m = check.resolve(&claim("Ra8#")).unwrap();
+        let mut after = check.clone();
+        after.play(&m);
+        assert_eq!(after.annotation_mismatch(&claim("Ra8+")), None);
+        assert_eq!(
+            after.annotation_mismatch(&claim("Ra8#")),
+            Some("claims mate but Black has legal moves, e.g. Kd7".to_owned())
+        );
+        let mated = position("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3");
+        assert_eq!(mated.annotation_mismatch(&claim("Qh4#")), None);
+        assert_eq!(mated.annotation_mismatch(&claim("Qh4")), None);
+    }
+
+    #[test]
+    fn diagram_shows_ranks_and_files() {
+        let expected = "\
+8 r n b q k b n r
+7 p p p p p p p p
+6 . . . . . . . .
+5 . . . . . . . .
+4 . . . . . . . .
+3 . . . . . . . .
+2 P P P P P P P P
+1 R N B Q K B N R
+  a b c d e f g h
+";
+        assert_eq!(Chess::start().diagram(), expected);
+    }
+
+    #[test]
+    fn legal_turns_appends_to_the_callers_vector() {
+        let mut out = vec![];
+        Chess::start().legal_turns(&mut out);
+        assert_eq!(out.len(), 20);
+        let ucis: Vec<String> = out.iter().map(Move::uci).collect();
+        assert!(ucis.contains(&"g1f3".to_owned()));
+        assert!(ucis.contains(&"e2e4".to_owned()));
+    }
 }
