@@ -20,7 +20,7 @@ use super::attacks::{self, tables};
 use super::bitboard::Bitboard;
 use super::movegen::{CastlingObstacle, Move, MoveKind, MoveList};
 use super::types::{CastlingSide, Role, Square};
-use crate::games::{IllegalKind, IllegalTurn, TurnSyntaxError};
+use crate::games::{Color, IllegalKind, IllegalTurn, TurnSyntaxError};
 
 /// The check or mate claim written after a turn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -201,7 +201,6 @@ fn parse_move(token: &str) -> Result<(SanMove, usize), TurnSyntaxError> {
     let first_rank = rank_at(bytes, i);
     i += usize::from(first_rank.is_some());
 
-    let separator_at = i;
     let separator = match bytes.get(i) {
         Some(&c @ (b'x' | b':' | b'-')) => {
             i += 1;
@@ -283,7 +282,6 @@ fn parse_move(token: &str) -> Result<(SanMove, usize), TurnSyntaxError> {
             promotion,
         },
     };
-    let _ = separator_at;
     Ok((turn, i))
 }
 
@@ -640,11 +638,7 @@ fn pattern_reaches(position: &Chess, role: Role, from: Square, to: Square) -> bo
             if attacks::pawn(us, from).contains(to) {
                 return true;
             }
-            let forward: i8 = if us == crate::games::Color::White {
-                8
-            } else {
-                -8
-            };
+            let forward: i8 = if us == Color::White { 8 } else { -8 };
             from.offset(forward) == Some(to)
                 || (from.relative(us).rank() == 1 && from.offset(2 * forward) == Some(to))
         }
@@ -691,14 +685,7 @@ fn candidate_problem(
     if role == Role::Pawn {
         if from.file() == to.file() {
             let path = tables().between(from, to).with(to);
-            if let Some(blocker) = (path & occupied).first().map(|first| {
-                // Black's pawns walk downwards: the nearest blocker is the highest.
-                if us == crate::games::Color::Black {
-                    Square::new(63 - (path & occupied).0.leading_zeros() as u8)
-                } else {
-                    first
-                }
-            }) {
+            if let Some(blocker) = nearest(path & occupied, from) {
                 return (
                     2,
                     IllegalTurn::new(
@@ -714,12 +701,7 @@ fn candidate_problem(
             );
         }
     } else if matches!(role, Role::Bishop | Role::Rook | Role::Queen) {
-        let between = tables().between(from, to) & occupied;
-        if between.any() {
-            // The blocker nearest the moving piece.
-            let blocker = between
-                .min_by_key(|square| square.index().abs_diff(from.index()))
-                .expect("not empty");
+        if let Some(blocker) = nearest(tables().between(from, to) & occupied, from) {
             return (
                 2,
                 IllegalTurn::new(
@@ -740,6 +722,11 @@ fn candidate_problem(
         format!("{written} would leave the king on {king} in check")
     };
     (1, IllegalTurn::new(IllegalKind::LeavesKingInCheck, message))
+}
+
+/// The square of `squares` nearest `origin` on a line through it: the first piece met.
+fn nearest(squares: Bitboard, origin: Square) -> Option<Square> {
+    squares.min_by_key(|square| square.index().abs_diff(origin.index()))
 }
 
 fn explain_piece_move(
