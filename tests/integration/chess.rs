@@ -185,3 +185,35 @@ proptest! {
         check_position(&position)?;
     }
 }
+
+proptest! {
+    #[test]
+    fn any_token_parses_or_fails_cleanly(token in "\\PC{0,12}") {
+        if let Ok(syntax) = Chess::parse_turn(&token) {
+            // The canonical text of a syntax reads back to the same syntax.
+            prop_assert_eq!(Chess::parse_turn(&syntax.to_string()), Ok(syntax));
+            let _ = Chess::start().resolve(&syntax);
+        }
+    }
+
+    #[test]
+    fn san_like_tokens_parse_or_fail_cleanly(token in "[KQRBNPO0a-hx1-8=+#:()e.p-]{1,9}") {
+        match Chess::parse_turn(&token) {
+            Ok(syntax) => {
+                prop_assert_eq!(Chess::parse_turn(&syntax.to_string()), Ok(syntax));
+                let _ = Chess::start().resolve(&syntax);
+            }
+            Err(error) => prop_assert!(error.offset <= token.len()),
+        }
+    }
+
+    #[test]
+    fn any_position_string_reads_or_fails_cleanly(
+        text in "[KQRBNPkqrbnp1-9/]{0,70} [wbx] [KQkq-]{1,4} [a-h1-8-]{1,2}( [0-9]{1,3})?( [0-9]{1,3})?"
+    ) {
+        if let Ok(position) = Chess::from_position_string(&text) {
+            let fen = position.position_string();
+            prop_assert_eq!(Chess::from_position_string(&fen), Ok(position));
+        }
+    }
+}
