@@ -196,7 +196,7 @@ fn build() -> Tables {
     let mut between = vec![[0u64; 64]; 64];
     let mut line = vec![[0u64; 64]; 64];
     for a in 0..64 {
-        for (directions, _) in [(&ROOK_DIRECTIONS, 0), (&BISHOP_DIRECTIONS, 1)] {
+        for directions in [&ROOK_DIRECTIONS, &BISHOP_DIRECTIONS] {
             let empty_board = slide(a, 0, directions);
             for b in 0..64 {
                 if a == b || empty_board & (1 << b) == 0 {
