@@ -215,7 +215,7 @@ pub fn canonicalize(record: &mut Record) -> (Report, Numbering) {
         Err(name) => return (unsupported(record, &name), Numbering::from_tags(record)),
     };
     crate::with_game!(variant, G => {
-        let replayed = replay_game::<G>(record);
+        let replayed = replay_inner::<G>(record, Tokens::Canonical);
         let numbering = match &replayed.start {
             Some(start) => Numbering {
                 fullmove: start.fullmove_number(),
@@ -288,6 +288,18 @@ pub struct Replayed<G: Game> {
 /// Replays a record in the game `G`, whatever its `[Variant]` tag says.
 #[must_use]
 pub fn replay_game<G: Game>(record: &Record) -> Replayed<G> {
+    replay_inner(record, Tokens::Keep)
+}
+
+/// Whether the replay also writes each turn's canonical token (which costs a check and
+/// mate test per turn, so validation does without).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Tokens {
+    Keep,
+    Canonical,
+}
+
+fn replay_inner<G: Game>(record: &Record, tokens: Tokens) -> Replayed<G> {
     let mut report = Report {
         game: record.number,
         variant: Some(G::VARIANT),
@@ -323,6 +335,7 @@ pub fn replay_game<G: Game>(record: &Record) -> Replayed<G> {
         findings: Vec::new(),
         counts: HashMap::default(),
         canonical: Vec::new(),
+        tokens,
         buffer: Vec::new(),
         first_side: start.side_to_move(),
         first_number: start.fullmove_number(),
@@ -362,6 +375,7 @@ struct Replayer<G: Game> {
     /// How often each position (by repetition key) occurred on the current path.
     counts: HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
     canonical: Vec<Option<String>>,
+    tokens: Tokens,
     buffer: Vec<G::Turn>,
     first_side: Color,
     first_number: u32,
@@ -475,7 +489,9 @@ impl<G: Game> Replayer<G> {
                 }
             }
 
-            self.canonical.push(Some(position.write_turn(&turn)));
+            if self.tokens == Tokens::Canonical {
+                self.canonical.push(Some(position.write_turn(&turn)));
+            }
             position.play(&turn);
             ply += 1;
             if let Some(turns) = turns.as_deref_mut() {
@@ -551,6 +567,9 @@ impl<G: Game> Replayer<G> {
     /// Keeps the canonical-token list aligned when a line stops early: every node left in
     /// it (with its variations) gets `None`.
     fn skip_rest(&mut self, line: &Line, from: usize) {
+        if self.tokens == Tokens::Keep {
+            return;
+        }
         fn count(line: &Line) -> usize {
             line.turns
                 .iter()

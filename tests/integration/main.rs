@@ -23,6 +23,7 @@ pub fn shared_data(test: &str) -> Option<PathBuf> {
     }
 }
 
+mod chess;
 mod cli;
 mod shared_files;
 mod validate;

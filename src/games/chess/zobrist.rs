@@ -1,0 +1,51 @@
+//! Zobrist hashing for repetition: one random key per piece on a square, per castling
+//! right, per en passant file and for Black to move, combined by exclusive or.
+
+use super::Chess;
+use super::types::color_index;
+use crate::games::Color;
+
+const PIECE_KEYS: usize = 2 * 6 * 64;
+const CASTLING_KEYS: usize = 4;
+const EP_KEYS: usize = 8;
+const KEY_COUNT: usize = PIECE_KEYS + CASTLING_KEYS + EP_KEYS + 1;
+
+/// SplitMix64 from a fixed seed: the keys are constants, so hashes are stable across
+/// runs and builds (a stored game's keys mean the same tomorrow).
+const KEYS: [u64; KEY_COUNT] = {
+    let mut keys = [0u64; KEY_COUNT];
+    let mut state: u64 = 0x5EED_C4E5_5A11_0001;
+    let mut i = 0;
+    while i < KEY_COUNT {
+        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        keys[i] = z ^ (z >> 31);
+        i += 1;
+    }
+    keys
+};
+
+/// The repetition hash: placement, side to move, castling rights, and the en passant
+/// file only when a capture en passant is actually legal (FIDE Laws 9.2.3).
+pub(crate) fn hash(position: &Chess) -> u64 {
+    let mut hash = 0;
+    for (square, piece) in position.board().pieces() {
+        let index = (color_index(piece.color) * 6 + piece.role.index()) * 64 + square.index();
+        hash ^= KEYS[index];
+    }
+    let rights = position.castling_rights().bits();
+    for bit in 0..CASTLING_KEYS {
+        if rights & (1 << bit) != 0 {
+            hash ^= KEYS[PIECE_KEYS + bit];
+        }
+    }
+    if let Some(square) = position.legal_ep_square() {
+        hash ^= KEYS[PIECE_KEYS + CASTLING_KEYS + square.file() as usize];
+    }
+    if position.turn == Color::Black {
+        hash ^= KEYS[KEY_COUNT - 1];
+    }
+    hash
+}
