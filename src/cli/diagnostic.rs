@@ -100,7 +100,7 @@ pub fn render(finding: &Finding, game: usize, source: &Source<'_>, styled: bool)
                 .path(source.path)
                 .annotation(AnnotationKind::Primary.span(range)),
         ),
-        None => level.primary_title(format!("{path_line}: {title}")),
+        None => Group::with_title(level.primary_title(format!("{path_line}: {title}"))),
     };
     report.push(group);
     for note in &notes {

@@ -299,6 +299,19 @@ impl Game for Chess {
         None
     }
 
+    /// With a legal move on the board only the move-count rule and a dead position can
+    /// have ended the game (mate on the 150th half-move is excluded: there is a move).
+    fn outcome_with_legal_turn(&self) -> Option<Outcome> {
+        if self.halfmove_clock >= 150 {
+            return Some(Outcome::Draw {
+                reason: DrawReason::SeventyFiveMoves,
+            });
+        }
+        self.is_insufficient_material().then_some(Outcome::Draw {
+            reason: DrawReason::InsufficientMaterial,
+        })
+    }
+
     fn claimable_draw(&self) -> Option<DrawReason> {
         (self.halfmove_clock >= 100).then_some(DrawReason::FiftyMoves)
     }

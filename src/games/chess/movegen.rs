@@ -25,6 +25,9 @@ pub enum MoveKind {
     EnPassant,
     /// Castling: the king moves two squares (the move's `to`) and the rook jumps over it.
     Castle,
+    /// A null move (`--`): nothing moves and the other side is to move. Never generated;
+    /// only a record's `--` resolves to it (`from` and `to` are the king's square).
+    Null,
 }
 
 /// A legal move in some position. Castling is the king's move (`e1g1`), as in UCI.
@@ -495,9 +498,12 @@ impl Chess {
                     Square::from_coords(side.rook_to_file(), rank),
                 );
             }
+            MoveKind::Null => {}
         }
-        self.castling
-            .retain(CASTLING_KEEP[m.from.index()] & CASTLING_KEEP[m.to.index()]);
+        if m.kind != MoveKind::Null {
+            self.castling
+                .retain(CASTLING_KEEP[m.from.index()] & CASTLING_KEEP[m.to.index()]);
+        }
         if us == Color::Black {
             self.fullmove_number += 1;
         }

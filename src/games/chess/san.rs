@@ -68,6 +68,10 @@ pub enum SanMove {
     },
     /// `O-O` or `O-O-O`.
     Castle(CastlingSide),
+    /// A null move, `--` (also read: `Z0`, `0000`, `@@@@`): the side to move passes.
+    /// Analysis records use it; it is not a FIDE move, so it is never generated, but a
+    /// record may contain it when the side to move is not in check.
+    Null,
 }
 
 /// A turn token read without a board. `Display` writes it back in one canonical spelling
@@ -111,7 +115,14 @@ impl San {
         if bytes.is_empty() {
             return Err(syntax_error(0, "empty turn"));
         }
-        let (turn, mut i) = if matches!(bytes[0], b'O' | b'0') {
+        // null = "--" | "Z0" | "0000" | "@@@@"
+        let null_length = [&b"--"[..], b"Z0", b"0000", b"@@@@"]
+            .iter()
+            .find(|null| bytes.starts_with(null))
+            .map(|null| null.len());
+        let (turn, mut i) = if let Some(length) = null_length {
+            (SanMove::Null, length)
+        } else if matches!(bytes[0], b'O' | b'0') {
             parse_castling(bytes)?
         } else {
             parse_move(token)?
@@ -328,6 +339,7 @@ fn parse_promotion(token: &str, i: &mut usize) -> Result<Option<Role>, TurnSynta
 impl fmt::Display for SanMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
+            SanMove::Null => f.write_str("--"),
             SanMove::Piece {
                 role,
                 file,
@@ -386,7 +398,9 @@ impl fmt::Display for San {
 /// pieces apart, else the rank, else both), `x` for captures, `=Q`, `O-O`, and `+`/`#`.
 pub(crate) fn write(position: &Chess, m: &Move) -> String {
     let mut text = String::with_capacity(8);
-    if let Some(side) = m.castling_side() {
+    if m.kind == MoveKind::Null {
+        text.push_str("--");
+    } else if let Some(side) = m.castling_side() {
         text.push_str(side.notation());
     } else if m.role == Role::Pawn {
         if m.is_capture() {
@@ -437,8 +451,30 @@ pub(crate) fn write(position: &Chess, m: &Move) -> String {
 /// Finds the legal move a token means. The fast path asks the generator only for moves
 /// of the named pieces to the named square; explaining a failure is slower and only
 /// happens on errors.
+/// A null move passes the turn; with the king in check it would leave it there.
+fn resolve_null(position: &Chess) -> Result<Move, IllegalTurn> {
+    let king = position
+        .board
+        .king_of(position.turn)
+        .expect("a valid position has a king a side");
+    if position.is_check() {
+        return Err(IllegalTurn::new(
+            IllegalKind::LeavesKingInCheck,
+            format!("a null move would leave the king on {king} in check"),
+        ));
+    }
+    Ok(Move {
+        from: king,
+        to: king,
+        role: Role::King,
+        promotion: None,
+        kind: MoveKind::Null,
+    })
+}
+
 pub(crate) fn resolve(position: &Chess, san: &San) -> Result<Move, IllegalTurn> {
     let result = match san.turn {
+        SanMove::Null => resolve_null(position),
         SanMove::Castle(side) => resolve_castling(position, side),
         SanMove::Piece {
             role,
@@ -1243,6 +1279,26 @@ mod tests {
             error("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "Kg1").message,
             "no king can move to g1"
         );
+    }
+
+    #[test]
+    fn null_moves_pass_the_turn_unless_in_check() {
+        let p = Chess::start();
+        for token in ["--", "Z0", "0000", "@@@@"] {
+            let m = resolve_token(&p, token).unwrap();
+            assert_eq!(m.kind, MoveKind::Null, "{token}");
+            assert_eq!(p.write_turn(&m), "--");
+            let mut next = p.clone();
+            next.play(&m);
+            assert_eq!(
+                next.position_string(),
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 1 1"
+            );
+        }
+        let p = position("4k3/8/8/8/8/8/8/r3K3 w - - 0 1");
+        let error = resolve_token(&p, "--").unwrap_err();
+        assert_eq!(error.message, "a null move would leave the king on e1 in check");
+        assert!(!p.legal_moves().iter().any(|m| m.kind == MoveKind::Null));
     }
 
     #[test]
