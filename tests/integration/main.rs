@@ -25,5 +25,6 @@ pub fn shared_data(test: &str) -> Option<PathBuf> {
 
 mod chess;
 mod cli;
+mod roundtrip;
 mod shared_files;
 mod validate;
