@@ -1,10 +1,10 @@
 //! The grammar of one game: tag pairs and movetext, one nom function per rule.
 //!
 //! Each function has its EBNF rule in a comment above it; `notation/grammar.md` holds the
-//! same rules. The functions work on a suffix of the game's text and know nothing of where
-//! that text sits in the file: a span made here holds, in its `offset`, the number of bytes
-//! left in the text at that point ([`mark`]); the reader turns it into a real position once
-//! the game is read ([`super::reader`]).
+//! same rules. The leaf rules work on a suffix of the game's text and know nothing of where
+//! that text sits in the file: a span they make holds, in its `offset`, the number of bytes
+//! left in the text at that point ([`mark`]); the rules that build the record turn it into
+//! a real position with a [`Locator`] as soon as it is made, in text order.
 
 use memchr::{memchr, memchr3};
 use nom::bytes::complete::take_while1;
@@ -13,6 +13,7 @@ use nom::combinator::cut;
 use nom::error::{ContextError, ErrorKind, context};
 use nom::{Err, IResult, Parser};
 
+use super::locate::Locator;
 use super::record::{Comment, Line, Nag, Record, Span, Tag, TurnNode};
 use crate::games::GameResult;
 
@@ -149,21 +150,25 @@ pub(crate) struct ParsedGame {
 // game = gap , tag-section , movetext , gap ;
 /// Reads the game that starts at byte `pos` of `text`, or `None` when only white space
 /// and escape lines are left.
-pub(crate) fn game(text: &str, pos: usize) -> Result<Option<ParsedGame>, SyntaxError<'_>> {
+pub(crate) fn game<'a>(
+    text: &'a str,
+    pos: usize,
+    locator: &mut Locator<'_>,
+) -> Result<Option<ParsedGame>, SyntaxError<'a>> {
     let line_start = pos == 0 || text.as_bytes().get(pos - 1) == Some(&b'\n');
     let input = gap(&text[pos..], line_start);
     if input.is_empty() {
         return Ok(None);
     }
     let mut record = Record {
-        span: mark(input),
+        span: locator.resolve(mark(input)),
         ..Record::default()
     };
-    let input = tag_section(input, &mut record.tags).map_err(unwrap_err)?;
-    let (input, result) = movetext(input, &mut record.moves).map_err(unwrap_err)?;
+    let input = tag_section(input, &mut record.tags, locator).map_err(unwrap_err)?;
+    let (input, result) = movetext(input, &mut record.moves, locator).map_err(unwrap_err)?;
     if let Some((result, span)) = result {
         record.result = Some(result);
-        record.result_span = span;
+        record.result_span = locator.resolve(span);
     }
     let input = gap(input, false);
     Ok(Some(ParsedGame {
@@ -211,13 +216,15 @@ fn gap(input: &str, mut line_start: bool) -> &str {
 fn tag_section<'a>(
     mut input: &'a str,
     tags: &mut Vec<Tag>,
+    locator: &mut Locator<'_>,
 ) -> Result<&'a str, Err<SyntaxError<'a>>> {
     loop {
         input = gap(input, false);
         if !input.starts_with('[') {
             return Ok(input);
         }
-        let (rest, tag) = tag_pair(input)?;
+        let (rest, mut tag) = tag_pair(input)?;
+        tag.span = locator.resolve(tag.span);
         tags.push(tag);
         input = rest;
     }
@@ -296,8 +303,12 @@ fn tag_value(input: &str) -> PResult<'_, String> {
 }
 
 // movetext = line , [ result ] ;
-fn movetext<'a>(input: &'a str, moves: &mut Line) -> PResult<'a, Option<(GameResult, Span)>> {
-    let (rest, end) = line(input, 0, moves)?;
+fn movetext<'a>(
+    input: &'a str,
+    moves: &mut Line,
+    locator: &mut Locator<'_>,
+) -> PResult<'a, Option<(GameResult, Span)>> {
+    let (rest, end) = line(input, 0, moves, locator)?;
     match end {
         End::Result(result, span) => Ok((rest, Some((result, span)))),
         End::Input => Ok((rest, None)),
@@ -322,9 +333,18 @@ enum End {
 // element = comment | variation | nag | move-number | turn ;
 /// Reads a line's elements into `line` until the end of the text, a `)` or (at the top)
 /// a termination marker.
-fn line<'a>(mut input: &'a str, depth: u32, line: &mut Line) -> PResult<'a, End> {
+fn line<'a>(
+    mut input: &'a str,
+    depth: u32,
+    line: &mut Line,
+    locator: &mut Locator<'_>,
+) -> PResult<'a, End> {
     // Variations before the line's first turn are alternatives to that turn.
     let mut waiting: Vec<Line> = Vec::new();
+    if depth == 0 {
+        // A rough guess (a turn every 8 bytes, at most 256) saves most regrowing.
+        line.turns.reserve((input.len() / 8).min(256));
+    }
     let end = loop {
         input = gap(input, false);
         let Some(&first) = input.as_bytes().first() else {
@@ -332,7 +352,8 @@ fn line<'a>(mut input: &'a str, depth: u32, line: &mut Line) -> PResult<'a, End>
         };
         match first {
             b'{' | b';' => {
-                let (rest, comment) = comment(input)?;
+                let (rest, mut comment) = comment(input)?;
+                comment.span = locator.resolve(comment.span);
                 match line.turns.last_mut() {
                     Some(turn) => turn.comments.push(comment),
                     None => line.comments.push(comment),
@@ -348,7 +369,7 @@ fn line<'a>(mut input: &'a str, depth: u32, line: &mut Line) -> PResult<'a, End>
                         )),
                     );
                 }
-                let (rest, variation) = variation(input, depth + 1)?;
+                let (rest, variation) = variation(input, depth + 1, locator)?;
                 match line.turns.last_mut() {
                     Some(turn) => turn.variations.push(variation),
                     None => waiting.push(variation),
@@ -385,7 +406,7 @@ fn line<'a>(mut input: &'a str, depth: u32, line: &mut Line) -> PResult<'a, End>
                 }
                 let (token_input, token) = move_number(input, word);
                 if !token.is_empty() {
-                    turn(token_input, token, line, &mut waiting)?;
+                    turn(token_input, token, line, &mut waiting, locator)?;
                 }
                 input = rest;
             }
@@ -428,6 +449,7 @@ fn turn<'a>(
     word: &'a str,
     line: &mut Line,
     waiting: &mut Vec<Line>,
+    locator: &mut Locator<'_>,
 ) -> Result<(), Err<SyntaxError<'a>>> {
     let stem = word.trim_end_matches(['!', '?']);
     let glyph = &word[stem.len()..];
@@ -458,7 +480,7 @@ fn turn<'a>(
     }
     line.turns.push(TurnNode {
         token: stem.to_owned(),
-        span: mark(input),
+        span: locator.resolve(mark(input)),
         nags: nag.into_iter().collect(),
         comments: Vec::new(),
         variations: std::mem::take(waiting),
@@ -537,9 +559,9 @@ pub(crate) fn collapse_spaces(text: &str) -> String {
 }
 
 // variation = "(" , line , ")" ;
-fn variation(input: &str, depth: u32) -> PResult<'_, Line> {
+fn variation<'a>(input: &'a str, depth: u32, locator: &mut Locator<'_>) -> PResult<'a, Line> {
     let mut variation = Line::default();
-    let (rest, end) = line(&input[1..], depth, &mut variation)?;
+    let (rest, end) = line(&input[1..], depth, &mut variation, locator)?;
     match end {
         End::Close => Ok((&rest[1..], variation)),
         End::Input | End::Result(..) => fail(

@@ -14,6 +14,7 @@
 
 pub mod error;
 mod grammar;
+mod locate;
 pub mod reader;
 pub mod record;
 pub mod writer;

@@ -11,7 +11,8 @@ use memchr::{memchr, memchr_iter, memchr2, memchr3};
 
 use super::error::{ParseError, ReadError};
 use super::grammar::{self, SyntaxError};
-use super::record::{Line, Record, Span};
+use super::locate::Locator;
+use super::record::{Record, Span};
 
 /// The largest game the reader keeps in memory by default: 16 MiB.
 pub const DEFAULT_MAX_GAME_BYTES: usize = 16 << 20;
@@ -239,8 +240,8 @@ impl<R: BufRead> Reader<R> {
     /// Reads the next game from the current text, if there is one.
     fn game_from_text(&mut self) -> Option<Result<Record, ParseError>> {
         let start = self.pos;
-        let parsed = grammar::game(&self.text, start);
         let mut locator = Locator::new(&self.text, self.chunk_start, &self.line_starts);
+        let parsed = grammar::game(&self.text, start, &mut locator);
         match parsed {
             Ok(None) => {
                 self.pos = self.text.len();
@@ -248,9 +249,7 @@ impl<R: BufRead> Reader<R> {
             }
             Ok(Some(mut parsed)) => {
                 self.games += 1;
-                let record = &mut parsed.record;
-                record.number = self.games;
-                locator.fix_record(record);
+                parsed.record.number = self.games;
                 self.game_start = locator.locate(start);
                 self.game_range = start..parsed.end;
                 self.pos = parsed.end;
@@ -356,88 +355,6 @@ pub fn parse_record(text: &str) -> Result<Record, ParseError> {
             game: 2,
         }),
         Some(Err(error)) => Err(into_parse(error)),
-    }
-}
-
-/// Turns byte offsets in a game's text into spans of the whole input.
-#[derive(Debug)]
-struct Locator<'a> {
-    text: &'a str,
-    /// Where `text` starts in the input.
-    base: Span,
-    line_starts: &'a [usize],
-    /// The last position located (line index, offset, column), so that positions met in
-    /// order along a long line are counted once.
-    last: (usize, usize, u32),
-}
-
-impl<'a> Locator<'a> {
-    fn new(text: &'a str, base: Span, line_starts: &'a [usize]) -> Locator<'a> {
-        Locator {
-            text,
-            base,
-            line_starts,
-            last: (0, 0, base.column),
-        }
-    }
-
-    /// The span of byte `offset` of the text (a character boundary).
-    fn locate(&mut self, offset: usize) -> Span {
-        let index = self.line_starts.partition_point(|&start| start <= offset);
-        let (from, column) = if self.last.0 == index && self.last.1 <= offset {
-            (self.last.1, self.last.2)
-        } else if index == 0 {
-            (0, self.base.column)
-        } else {
-            (self.line_starts[index - 1], 1)
-        };
-        let counted = self
-            .text
-            .get(from..offset)
-            .map_or(0, |part| part.chars().count());
-        let column = column.saturating_add(u32::try_from(counted).unwrap_or(u32::MAX));
-        self.last = (index, offset, column);
-        Span {
-            offset: self.base.offset + offset,
-            line: self
-                .base
-                .line
-                .saturating_add(u32::try_from(index).unwrap_or(u32::MAX)),
-            column,
-        }
-    }
-
-    /// Replaces the grammar's span markers (bytes left in the text) by real spans.
-    fn fix(&mut self, span: &mut Span) {
-        *span = self.locate(self.text.len() - span.offset);
-    }
-
-    fn fix_record(&mut self, record: &mut Record) {
-        self.fix(&mut record.span);
-        for tag in &mut record.tags {
-            self.fix(&mut tag.span);
-        }
-        self.fix_line(&mut record.moves);
-        if record.result.is_some() {
-            self.fix(&mut record.result_span);
-        } else {
-            record.result_span = Span::default();
-        }
-    }
-
-    fn fix_line(&mut self, line: &mut Line) {
-        for comment in &mut line.comments {
-            self.fix(&mut comment.span);
-        }
-        for turn in &mut line.turns {
-            self.fix(&mut turn.span);
-            for comment in &mut turn.comments {
-                self.fix(&mut comment.span);
-            }
-            for variation in &mut turn.variations {
-                self.fix_line(variation);
-            }
-        }
     }
 }
 
