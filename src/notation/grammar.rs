@@ -116,6 +116,10 @@ pub(crate) fn describe(input: &str) -> String {
         '\n' | '\r' => "the end of the line".to_owned(),
         ' ' | '\t' => "a space".to_owned(),
         c if c.is_control() || c == '\u{FFFD}' => format!("the character U+{:04X}", c as u32),
+        '$' => {
+            let digits = input[1..].bytes().take_while(u8::is_ascii_digit).count();
+            format!("`{}`", &input[..(1 + digits).min(12)])
+        }
         c if is_delimiter(c) => format!("`{c}`"),
         _ => {
             let word: String = input
@@ -396,15 +400,27 @@ fn line<'a>(
             }
             _ => {
                 let (rest, word) = word(input)?;
-                if let Some(result) = GameResult::from_token(word) {
-                    if depth > 0 {
-                        return fail(input, Problem::Expected("`)` to close the variation"));
-                    }
-                    let span = mark(input);
-                    input = rest;
-                    break End::Result(result, span);
-                }
                 let (token_input, token) = move_number(input, word);
+                // A result is never a turn, even after a move number or before a glyph.
+                if let Some(result) = GameResult::from_token(token.trim_end_matches(['!', '?'])) {
+                    if depth > 0 {
+                        return fail(token_input, Problem::Expected("`)` to close the variation"));
+                    }
+                    if !waiting.is_empty() {
+                        return fail(token_input, Problem::Expected("a turn after the variation"));
+                    }
+                    if token.len() > result.as_str().len() {
+                        return fail(
+                            &token_input[result.as_str().len()..],
+                            Problem::Message(
+                                "expected nothing after the result, found an annotation glyph"
+                                    .to_owned(),
+                            ),
+                        );
+                    }
+                    input = rest;
+                    break End::Result(result, mark(token_input));
+                }
                 if !token.is_empty() {
                     turn(token_input, token, line, &mut waiting, locator)?;
                 }
@@ -428,16 +444,20 @@ fn word(input: &str) -> PResult<'_, &str> {
     Ok((&input[length..], &input[..length]))
 }
 
-// move-number = { digit } , "." , { "." } ;   (at the start of a word)
+// move-number = { digit } , "." , { "." } ;   (at the start of a word, repeated)
 /// Splits a move number off the start of a word: returns the text where the rest of the
 /// word starts, and that rest (empty when the word was only a move number).
-fn move_number<'a>(input: &'a str, word: &'a str) -> (&'a str, &'a str) {
-    let digits = word.bytes().take_while(u8::is_ascii_digit).count();
-    let dots = word[digits..].bytes().take_while(|&b| b == b'.').count();
-    if dots == 0 {
-        return (input, word);
+fn move_number<'a>(mut input: &'a str, mut word: &'a str) -> (&'a str, &'a str) {
+    // `1.1.` is two move numbers; what follows the last one is the turn.
+    loop {
+        let digits = word.bytes().take_while(u8::is_ascii_digit).count();
+        let dots = word[digits..].bytes().take_while(|&b| b == b'.').count();
+        if dots == 0 {
+            return (input, word);
+        }
+        input = &input[digits + dots..];
+        word = &word[digits + dots..];
     }
-    (&input[digits + dots..], &word[digits + dots..])
 }
 
 // turn = token , [ glyph ] ;

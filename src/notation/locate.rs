@@ -29,7 +29,8 @@ impl<'a> Locator<'a> {
         // Positions come mostly in order: try the line of the last one, then the next.
         let starts = self.line_starts;
         let on_line = |index: usize| {
-            (index == 0 || starts[index - 1] <= offset)
+            index <= starts.len()
+                && (index == 0 || starts[index - 1] <= offset)
                 && starts.get(index).is_none_or(|&next| offset < next)
         };
         let index = if on_line(self.last.0) {

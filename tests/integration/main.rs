@@ -22,3 +22,5 @@ pub fn shared_data(test: &str) -> Option<PathBuf> {
         None
     }
 }
+
+mod notation;
