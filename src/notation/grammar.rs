@@ -139,7 +139,30 @@ fn is_delimiter(c: char) -> bool {
 
 /// A byte that ends a word in movetext: white space or a delimiter.
 fn ends_word(b: u8) -> bool {
-    b.is_ascii_whitespace() || matches!(b, b'{' | b'}' | b'(' | b')' | b'[' | b']' | b';' | b'$')
+    WORD_ENDS[usize::from(b)]
+}
+
+/// [`ends_word`] as a table, since it runs for every byte of every token.
+static WORD_ENDS: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let byte = b as u8;
+        table[b] = byte.is_ascii_whitespace()
+            || matches!(byte, b'{' | b'}' | b'(' | b')' | b'[' | b']' | b';' | b'$');
+        b += 1;
+    }
+    table
+};
+
+/// The length of `word` without its trailing run of `!` and `?`.
+fn without_glyph(word: &str) -> usize {
+    let bytes = word.as_bytes();
+    let mut end = bytes.len();
+    while end > 0 && matches!(bytes[end - 1], b'!' | b'?') {
+        end -= 1;
+    }
+    end
 }
 
 /// One game read from the text, with span markers still to be resolved.
@@ -193,6 +216,7 @@ fn unwrap_err(error: Err<SyntaxError<'_>>) -> SyntaxError<'_> {
 }
 
 // gap = { white-space | escape-line } ;
+// white-space = " " | tab | newline | carriage-return | form-feed ;
 // escape-line = "%" , { any character but newline } ;   (only in column 1)
 /// Skips white space and escape lines; `line_start` says whether `input` begins a line.
 fn gap(input: &str, mut line_start: bool) -> &str {
@@ -307,6 +331,7 @@ fn tag_value(input: &str) -> PResult<'_, String> {
 }
 
 // movetext = line , [ result ] ;
+// result = "1-0" | "0-1" | "1/2-1/2" | "*" ;
 fn movetext<'a>(
     input: &'a str,
     moves: &mut Line,
@@ -402,7 +427,11 @@ fn line<'a>(
                 let (rest, word) = word(input)?;
                 let (token_input, token) = move_number(input, word);
                 // A result is never a turn, even after a move number or before a glyph.
-                if let Some(result) = GameResult::from_token(token.trim_end_matches(['!', '?'])) {
+                let could_be_result = matches!(token.as_bytes().first(), Some(b'0' | b'1' | b'*'));
+                if let Some(result) = could_be_result
+                    .then(|| GameResult::from_token(&token[..without_glyph(token)]))
+                    .flatten()
+                {
                     if depth > 0 {
                         return fail(token_input, Problem::Expected("`)` to close the variation"));
                     }
@@ -471,7 +500,7 @@ fn turn<'a>(
     waiting: &mut Vec<Line>,
     locator: &mut Locator<'_>,
 ) -> Result<(), Err<SyntaxError<'a>>> {
-    let stem = word.trim_end_matches(['!', '?']);
+    let stem = &word[..without_glyph(word)];
     let glyph = &word[stem.len()..];
     let nag = if glyph.is_empty() {
         None

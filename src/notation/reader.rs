@@ -7,7 +7,7 @@
 
 use std::io::{self, BufRead};
 
-use memchr::{memchr, memchr_iter, memchr2, memchr3};
+use memchr::{memchr, memchr2, memchr3};
 
 use super::error::{ParseError, ReadError};
 use super::grammar::{self, SyntaxError};
@@ -42,8 +42,6 @@ pub struct Reader<R> {
     buffer: Vec<u8>,
     /// The current chunk as text.
     text: String,
-    /// Offsets in `text` just after each newline.
-    line_starts: Vec<usize>,
     /// Where `text` starts in the input.
     chunk_start: Span,
     /// Where the next chunk starts in the input.
@@ -80,7 +78,6 @@ impl<R: BufRead> Reader<R> {
             max_game_bytes: DEFAULT_MAX_GAME_BYTES,
             buffer: Vec::new(),
             text: String::new(),
-            line_starts: Vec::new(),
             chunk_start: start,
             next_start: start,
             seed_bracket: false,
@@ -198,7 +195,6 @@ impl<R: BufRead> Reader<R> {
             match String::from_utf8(bytes) {
                 Ok(text) => {
                     self.buffer = std::mem::replace(&mut self.text, text).into_bytes();
-                    self.index_lines();
                     return Ok(());
                 }
                 Err(error) => {
@@ -206,11 +202,7 @@ impl<R: BufRead> Reader<R> {
                     let bytes = error.into_bytes();
                     // The valid prefix locates the error.
                     let prefix = std::str::from_utf8(&bytes[..valid]).unwrap_or_default();
-                    self.line_starts.clear();
-                    self.line_starts
-                        .extend(memchr_iter(b'\n', prefix.as_bytes()).map(|i| i + 1));
-                    let span =
-                        Locator::new(prefix, self.chunk_start, &self.line_starts).locate(valid);
+                    let span = Locator::new(prefix, self.chunk_start).locate(valid);
                     let message =
                         format!("expected utf-8 text, found the byte 0x{:02x}", bytes[valid]);
                     (span, message, bytes)
@@ -219,7 +211,6 @@ impl<R: BufRead> Reader<R> {
         };
         self.text = String::from_utf8_lossy(&bytes).into_owned();
         self.buffer = bytes;
-        self.index_lines();
         self.pos = self.text.len();
         self.games += 1;
         self.game_range = 0..self.text.len();
@@ -231,16 +222,10 @@ impl<R: BufRead> Reader<R> {
         })
     }
 
-    fn index_lines(&mut self) {
-        self.line_starts.clear();
-        self.line_starts
-            .extend(memchr_iter(b'\n', self.text.as_bytes()).map(|i| i + 1));
-    }
-
     /// Reads the next game from the current text, if there is one.
     fn game_from_text(&mut self) -> Option<Result<Record, ParseError>> {
         let start = self.pos;
-        let mut locator = Locator::new(&self.text, self.chunk_start, &self.line_starts);
+        let mut locator = Locator::new(&self.text, self.chunk_start);
         let parsed = grammar::game(&self.text, start, &mut locator);
         match parsed {
             Ok(None) => {
@@ -331,14 +316,12 @@ pub fn parse_record(text: &str) -> Result<Record, ParseError> {
     };
     let record = match reader.next() {
         None => {
-            let line_starts: Vec<usize> =
-                memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1).collect();
             let start = Span {
                 offset: 0,
                 line: 1,
                 column: 1,
             };
-            let span = Locator::new(text, start, &line_starts).locate(text.len());
+            let span = Locator::new(text, start).locate(text.len());
             return Err(ParseError {
                 message: "expected a game, found the end of the input".to_owned(),
                 span,
