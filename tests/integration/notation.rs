@@ -746,11 +746,12 @@ proptest! {
 
 #[test]
 fn the_export_format_example_is_canonical() {
-    let page = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("notation/export.md"),
-    )
-    .unwrap();
-    let (_, rest) = page.split_once("```pgn\n").expect("an example in export.md");
+    let page =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("notation/export.md"))
+            .unwrap();
+    let (_, rest) = page
+        .split_once("```pgn\n")
+        .expect("an example in export.md");
     let (example, _) = rest.split_once("```").unwrap();
     let record = parse_record(example).unwrap();
     assert_eq!(record_to_string(&record, Numbering::default()), example);
