@@ -1,9 +1,9 @@
 //! The streaming reader: bytes in, one [`Record`] at a time out, in flat memory.
 //!
-//! Reading has two steps. A [`Splitter`] looks at the bytes once, as they come, and finds
+//! Reading has two steps. A splitter looks at the bytes once, as they come, and finds
 //! where each game begins (a `[` that starts a line after movetext); the bytes of one game
-//! are kept, checked as UTF-8 and handed to the grammar ([`super::grammar`]). A malformed
-//! game therefore costs only itself: the next game starts at the next boundary.
+//! are kept, checked as UTF-8 and handed to the grammar (`notation/grammar.md`). A
+//! malformed game therefore costs only itself: the next game starts at the next boundary.
 
 use std::io::{self, BufRead};
 
