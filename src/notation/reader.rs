@@ -1,0 +1,603 @@
+//! The streaming reader: bytes in, one [`Record`] at a time out, in flat memory.
+//!
+//! Reading has two steps. A splitter looks at the bytes once, as they come, and finds
+//! where each game begins (a `[` that starts a line after movetext); the bytes of one game
+//! are kept, checked as UTF-8 and handed to the grammar (`notation/grammar.md`). A
+//! malformed game therefore costs only itself: the next game starts at the next boundary.
+
+use std::io::{self, BufRead};
+
+use memchr::{memchr, memchr2, memchr3};
+
+use super::error::{ParseError, ReadError};
+use super::grammar::{self, SyntaxError};
+use super::locate::Locator;
+use super::record::{Record, Span};
+
+/// The largest game the reader keeps in memory by default: 16 MiB.
+pub const DEFAULT_MAX_GAME_BYTES: usize = 16 << 20;
+
+/// Reads games one at a time from a buffered byte stream.
+///
+/// Each call to [`Iterator::next`] returns the next game, or the error that stopped it;
+/// after a parse error the following call goes on with the next game. Memory stays flat:
+/// only one game's text is held at a time, and a game larger than the limit (16 MiB by
+/// default) is an error, not an allocation.
+///
+/// ```
+/// use pbem::notation::read_str;
+///
+/// let games: Vec<_> = read_str("[White \"A\"]\n\n1. e4 e5 1-0\n\n[White \"B\"]\n\n1. d4 *\n")
+///     .collect::<Result<_, _>>()
+///     .unwrap();
+/// assert_eq!(games.len(), 2);
+/// assert_eq!(games[1].moves.turns[0].token, "d4");
+/// ```
+#[derive(Debug)]
+pub struct Reader<R> {
+    inner: R,
+    splitter: Splitter,
+    max_game_bytes: usize,
+    /// The bytes of the chunk being read (one game, or several games without tags).
+    buffer: Vec<u8>,
+    /// The current chunk as text.
+    text: String,
+    /// Where `text` starts in the input.
+    chunk_start: Span,
+    /// Where the next chunk starts in the input.
+    next_start: Span,
+    /// The next chunk starts with a `[` already consumed from `inner`.
+    seed_bracket: bool,
+    /// Where in `text` the next game may start.
+    pos: usize,
+    /// The text of the game last returned, as a range of `text`.
+    game_range: std::ops::Range<usize>,
+    /// Where that game's text starts.
+    game_start: Span,
+    /// Games returned so far (read or failed).
+    games: usize,
+    /// Absolute offset of the next byte of `inner`.
+    offset: usize,
+    /// No more bytes will come (end of input, or a read error was returned).
+    finished: bool,
+    /// The very first bytes have been looked at (for a byte order mark).
+    started: bool,
+}
+
+impl<R: BufRead> Reader<R> {
+    /// A reader of the games in `inner`.
+    pub fn new(inner: R) -> Reader<R> {
+        let start = Span {
+            offset: 0,
+            line: 1,
+            column: 1,
+        };
+        Reader {
+            inner,
+            splitter: Splitter::new(),
+            max_game_bytes: DEFAULT_MAX_GAME_BYTES,
+            buffer: Vec::new(),
+            text: String::new(),
+            chunk_start: start,
+            next_start: start,
+            seed_bracket: false,
+            pos: 0,
+            game_range: 0..0,
+            game_start: start,
+            games: 0,
+            offset: 0,
+            finished: false,
+            started: false,
+        }
+    }
+
+    /// Sets the size limit of one game, in bytes (16 MiB by default).
+    #[must_use]
+    pub fn with_max_game_bytes(mut self, bytes: usize) -> Reader<R> {
+        self.max_game_bytes = bytes.max(1);
+        self
+    }
+
+    /// The raw text of the game most recently returned (read or failed), and where its
+    /// first byte is in the input, so a caller can show the source line of any span in
+    /// that game without reading the input again.
+    ///
+    /// For a game that is not valid UTF-8, invalid bytes show as U+FFFD; for a game over
+    /// the size limit, the text is cut at the limit.
+    #[must_use]
+    pub fn game_text(&self) -> (&str, Span) {
+        let range = self.game_range.clone();
+        (self.text.get(range).unwrap_or(""), self.game_start)
+    }
+
+    /// The number of games returned so far, read or failed.
+    #[must_use]
+    pub fn games_read(&self) -> usize {
+        self.games
+    }
+
+    /// Reads the next chunk of the input (the bytes up to the next game boundary) into
+    /// `buffer`. Returns the chunk's length in bytes, which may exceed what was kept.
+    fn read_chunk(&mut self) -> io::Result<usize> {
+        self.buffer.clear();
+        self.chunk_start = self.next_start;
+        let mut length = 0;
+        if self.seed_bracket {
+            self.buffer.push(b'[');
+            length = 1;
+            self.seed_bracket = false;
+        }
+        loop {
+            let available = match self.inner.fill_buf() {
+                Ok(available) => available,
+                Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
+                Err(error) => return Err(error),
+            };
+            if available.is_empty() {
+                self.finished = true;
+                return Ok(length);
+            }
+            if !self.started {
+                self.started = true;
+                if available.starts_with(b"\xEF\xBB\xBF") {
+                    self.inner.consume(3);
+                    self.offset = 3;
+                    self.splitter.line_start = 3;
+                    self.chunk_start.offset = 3;
+                    continue;
+                }
+            }
+            let (used, boundary) = self.splitter.scan(available, self.offset);
+            let room = self.max_game_bytes.saturating_sub(self.buffer.len());
+            self.buffer.extend_from_slice(&available[..used.min(room)]);
+            self.inner.consume(used);
+            self.offset += used;
+            length += used;
+            match boundary {
+                None => {}
+                Some(Boundary::Here { line, column }) => {
+                    self.next_start = Span {
+                        offset: self.offset,
+                        line,
+                        column,
+                    };
+                    return Ok(length);
+                }
+                Some(Boundary::Behind { line }) => {
+                    // The `[` that starts the next game was the last byte consumed.
+                    if self.buffer.len() == length {
+                        self.buffer.pop();
+                    }
+                    length -= 1;
+                    self.seed_bracket = true;
+                    self.next_start = Span {
+                        offset: self.offset - 1,
+                        line,
+                        column: 1,
+                    };
+                    return Ok(length);
+                }
+            }
+        }
+    }
+
+    /// Makes the chunk in `buffer` the current text, or says why it cannot be read.
+    fn take_chunk(&mut self, length: usize) -> Result<(), ParseError> {
+        let bytes = std::mem::take(&mut self.buffer);
+        self.pos = 0;
+        let (span, message, bytes) = if length > self.max_game_bytes {
+            let message = format!(
+                "game too large: more than {} bytes before the next game",
+                self.max_game_bytes
+            );
+            (self.chunk_start, message, bytes)
+        } else {
+            match String::from_utf8(bytes) {
+                Ok(text) => {
+                    self.buffer = std::mem::replace(&mut self.text, text).into_bytes();
+                    return Ok(());
+                }
+                Err(error) => {
+                    let valid = error.utf8_error().valid_up_to();
+                    let bytes = error.into_bytes();
+                    // The valid prefix locates the error.
+                    let prefix = std::str::from_utf8(&bytes[..valid]).unwrap_or_default();
+                    let span = Locator::new(prefix, self.chunk_start).locate(valid);
+                    let message =
+                        format!("expected utf-8 text, found the byte 0x{:02x}", bytes[valid]);
+                    (span, message, bytes)
+                }
+            }
+        };
+        self.text = String::from_utf8_lossy(&bytes).into_owned();
+        self.buffer = bytes;
+        self.pos = self.text.len();
+        self.games += 1;
+        self.game_range = 0..self.text.len();
+        self.game_start = self.chunk_start;
+        Err(ParseError {
+            message,
+            span,
+            game: self.games,
+        })
+    }
+
+    /// Reads the next game from the current text, if there is one.
+    fn game_from_text(&mut self) -> Option<Result<Record, ParseError>> {
+        let start = self.pos;
+        let mut locator = Locator::new(&self.text, self.chunk_start);
+        let parsed = grammar::game(&self.text, start, &mut locator);
+        match parsed {
+            Ok(None) => {
+                self.pos = self.text.len();
+                None
+            }
+            Ok(Some(mut parsed)) => {
+                self.games += 1;
+                parsed.record.number = self.games;
+                self.game_start = locator.locate(start);
+                self.game_range = start..parsed.end;
+                self.pos = parsed.end;
+                Some(Ok(parsed.record))
+            }
+            Err(error) => {
+                self.games += 1;
+                let error = located(&error, &mut locator, self.games);
+                self.game_start = locator.locate(start);
+                self.game_range = start..self.text.len();
+                self.pos = self.text.len();
+                Some(Err(error))
+            }
+        }
+    }
+}
+
+/// A syntax error with its position resolved in the whole input.
+fn located(error: &SyntaxError<'_>, locator: &mut Locator<'_>, game: usize) -> ParseError {
+    let offset = locator.text.len() - error.input.len();
+    ParseError {
+        message: error.message(),
+        span: locator.locate(offset),
+        game,
+    }
+}
+
+impl<R: BufRead> Iterator for Reader<R> {
+    type Item = Result<Record, ReadError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            if self.pos < self.text.len() {
+                if let Some(game) = self.game_from_text() {
+                    return Some(game.map_err(ReadError::Parse));
+                }
+            }
+            if self.finished {
+                return None;
+            }
+            let length = match self.read_chunk() {
+                Ok(length) => length,
+                Err(error) => {
+                    self.finished = true;
+                    self.text.clear();
+                    self.pos = 0;
+                    return Some(Err(ReadError::Io(error)));
+                }
+            };
+            if let Err(error) = self.take_chunk(length) {
+                return Some(Err(ReadError::Parse(error)));
+            }
+        }
+    }
+}
+
+/// A reader of the games in a string.
+#[must_use]
+pub fn read_str(text: &str) -> Reader<&[u8]> {
+    Reader::new(text.as_bytes())
+}
+
+/// Reads exactly one game from `text`: no game, or more than one, is an error.
+///
+/// ```
+/// let record = pbem::notation::parse_record("1. e4 {best by test} e5 *").unwrap();
+/// assert_eq!(record.moves.turns[0].comments[0].text, "best by test");
+/// ```
+pub fn parse_record(text: &str) -> Result<Record, ParseError> {
+    let mut reader = read_str(text);
+    let into_parse = |error: ReadError| match error {
+        ReadError::Parse(error) => error,
+        // Reading a byte slice cannot fail.
+        ReadError::Io(error) => ParseError {
+            message: format!("cannot read the input: {error}"),
+            span: Span::default(),
+            game: 1,
+        },
+    };
+    let record = match reader.next() {
+        None => {
+            let start = Span {
+                offset: 0,
+                line: 1,
+                column: 1,
+            };
+            let span = Locator::new(text, start).locate(text.len());
+            return Err(ParseError {
+                message: "expected a game, found the end of the input".to_owned(),
+                span,
+                game: 1,
+            });
+        }
+        Some(result) => result.map_err(into_parse)?,
+    };
+    match reader.next() {
+        None => Ok(record),
+        Some(Ok(next)) => Err(ParseError {
+            message: "expected the end of the input after the game, found another game".to_owned(),
+            span: next.span,
+            game: 2,
+        }),
+        Some(Err(error)) => Err(into_parse(error)),
+    }
+}
+
+/// Where the next game begins, found by [`Splitter::scan`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Boundary {
+    /// At the first byte not consumed, on this line and column.
+    Here { line: u32, column: u32 },
+    /// At the last byte consumed (a `[` in column 1), on this line.
+    Behind { line: u32 },
+}
+
+/// Where the splitter is in the text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Lex {
+    /// At the start of a line, after white space only; `column1` when nothing at all.
+    LineStart { column1: bool },
+    /// In movetext, not in a comment.
+    Movetext,
+    /// In a `{` comment; `column1` right after a newline.
+    Brace { column1: bool },
+    /// In a `{` comment, after a `[` in column 1.
+    BraceBracket,
+    /// In a `;` comment or an escape line, up to the newline.
+    Skip,
+    /// In a tag pair, outside its value.
+    Tag,
+    /// In a tag value.
+    TagValue,
+    /// In a tag value, after a backslash.
+    TagEscape,
+    /// After a tag pair's `]`, on the same line.
+    AfterTag,
+}
+
+/// Finds the game boundaries in a stream of bytes seen once, in order.
+///
+/// A game begins at a `[` that is the first non-blank character of a line, once the
+/// previous game's movetext has begun, outside a comment. As a guard against a `{` that
+/// is never closed, a `[` in column 1 followed by a letter also begins a game inside a
+/// comment (the writer never breaks a comment line there).
+#[derive(Debug)]
+struct Splitter {
+    lex: Lex,
+    /// The current game's movetext has begun.
+    movetext: bool,
+    /// The line being scanned, from 1.
+    line: u32,
+    /// Absolute offset of the line's first byte.
+    line_start: usize,
+}
+
+impl Splitter {
+    fn new() -> Splitter {
+        Splitter {
+            lex: Lex::LineStart { column1: true },
+            movetext: false,
+            line: 1,
+            line_start: 0,
+        }
+    }
+
+    fn newline(&mut self, at: usize) {
+        self.line = self.line.saturating_add(1);
+        self.line_start = at + 1;
+        self.lex = Lex::LineStart { column1: true };
+    }
+
+    /// Scans `bytes` (which start at absolute offset `base`) up to the next game
+    /// boundary. Returns how many bytes belong to the current game, and the boundary if
+    /// one was found.
+    fn scan(&mut self, bytes: &[u8], base: usize) -> (usize, Option<Boundary>) {
+        let mut i = 0;
+        while i < bytes.len() {
+            let byte = bytes[i];
+            match self.lex {
+                Lex::LineStart { column1 } => match byte {
+                    b'\n' => {
+                        self.newline(base + i);
+                        i += 1;
+                    }
+                    b'%' if column1 => self.lex = Lex::Skip,
+                    b'[' if self.movetext => {
+                        let boundary = Boundary::Here {
+                            line: self.line,
+                            column: column_of(base + i - self.line_start),
+                        };
+                        self.movetext = false;
+                        return (i, Some(boundary));
+                    }
+                    b'[' => {
+                        self.lex = Lex::Tag;
+                        i += 1;
+                    }
+                    _ if byte.is_ascii_whitespace() => {
+                        self.lex = Lex::LineStart { column1: false };
+                        i += 1;
+                    }
+                    _ => {
+                        self.movetext = true;
+                        self.lex = Lex::Movetext;
+                    }
+                },
+                Lex::Movetext => match memchr3(b'{', b';', b'\n', &bytes[i..]) {
+                    None => i = bytes.len(),
+                    Some(j) => {
+                        i += j;
+                        match bytes[i] {
+                            b'{' => self.lex = Lex::Brace { column1: false },
+                            b';' => self.lex = Lex::Skip,
+                            _ => self.newline(base + i),
+                        }
+                        i += 1;
+                    }
+                },
+                Lex::Brace { column1: true } if byte == b'[' => {
+                    self.lex = Lex::BraceBracket;
+                    i += 1;
+                }
+                Lex::Brace { .. } => match memchr2(b'}', b'\n', &bytes[i..]) {
+                    None => {
+                        self.lex = Lex::Brace { column1: false };
+                        i = bytes.len();
+                    }
+                    Some(j) => {
+                        i += j;
+                        if bytes[i] == b'}' {
+                            self.lex = Lex::Movetext;
+                        } else {
+                            self.newline(base + i);
+                            self.lex = Lex::Brace { column1: true };
+                        }
+                        i += 1;
+                    }
+                },
+                Lex::BraceBracket => {
+                    if byte.is_ascii_alphabetic() {
+                        self.movetext = false;
+                        self.lex = Lex::Tag;
+                        return (i, Some(Boundary::Behind { line: self.line }));
+                    }
+                    self.lex = Lex::Brace { column1: false };
+                }
+                Lex::Skip => match memchr(b'\n', &bytes[i..]) {
+                    None => i = bytes.len(),
+                    Some(j) => {
+                        i += j;
+                        self.newline(base + i);
+                        i += 1;
+                    }
+                },
+                Lex::Tag => match memchr3(b'"', b']', b'\n', &bytes[i..]) {
+                    None => i = bytes.len(),
+                    Some(j) => {
+                        i += j;
+                        match bytes[i] {
+                            b'"' => self.lex = Lex::TagValue,
+                            b']' => self.lex = Lex::AfterTag,
+                            _ => self.newline(base + i),
+                        }
+                        i += 1;
+                    }
+                },
+                Lex::TagValue => match memchr3(b'"', b'\\', b'\n', &bytes[i..]) {
+                    None => i = bytes.len(),
+                    Some(j) => {
+                        i += j;
+                        match bytes[i] {
+                            b'"' => self.lex = Lex::Tag,
+                            b'\\' => self.lex = Lex::TagEscape,
+                            _ => self.newline(base + i),
+                        }
+                        i += 1;
+                    }
+                },
+                Lex::TagEscape => {
+                    if byte == b'\n' {
+                        self.newline(base + i);
+                    } else {
+                        self.lex = Lex::TagValue;
+                    }
+                    i += 1;
+                }
+                Lex::AfterTag => match byte {
+                    b'\n' => {
+                        self.newline(base + i);
+                        i += 1;
+                    }
+                    b'[' => {
+                        self.lex = Lex::Tag;
+                        i += 1;
+                    }
+                    _ if byte.is_ascii_whitespace() => i += 1,
+                    _ => {
+                        self.movetext = true;
+                        self.lex = Lex::Movetext;
+                    }
+                },
+            }
+        }
+        (i, None)
+    }
+}
+
+/// A 1-based column from a count of one-byte characters before it.
+fn column_of(bytes_before: usize) -> u32 {
+    u32::try_from(bytes_before).map_or(u32::MAX, |n| n.saturating_add(1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn split(text: &str) -> Vec<String> {
+        let mut splitter = Splitter::new();
+        let mut games = Vec::new();
+        let mut current = String::new();
+        let bytes = text.as_bytes();
+        let mut i = 0;
+        // Feed one byte at a time: boundaries must not depend on how reads are cut.
+        while i < bytes.len() {
+            let (used, boundary) = splitter.scan(&bytes[i..=i], i);
+            current.push_str(&text[i..i + used]);
+            i += used;
+            match boundary {
+                None => {}
+                Some(Boundary::Here { .. }) => games.push(std::mem::take(&mut current)),
+                Some(Boundary::Behind { .. }) => {
+                    current.pop();
+                    games.push(std::mem::take(&mut current));
+                    current.push('[');
+                }
+            }
+        }
+        games.push(current);
+        games
+    }
+
+    #[test]
+    fn splits_at_tags_after_movetext() {
+        let games = split("[A \"1\"]\n\n[B \"]\"]\n1. e4 *\n  [C \"2\"]\n{x\n[%c]}\n[E \"3\"]");
+        assert_eq!(
+            games,
+            [
+                "[A \"1\"]\n\n[B \"]\"]\n1. e4 *\n  ",
+                "[C \"2\"]\n{x\n[%c]}\n",
+                "[E \"3\"]"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_tag_line_in_an_unclosed_comment_starts_a_game() {
+        let games = split("1. e4 {oops\n[Event \"x\"]\n1. d4 *");
+        assert_eq!(games, ["1. e4 {oops\n", "[Event \"x\"]\n1. d4 *"]);
+    }
+
+    #[test]
+    fn escape_lines_and_line_comments_hide_brackets_and_braces() {
+        let games = split("1. e4 ; {\n%{\n[A \"1\"] 1. d4 *");
+        assert_eq!(games, ["1. e4 ; {\n%{\n", "[A \"1\"] 1. d4 *"]);
+    }
+}
