@@ -14,7 +14,9 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 use serde::Serialize;
 
-use crate::games::{Color, DrawReason, Game, GameResult, Outcome, RepetitionRule, Variant};
+use crate::games::{
+    Color, DrawReason, Game, GameResult, IllegalKind, Outcome, RepetitionRule, Variant,
+};
 use crate::notation::{Line, Numbering, ParseError, Record, Span};
 
 /// How serious a finding is.
@@ -394,11 +396,15 @@ impl<G: Game> Replayer<G> {
     ) -> LineEnd<G> {
         let mut added: Vec<u64> = Vec::with_capacity(line.turns.len() + 1);
         let key = position.repetition_key();
-        *self.counts.entry(key).or_insert(0) += 1;
+        // How often the current position has occurred on this path, itself included.
+        let mut occurrences = self.occur(key);
         added.push(key);
 
         let mut complete = true;
-        let mut repetition_end: Option<Outcome> = None;
+        // The first end a draw rule imposed while turns were still possible (a dead
+        // position, the move-count rule, fivefold repetition). Records of real games go
+        // on past such ends, so later turns are still replayed, with one warning.
+        let mut drawn: Option<Outcome> = None;
         for (index, node) in line.turns.iter().enumerate() {
             // Variations are alternatives to this turn: they start where it starts.
             for variation in &node.variations {
@@ -417,8 +423,8 @@ impl<G: Game> Replayer<G> {
                 Err(error) => {
                     let mut span = node.span;
                     span.offset += error.offset;
-                    span.column += u32::try_from(node.token[..error.offset].chars().count())
-                        .unwrap_or(0);
+                    span.column +=
+                        u32::try_from(node.token[..error.offset].chars().count()).unwrap_or(0);
                     let finding = Finding::new(
                         Severity::Error,
                         FindingKind::Syntax,
@@ -435,8 +441,10 @@ impl<G: Game> Replayer<G> {
             let turn = match position.resolve(&syntax) {
                 Ok(turn) => turn,
                 Err(error) => {
-                    let finding = match repetition_end.or_else(|| position.outcome()) {
-                        Some(outcome) => {
+                    // With no legal turn at all the game ended by mate or stalemate:
+                    // that, not the token, is what is wrong.
+                    let finding = match position.outcome() {
+                        Some(outcome) if !matches!(error.kind, IllegalKind::Ambiguous(_)) => {
                             Finding::new(
                                 Severity::Error,
                                 FindingKind::AfterEnd,
@@ -444,7 +452,7 @@ impl<G: Game> Replayer<G> {
                                 node.span,
                             )
                         }
-                        None => self.illegal(&position, &node.token, &error.message, node.span),
+                        _ => self.illegal(&position, &node.token, &error.message, node.span),
                     };
                     let finding = locate(self, finding);
                     self.findings.push(finding);
@@ -453,20 +461,25 @@ impl<G: Game> Replayer<G> {
                     break;
                 }
             };
-            // A turn resolved, so the position had a legal turn: only the ends that can
-            // come with legal turns left are possible here.
-            if let Some(outcome) = repetition_end.or_else(|| position.outcome_with_legal_turn()) {
-                let finding = Finding::new(
-                    Severity::Error,
-                    FindingKind::AfterEnd,
-                    format!("the game was already over ({outcome}), but turns go on"),
-                    node.span,
-                );
-                let finding = locate(self, finding);
+            if drawn.is_none() {
+                // A turn resolved, so the position had a legal turn: only the ends that
+                // leave legal turns are possible here.
+                let rule =
+                    repetition_end::<G>(occurrences).or_else(|| position.outcome_with_legal_turn());
+                if let Some(outcome) = rule {
+                    drawn = Some(outcome);
+                    let finding = Finding::new(
+                        Severity::Warning,
+                        FindingKind::AfterEnd,
+                        format!(
+                            "the game was already over ({outcome}); the turns from here on \
+                             do not count"
+                        ),
+                        node.span,
+                    );
+                    let finding = locate(self, finding);
                     self.findings.push(finding);
-                self.skip_rest(line, index);
-                complete = false;
-                break;
+                }
             }
             if let RepetitionRule::IllegalAt(limit) = G::REPETITION {
                 let mut next = position.clone();
@@ -498,12 +511,8 @@ impl<G: Game> Replayer<G> {
                 turns.push(turn);
             }
             if let Some(message) = position.annotation_mismatch(&syntax) {
-                let finding = Finding::new(
-                    Severity::Error,
-                    FindingKind::Annotation,
-                    message,
-                    node.span,
-                );
+                let finding =
+                    Finding::new(Severity::Error, FindingKind::Annotation, message, node.span);
                 // The finding is about the turn just played.
                 self.findings.push(Finding {
                     ply: Some(ply),
@@ -515,34 +524,19 @@ impl<G: Game> Replayer<G> {
             }
 
             let key = position.repetition_key();
-            let count = {
-                let entry = self.counts.entry(key).or_insert(0);
-                *entry += 1;
-                *entry
-            };
+            occurrences = self.occur(key);
             added.push(key);
-            if let RepetitionRule::Draw {
-                automatic: Some(automatic),
-                ..
-            } = G::REPETITION
-            {
-                if count >= automatic && repetition_end.is_none() {
-                    repetition_end = Some(Outcome::Draw {
-                        reason: DrawReason::FivefoldRepetition,
-                    });
-                }
-            }
         }
 
         let outcome = if complete {
-            repetition_end.or_else(|| position.outcome())
+            drawn
+                .or_else(|| repetition_end::<G>(occurrences))
+                .or_else(|| position.outcome())
         } else {
             None
         };
         let claimable = position.claimable_draw().or_else(|| match G::REPETITION {
-            RepetitionRule::Draw { claim, .. }
-                if self.count(position.repetition_key()) >= claim =>
-            {
+            RepetitionRule::Draw { claim, .. } if occurrences >= claim => {
                 Some(DrawReason::ThreefoldRepetition)
             }
             _ => None,
@@ -558,6 +552,13 @@ impl<G: Game> Replayer<G> {
             complete,
             claimable,
         }
+    }
+
+    /// Counts one more occurrence of a position; returns how many there are now.
+    fn occur(&mut self, key: u64) -> u32 {
+        let entry = self.counts.entry(key).or_insert(0);
+        *entry += 1;
+        *entry
     }
 
     fn count(&self, key: u64) -> u32 {
@@ -581,8 +582,7 @@ impl<G: Game> Replayer<G> {
             .iter()
             .map(|node| 1 + node.variations.iter().map(count).sum::<usize>())
             .sum();
-        self.canonical
-            .extend(std::iter::repeat_n(None, rest + 1));
+        self.canonical.extend(std::iter::repeat_n(None, rest + 1));
     }
 
     fn illegal(&mut self, position: &G, token: &str, reason: &str, span: Span) -> Finding {
@@ -614,6 +614,19 @@ impl<G: Game> Replayer<G> {
         } else {
             format!("{number}...")
         }
+    }
+}
+
+/// The draw automatic repetition imposes on a position that occurred `occurrences` times.
+fn repetition_end<G: Game>(occurrences: u32) -> Option<Outcome> {
+    match G::REPETITION {
+        RepetitionRule::Draw {
+            automatic: Some(automatic),
+            ..
+        } if occurrences >= automatic => Some(Outcome::Draw {
+            reason: DrawReason::FivefoldRepetition,
+        }),
+        _ => None,
     }
 }
 

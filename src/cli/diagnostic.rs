@@ -104,7 +104,9 @@ pub fn render(finding: &Finding, game: usize, source: &Source<'_>, styled: bool)
     };
     report.push(group);
     for note in &notes {
-        report.push(Group::with_title(Level::HELP.secondary_title(note.as_str())));
+        report.push(Group::with_title(
+            Level::HELP.secondary_title(note.as_str()),
+        ));
     }
     renderer.render(&report).to_string()
 }

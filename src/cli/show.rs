@@ -51,12 +51,7 @@ pub(super) fn position_after<G: Game>(
             .report
             .errors()
             .next()
-            .map(|finding| {
-                format!(
-                    " (line {}: {})",
-                    finding.span.line, finding.message
-                )
-            })
+            .map(|finding| format!(" (line {}: {})", finding.span.line, finding.message))
             .unwrap_or_default();
         return Err(CliError::Usage(format!(
             "game {} has {available} playable plies, not {wanted}{why}",
@@ -69,7 +64,11 @@ pub(super) fn position_after<G: Game>(
     Ok((position, wanted))
 }
 
-fn show<G: Game>(record: &Record, ply: Option<usize>, out: &mut dyn Write) -> Result<Status, CliError> {
+fn show<G: Game>(
+    record: &Record,
+    ply: Option<usize>,
+    out: &mut dyn Write,
+) -> Result<Status, CliError> {
     let (position, shown) = position_after::<G>(record, ply)?;
     write!(out, "{}", position.diagram())?;
     writeln!(out)?;

@@ -287,7 +287,10 @@ fn describe_game(record: &Record) -> String {
     if let (Some(white), Some(black)) = (known("White"), known("Black")) {
         parts.push(format!("{white} - {black}"));
     }
-    let place: Vec<&str> = [known("Event"), known("Date")].into_iter().flatten().collect();
+    let place: Vec<&str> = [known("Event"), known("Date")]
+        .into_iter()
+        .flatten()
+        .collect();
     if !place.is_empty() {
         parts.push(place.join(" "));
     }

@@ -97,6 +97,7 @@ fn random_record(start: &Chess, fen: Option<&str>, choices: &[Choice]) -> Record
             turns,
         },
         result: Some(result),
+        number: 1,
         ..Record::default()
     }
 }
@@ -109,9 +110,8 @@ fn check(start: &Chess, fen: Option<&str>, choices: &[Choice]) -> Result<(), Tes
     };
     let mut text = String::new();
     write_record(&record, numbering, &mut text);
-    let parsed = parse_record(&text).map_err(|error| {
-        TestCaseError::fail(format!("{error}\n{text}"))
-    })?;
+    let parsed =
+        parse_record(&text).map_err(|error| TestCaseError::fail(format!("{error}\n{text}")))?;
     prop_assert_eq!(&parsed, &record, "{}", text);
 
     let report = replay(&parsed);

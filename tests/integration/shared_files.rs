@@ -21,7 +21,7 @@ const EXPECTED: &[(&str, usize, usize, usize)] = &[
     ("stockfish-learning.pgn", 1, 1, 0),
     ("twic1599_1000k.pgn", 1110, 1110, 0),
     ("uci-moves.pgn", 1, 1, 0),
-    ("utf8-bom.pgn", 1, 1, 0),
+    ("utf8-bom.pgn", 2, 2, 0),
 ];
 
 #[test]

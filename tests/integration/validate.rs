@@ -128,7 +128,10 @@ fn run_case(path: &Path) -> Vec<String> {
         ));
     }
     let valid = reports.iter().filter(|report| report.is_valid()).count();
-    let unsupported = reports.iter().filter(|report| report.is_unsupported()).count();
+    let unsupported = reports
+        .iter()
+        .filter(|report| report.is_unsupported())
+        .count();
     let summary = format!(
         "valid={valid} invalid={} unsupported={unsupported}",
         reports.len() - valid - unsupported

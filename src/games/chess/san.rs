@@ -1297,7 +1297,10 @@ mod tests {
         }
         let p = position("4k3/8/8/8/8/8/8/r3K3 w - - 0 1");
         let error = resolve_token(&p, "--").unwrap_err();
-        assert_eq!(error.message, "a null move would leave the king on e1 in check");
+        assert_eq!(
+            error.message,
+            "a null move would leave the king on e1 in check"
+        );
         assert!(!p.legal_moves().iter().any(|m| m.kind == MoveKind::Null));
     }
 
