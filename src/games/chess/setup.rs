@@ -9,6 +9,7 @@ use std::str::FromStr;
 
 use super::Chess;
 use super::bitboard::Bitboard;
+use super::zobrist;
 use super::types::{CastlingSide, Piece, Role, Square, color_index};
 use crate::games::{Color, SetupError};
 
@@ -17,6 +18,9 @@ use crate::games::{Color, SetupError};
 pub struct Board {
     roles: [Bitboard; 6],
     colors: [Bitboard; 2],
+    /// The Zobrist hash of the placement, kept up to date by every change so that the
+    /// repetition key costs nothing per move.
+    placement_hash: u64,
 }
 
 impl Board {
@@ -131,11 +135,21 @@ impl Board {
         let bit = Bitboard::from_square(square);
         self.roles[piece.role.index()] |= bit;
         self.colors[color_index(piece.color)] |= bit;
+        self.placement_hash ^= zobrist::piece_key(piece, square);
+    }
+
+    /// The Zobrist hash of the placement.
+    #[inline]
+    pub(crate) fn placement_hash(&self) -> u64 {
+        self.placement_hash
     }
 
     /// Clears a square, whatever stood there.
     #[inline]
     pub(crate) fn remove(&mut self, square: Square) {
+        if let Some(piece) = self.piece_at(square) {
+            self.placement_hash ^= zobrist::piece_key(piece, square);
+        }
         let keep = !Bitboard::from_square(square);
         for set in &mut self.roles {
             *set &= keep;
@@ -151,6 +165,7 @@ impl Board {
         let bits = Bitboard::from_square(from) | Bitboard::from_square(to);
         self.roles[piece.role.index()] ^= bits;
         self.colors[color_index(piece.color)] ^= bits;
+        self.placement_hash ^= zobrist::piece_key(piece, from) ^ zobrist::piece_key(piece, to);
     }
 
     /// Field 1 of a FEN.

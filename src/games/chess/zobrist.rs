@@ -2,6 +2,7 @@
 //! right, per en passant file and for Black to move, combined by exclusive or.
 
 use super::Chess;
+use super::types::{Piece, Square};
 use super::types::color_index;
 use crate::games::Color;
 
@@ -27,14 +28,17 @@ const KEYS: [u64; KEY_COUNT] = {
     keys
 };
 
+/// The key of one piece on one square.
+#[inline]
+pub(crate) fn piece_key(piece: Piece, square: Square) -> u64 {
+    KEYS[(color_index(piece.color) * 6 + piece.role.index()) * 64 + square.index()]
+}
+
 /// The repetition hash: placement, side to move, castling rights, and the en passant
 /// file only when a capture en passant is actually legal (FIDE Laws 9.2.3).
+/// The placement part comes from the board, which keeps it up to date move by move.
 pub(crate) fn hash(position: &Chess) -> u64 {
-    let mut hash = 0;
-    for (square, piece) in position.board().pieces() {
-        let index = (color_index(piece.color) * 6 + piece.role.index()) * 64 + square.index();
-        hash ^= KEYS[index];
-    }
+    let mut hash = position.board().placement_hash();
     let rights = position.castling_rights().bits();
     for bit in 0..CASTLING_KEYS {
         if rights & (1 << bit) != 0 {
@@ -48,4 +52,41 @@ pub(crate) fn hash(position: &Chess) -> u64 {
         hash ^= KEYS[KEY_COUNT - 1];
     }
     hash
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::Game;
+
+    /// The placement hash from scratch, to check the one kept move by move.
+    fn placement_from_scratch(position: &Chess) -> u64 {
+        position
+            .board()
+            .pieces()
+            .fold(0, |hash, (square, piece)| hash ^ piece_key(piece, square))
+    }
+
+    #[test]
+    fn the_incremental_placement_hash_matches_a_fresh_one() {
+        let mut position = Chess::start();
+        let mut moves = Vec::new();
+        // A fixed walk through captures, castling, en passant and promotion.
+        for ply in 0..300usize {
+            assert_eq!(
+                position.board().placement_hash(),
+                placement_from_scratch(&position),
+                "ply {ply}: {}",
+                position.position_string()
+            );
+            moves.clear();
+            position.legal_turns(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            let capture = moves.iter().position(|m| m.is_capture() || m.promotion.is_some());
+            let choice = capture.unwrap_or(ply * 7919 % moves.len());
+            position.play(&moves[choice]);
+        }
+    }
 }
