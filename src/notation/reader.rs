@@ -145,13 +145,8 @@ impl<R: BufRead> Reader<R> {
             }
             if !self.started {
                 self.started = true;
-                if available.starts_with(b"\xEF\xBB\xBF") {
-                    self.inner.consume(3);
-                    self.offset = 3;
-                    self.splitter.line_start = 3;
-                    self.chunk_start.offset = 3;
-                    continue;
-                }
+                length += self.skip_byte_order_mark()?;
+                continue;
             }
             let (used, boundary) = self.splitter.scan(available, self.offset);
             let room = self.max_game_bytes.saturating_sub(self.buffer.len());
@@ -185,6 +180,38 @@ impl<R: BufRead> Reader<R> {
                 }
             }
         }
+    }
+
+    /// Skips a UTF-8 byte order mark at the start of the input, even one split across
+    /// reads. Bytes that begin like one but are not are kept as the start of the first
+    /// chunk; returns how many.
+    fn skip_byte_order_mark(&mut self) -> io::Result<usize> {
+        const MARK: &[u8] = b"\xEF\xBB\xBF";
+        let mut head = Vec::new();
+        while head.len() < MARK.len() {
+            let available = match self.inner.fill_buf() {
+                Ok(available) => available,
+                Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
+                Err(error) => return Err(error),
+            };
+            let take = available.len().min(MARK.len() - head.len());
+            if take == 0 || available[..take] != MARK[head.len()..head.len() + take] {
+                break;
+            }
+            head.extend_from_slice(&available[..take]);
+            self.inner.consume(take);
+        }
+        if head == MARK {
+            self.offset = MARK.len();
+            self.splitter.line_start = MARK.len();
+            self.chunk_start.offset = MARK.len();
+            return Ok(0);
+        }
+        // Part of a mark only: not text that can start a game, so no boundary here.
+        let (used, _) = self.splitter.scan(&head, 0);
+        self.buffer.extend_from_slice(&head[..used]);
+        self.offset = used;
+        Ok(used)
     }
 
     /// Makes the chunk in `buffer` the current text, or says why it cannot be read.
