@@ -165,10 +165,10 @@ fn without_glyph(word: &str) -> usize {
     end
 }
 
-/// One game read from the text, with span markers still to be resolved.
+/// One game read from the text.
 #[derive(Debug)]
 pub(crate) struct ParsedGame {
-    /// The record; its spans are markers (see [`mark`]).
+    /// The record, with its spans in the whole input.
     pub(crate) record: Record,
     /// Where the game's text ends (after the white space that follows it).
     pub(crate) end: usize,
@@ -219,11 +219,12 @@ pub(crate) struct Scratch {
 }
 
 /// Moves the items of `buffer` into a vector of their exact size, and keeps the emptied
-/// buffer in `spare`.
+/// buffer in `spare` (not more than a few pages of it, after a huge game).
 fn exact<T>(buffer: &mut Vec<T>, spare: &mut Vec<T>) -> Vec<T> {
     let mut items = Vec::with_capacity(buffer.len());
     items.append(buffer);
     *spare = std::mem::take(buffer);
+    spare.shrink_to(512);
     items
 }
 
