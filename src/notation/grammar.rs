@@ -165,10 +165,10 @@ fn without_glyph(word: &str) -> usize {
     end
 }
 
-/// One game read from the text, with span markers still to be resolved.
+/// One game read from the text.
 #[derive(Debug)]
 pub(crate) struct ParsedGame {
-    /// The record; its spans are markers (see [`mark`]).
+    /// The record, with its spans in the whole input.
     pub(crate) record: Record,
     /// Where the game's text ends (after the white space that follows it).
     pub(crate) end: usize,
@@ -181,6 +181,7 @@ pub(crate) fn game<'a>(
     text: &'a str,
     pos: usize,
     locator: &mut Locator<'_>,
+    scratch: &mut Scratch,
 ) -> Result<Option<ParsedGame>, SyntaxError<'a>> {
     let line_start = pos == 0 || text.as_bytes().get(pos - 1) == Some(&b'\n');
     let input = gap(&text[pos..], line_start);
@@ -191,17 +192,40 @@ pub(crate) fn game<'a>(
         span: locator.resolve(mark(input)),
         ..Record::default()
     };
+    // The game's tags and main line grow in the reader's buffers, and move to vectors of
+    // their exact size at the end: one allocation each, after the game's small ones.
+    record.tags = std::mem::take(&mut scratch.tags);
+    record.moves.turns = std::mem::take(&mut scratch.turns);
     let input = tag_section(input, &mut record.tags, locator).map_err(unwrap_err)?;
     let (input, result) = movetext(input, &mut record.moves, locator).map_err(unwrap_err)?;
     if let Some((result, span)) = result {
         record.result = Some(result);
         record.result_span = locator.resolve(span);
     }
+    record.tags = exact(&mut record.tags, &mut scratch.tags);
+    record.moves.turns = exact(&mut record.moves.turns, &mut scratch.turns);
     let input = gap(input, false);
     Ok(Some(ParsedGame {
         record,
         end: text.len() - input.len(),
     }))
+}
+
+/// Buffers the reader lends to [`game`] and gets back, emptied, for the next game.
+#[derive(Debug, Default)]
+pub(crate) struct Scratch {
+    tags: Vec<Tag>,
+    turns: Vec<TurnNode>,
+}
+
+/// Moves the items of `buffer` into a vector of their exact size, and keeps the emptied
+/// buffer in `spare` (not more than a few pages of it, after a huge game).
+fn exact<T>(buffer: &mut Vec<T>, spare: &mut Vec<T>) -> Vec<T> {
+    let mut items = Vec::with_capacity(buffer.len());
+    items.append(buffer);
+    *spare = std::mem::take(buffer);
+    spare.shrink_to(512);
+    items
 }
 
 fn unwrap_err(error: Err<SyntaxError<'_>>) -> SyntaxError<'_> {
@@ -370,10 +394,6 @@ fn line<'a>(
 ) -> PResult<'a, End> {
     // Variations before the line's first turn are alternatives to that turn.
     let mut waiting: Vec<Line> = Vec::new();
-    if depth == 0 {
-        // A rough guess (a turn every 8 bytes, at most 256) saves most regrowing.
-        line.turns.reserve((input.len() / 8).min(256));
-    }
     let end = loop {
         input = gap(input, false);
         let Some(&first) = input.as_bytes().first() else {

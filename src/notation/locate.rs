@@ -1,32 +1,43 @@
-//! Line and column of byte offsets, counted once per game as the parse moves forward.
+//! Line and column of byte offsets, from a line index built once per game.
 
-use memchr::{memchr_iter, memrchr};
+use memchr::memchr_iter;
 
 use super::record::Span;
+
+/// Fills `line_starts` with the offset just after each newline of `text`.
+pub(crate) fn index_lines(text: &str, line_starts: &mut Vec<usize>) {
+    line_starts.clear();
+    line_starts.extend(memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1));
+}
 
 /// Turns byte offsets in a game's text into spans of the whole input.
 ///
 /// Offsets are mostly asked for in increasing order (the parse goes forward), so the
-/// locator keeps the last position and counts only the text between it and the next
-/// one. Asking for an earlier offset starts again from the beginning of the text.
+/// locator keeps the last position and only moves forward through the line index and the
+/// text between the two. Asking for an earlier offset looks its line up again.
 #[derive(Debug)]
 pub(crate) struct Locator<'a> {
     pub(crate) text: &'a str,
     /// Where `text` starts in the input.
     base: Span,
+    /// The offsets just after each newline of `text`.
+    line_starts: &'a [usize],
     /// The text is all ASCII: columns are byte counts.
     ascii: bool,
-    /// The last offset located, its line (counted from 0 in the text) and column.
+    /// The last offset located, its line (the number of newlines before it) and column.
     offset: usize,
-    line: u32,
+    line: usize,
     column: u32,
 }
 
 impl<'a> Locator<'a> {
-    pub(crate) fn new(text: &'a str, base: Span) -> Locator<'a> {
+    /// A locator for `text`, which starts at `base` in the input and whose newlines are
+    /// indexed in `line_starts` (see [`index_lines`]).
+    pub(crate) fn new(text: &'a str, base: Span, line_starts: &'a [usize]) -> Locator<'a> {
         Locator {
             text,
             base,
+            line_starts,
             ascii: text.is_ascii(),
             offset: 0,
             line: 0,
@@ -37,25 +48,28 @@ impl<'a> Locator<'a> {
     /// The span of byte `offset` of the text (a character boundary).
     pub(crate) fn locate(&mut self, offset: usize) -> Span {
         let offset = offset.min(self.text.len());
-        if offset < self.offset {
-            self.offset = 0;
-            self.line = 0;
-            self.column = self.base.column;
-        }
-        let bytes = &self.text.as_bytes()[self.offset..offset];
-        match memrchr(b'\n', bytes) {
-            None => self.column = self.column.saturating_add(self.count(self.offset, offset)),
-            Some(last) => {
-                let newlines = memchr_iter(b'\n', bytes).count();
-                self.line = self.line.saturating_add(to_u32(newlines));
-                let line_start = self.offset + last + 1;
-                self.column = 1u32.saturating_add(self.count(line_start, offset));
+        let starts = self.line_starts;
+        let line = if offset >= self.offset {
+            let mut line = self.line;
+            while starts.get(line).is_some_and(|&start| start <= offset) {
+                line += 1;
             }
-        }
+            line
+        } else {
+            starts.partition_point(|&start| start <= offset)
+        };
+        self.column = if line == self.line && offset >= self.offset {
+            self.column.saturating_add(self.count(self.offset, offset))
+        } else if line == 0 {
+            self.base.column.saturating_add(self.count(0, offset))
+        } else {
+            1u32.saturating_add(self.count(starts[line - 1], offset))
+        };
         self.offset = offset;
+        self.line = line;
         Span {
             offset: self.base.offset + offset,
-            line: self.base.line.saturating_add(self.line),
+            line: self.base.line.saturating_add(to_u32(line)),
             column: self.column,
         }
     }
@@ -92,15 +106,18 @@ mod tests {
             column: 5,
         };
         let text = "ab\nçd\n\nxyz";
-        let mut locator = Locator::new(text, base);
-        let at = |locator: &mut Locator<'_>, offset| {
+        let mut line_starts = Vec::new();
+        index_lines(text, &mut line_starts);
+        let mut locator = Locator::new(text, base, &line_starts);
+        let mut at = |offset| {
             let span = locator.locate(offset);
             (span.offset, span.line, span.column)
         };
-        assert_eq!(at(&mut locator, 1), (101, 7, 6));
-        assert_eq!(at(&mut locator, 5), (105, 8, 2));
-        assert_eq!(at(&mut locator, 9), (109, 10, 2));
-        assert_eq!(at(&mut locator, 0), (100, 7, 5));
-        assert_eq!(at(&mut locator, 7), (107, 9, 1));
+        assert_eq!(at(1), (101, 7, 6));
+        assert_eq!(at(5), (105, 8, 2));
+        assert_eq!(at(9), (109, 10, 2));
+        assert_eq!(at(0), (100, 7, 5));
+        assert_eq!(at(7), (107, 9, 1));
+        assert_eq!(at(11), (111, 10, 4));
     }
 }

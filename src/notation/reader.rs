@@ -10,8 +10,8 @@ use std::io::{self, BufRead};
 use memchr::{memchr, memchr2, memchr3};
 
 use super::error::{ParseError, ReadError};
-use super::grammar::{self, SyntaxError};
-use super::locate::Locator;
+use super::grammar::{self, Scratch, SyntaxError};
+use super::locate::{Locator, index_lines};
 use super::record::{Record, Span};
 
 /// The largest game the reader keeps in memory by default: 16 MiB.
@@ -42,6 +42,10 @@ pub struct Reader<R> {
     buffer: Vec<u8>,
     /// The current chunk as text.
     text: String,
+    /// The offsets in `text` just after each newline.
+    line_starts: Vec<usize>,
+    /// Buffers the grammar reuses from game to game.
+    scratch: Scratch,
     /// Where `text` starts in the input.
     chunk_start: Span,
     /// Where the next chunk starts in the input.
@@ -78,6 +82,8 @@ impl<R: BufRead> Reader<R> {
             max_game_bytes: DEFAULT_MAX_GAME_BYTES,
             buffer: Vec::new(),
             text: String::new(),
+            line_starts: Vec::new(),
+            scratch: Scratch::default(),
             chunk_start: start,
             next_start: start,
             seed_bracket: false,
@@ -139,13 +145,8 @@ impl<R: BufRead> Reader<R> {
             }
             if !self.started {
                 self.started = true;
-                if available.starts_with(b"\xEF\xBB\xBF") {
-                    self.inner.consume(3);
-                    self.offset = 3;
-                    self.splitter.line_start = 3;
-                    self.chunk_start.offset = 3;
-                    continue;
-                }
+                length += self.skip_byte_order_mark()?;
+                continue;
             }
             let (used, boundary) = self.splitter.scan(available, self.offset);
             let room = self.max_game_bytes.saturating_sub(self.buffer.len());
@@ -181,6 +182,38 @@ impl<R: BufRead> Reader<R> {
         }
     }
 
+    /// Skips a UTF-8 byte order mark at the start of the input, even one split across
+    /// reads. Bytes that begin like one but are not are kept as the start of the first
+    /// chunk; returns how many.
+    fn skip_byte_order_mark(&mut self) -> io::Result<usize> {
+        const MARK: &[u8] = b"\xEF\xBB\xBF";
+        let mut head = Vec::new();
+        while head.len() < MARK.len() {
+            let available = match self.inner.fill_buf() {
+                Ok(available) => available,
+                Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
+                Err(error) => return Err(error),
+            };
+            let take = available.len().min(MARK.len() - head.len());
+            if take == 0 || available[..take] != MARK[head.len()..head.len() + take] {
+                break;
+            }
+            head.extend_from_slice(&available[..take]);
+            self.inner.consume(take);
+        }
+        if head == MARK {
+            self.offset = MARK.len();
+            self.splitter.line_start = MARK.len();
+            self.chunk_start.offset = MARK.len();
+            return Ok(0);
+        }
+        // Part of a mark only: not text that can start a game, so no boundary here.
+        let (used, _) = self.splitter.scan(&head, 0);
+        self.buffer.extend_from_slice(&head[..used]);
+        self.offset = used;
+        Ok(used)
+    }
+
     /// Makes the chunk in `buffer` the current text, or says why it cannot be read.
     fn take_chunk(&mut self, length: usize) -> Result<(), ParseError> {
         let bytes = std::mem::take(&mut self.buffer);
@@ -195,6 +228,7 @@ impl<R: BufRead> Reader<R> {
             match String::from_utf8(bytes) {
                 Ok(text) => {
                     self.buffer = std::mem::replace(&mut self.text, text).into_bytes();
+                    index_lines(&self.text, &mut self.line_starts);
                     return Ok(());
                 }
                 Err(error) => {
@@ -202,7 +236,9 @@ impl<R: BufRead> Reader<R> {
                     let bytes = error.into_bytes();
                     // The valid prefix locates the error.
                     let prefix = std::str::from_utf8(&bytes[..valid]).unwrap_or_default();
-                    let span = Locator::new(prefix, self.chunk_start).locate(valid);
+                    index_lines(prefix, &mut self.line_starts);
+                    let span =
+                        Locator::new(prefix, self.chunk_start, &self.line_starts).locate(valid);
                     let message =
                         format!("expected utf-8 text, found the byte 0x{:02x}", bytes[valid]);
                     (span, message, bytes)
@@ -211,6 +247,7 @@ impl<R: BufRead> Reader<R> {
         };
         self.text = String::from_utf8_lossy(&bytes).into_owned();
         self.buffer = bytes;
+        index_lines(&self.text, &mut self.line_starts);
         self.pos = self.text.len();
         self.games += 1;
         self.game_range = 0..self.text.len();
@@ -225,8 +262,8 @@ impl<R: BufRead> Reader<R> {
     /// Reads the next game from the current text, if there is one.
     fn game_from_text(&mut self) -> Option<Result<Record, ParseError>> {
         let start = self.pos;
-        let mut locator = Locator::new(&self.text, self.chunk_start);
-        let parsed = grammar::game(&self.text, start, &mut locator);
+        let mut locator = Locator::new(&self.text, self.chunk_start, &self.line_starts);
+        let parsed = grammar::game(&self.text, start, &mut locator, &mut self.scratch);
         match parsed {
             Ok(None) => {
                 self.pos = self.text.len();
@@ -321,7 +358,9 @@ pub fn parse_record(text: &str) -> Result<Record, ParseError> {
                 line: 1,
                 column: 1,
             };
-            let span = Locator::new(text, start).locate(text.len());
+            let mut line_starts = Vec::new();
+            index_lines(text, &mut line_starts);
+            let span = Locator::new(text, start, &line_starts).locate(text.len());
             return Err(ParseError {
                 message: "expected a game, found the end of the input".to_owned(),
                 span,

@@ -756,3 +756,18 @@ fn the_export_format_example_is_canonical() {
     let record = parse_record(example).unwrap();
     assert_eq!(record_to_string(&record, Numbering::default()), example);
 }
+
+#[test]
+fn reading_one_byte_at_a_time_gives_the_same_games() {
+    let input = std::fs::read(fixture("lenient.pgn")).unwrap();
+    let malformed = std::fs::read(fixture("malformed.txt")).unwrap();
+    for bytes in [&input, &malformed] {
+        let whole: Vec<String> = Reader::new(&bytes[..])
+            .map(|game| format!("{game:?}"))
+            .collect();
+        let trickle: Vec<String> = Reader::new(BufReader::with_capacity(1, &bytes[..]))
+            .map(|game| format!("{game:?}"))
+            .collect();
+        assert_eq!(trickle, whole);
+    }
+}
