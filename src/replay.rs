@@ -238,7 +238,7 @@ fn rewrite_line(line: &mut Line, tokens: &mut impl Iterator<Item = Option<String
             rewrite_line(variation, tokens);
         }
         match tokens.next() {
-            Some(Some(token)) => node.token = token,
+            Some(Some(token)) => node.token = token.into(),
             Some(None) => {}
             None => return,
         }
@@ -411,7 +411,7 @@ impl<G: Game> Replayer<G> {
                 self.line(variation, position.clone(), ply, true, None);
             }
             let locate = |replayer: &Self, finding: Finding| Finding {
-                token: Some(node.token.clone()),
+                token: Some(node.token.to_string()),
                 ply: Some(ply + 1),
                 move_number: Some(replayer.move_number(ply)),
                 in_variation,
@@ -517,7 +517,7 @@ impl<G: Game> Replayer<G> {
                 self.findings.push(Finding {
                     ply: Some(ply),
                     move_number: Some(self.move_number(ply - 1)),
-                    token: Some(node.token.clone()),
+                    token: Some(node.token.to_string()),
                     in_variation,
                     ..finding
                 });

@@ -6,6 +6,7 @@
 //! left in the text at that point ([`mark`]); the rules that build the record turn it into
 //! a real position with a [`Locator`] as soon as it is made, in text order.
 
+use compact_str::CompactString;
 use memchr::{memchr, memchr3};
 use nom::bytes::complete::take_while1;
 use nom::character::complete::{char, digit1, space0};
@@ -299,7 +300,7 @@ fn tag_pair(input: &str) -> PResult<'_, Tag> {
     Ok((
         rest,
         Tag {
-            name: name.to_owned(),
+            name: CompactString::new(name),
             value,
             span,
         },
@@ -317,9 +318,9 @@ fn tag_name(input: &str) -> PResult<'_, &str> {
 
 // tag-value = '"' , { value-char | '\"' | '\\' } , '"' ;
 // value-char = any character but '"', "\" and newline ;   ("\" before anything else is kept)
-fn tag_value(input: &str) -> PResult<'_, String> {
+fn tag_value(input: &str) -> PResult<'_, CompactString> {
     let (mut rest, _) = context("a tag value in double quotes", char('"')).parse(input)?;
-    let mut value = String::new();
+    let mut value = CompactString::default();
     loop {
         let bytes = rest.as_bytes();
         match memchr3(b'"', b'\\', b'\n', bytes) {
@@ -548,7 +549,7 @@ fn turn<'a>(
         return Ok(());
     }
     line.turns.push(TurnNode {
-        token: stem.to_owned(),
+        token: CompactString::new(stem),
         span: locator.resolve(mark(input)),
         nags: nag.into_iter().collect(),
         comments: Vec::new(),
@@ -616,8 +617,8 @@ fn comment(input: &str) -> PResult<'_, Comment> {
 }
 
 /// Trims a comment and turns each run of white space inside it into one space.
-pub(crate) fn collapse_spaces(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
+pub(crate) fn collapse_spaces(text: &str) -> CompactString {
+    let mut out = CompactString::with_capacity(text.len().min(24));
     for part in text.split_ascii_whitespace() {
         if !out.is_empty() {
             out.push(' ');

@@ -5,6 +5,8 @@
 //! Spans are provenance, not content: two records that differ only in where they were
 //! read compare equal, so `parse(write(record)) == record` holds.
 
+use compact_str::CompactString;
+
 use crate::games::{GameResult, Tags};
 
 /// Where something was read: byte offset in the whole input, and 1-based line and column
@@ -34,9 +36,9 @@ impl std::hash::Hash for Span {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Tag {
     /// The tag name, as written (PGN tag names are case-sensitive).
-    pub name: String,
+    pub name: CompactString,
     /// The value without quotes, with `\"` and `\\` unescaped.
-    pub value: String,
+    pub value: CompactString,
     /// Where the `[` was.
     pub span: Span,
 }
@@ -45,7 +47,7 @@ pub struct Tag {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Comment {
     /// The text between the delimiters, with surrounding white space removed.
-    pub text: String,
+    pub text: CompactString,
     /// Where the comment started.
     pub span: Span,
 }
@@ -60,7 +62,7 @@ pub struct Nag(pub u8);
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TurnNode {
     /// The turn token, without move number and without trailing `!`/`?` glyphs.
-    pub token: String,
+    pub token: CompactString,
     /// Where the token starts.
     pub span: Span,
     /// Annotation glyphs after the token.
@@ -73,9 +75,9 @@ pub struct TurnNode {
 
 impl TurnNode {
     /// A bare turn token with nothing attached.
-    pub fn new(token: impl Into<String>) -> TurnNode {
+    pub fn new(token: impl AsRef<str>) -> TurnNode {
         TurnNode {
-            token: token.into(),
+            token: CompactString::new(token),
             span: Span::default(),
             nags: Vec::new(),
             comments: Vec::new(),
@@ -127,12 +129,12 @@ impl Record {
     }
 
     /// Sets a tag's value, replacing the first tag of that name or appending a new one.
-    pub fn set_tag(&mut self, name: &str, value: impl Into<String>) {
-        let value = value.into();
+    pub fn set_tag(&mut self, name: &str, value: impl AsRef<str>) {
+        let value = CompactString::new(value);
         match self.tags.iter_mut().find(|tag| tag.name == name) {
             Some(tag) => tag.value = value,
             None => self.tags.push(Tag {
-                name: name.to_owned(),
+                name: CompactString::new(name),
                 value,
                 span: Span::default(),
             }),

@@ -350,12 +350,12 @@ fn complete_roster_fills_the_seven_tags_and_the_result() {
 fn comments_with_braces_are_written_as_line_comments() {
     let mut record = parse_record("1. e4 *").unwrap();
     record.moves.turns[0].comments.push(Comment {
-        text: "a } b".to_owned(),
+        text: "a } b".into(),
         span: Span::default(),
     });
     record.moves.turns[0].variations.push(Line {
         comments: vec![Comment {
-            text: "x}".to_owned(),
+            text: "x}".into(),
             span: Span::default(),
         }],
         turns: Vec::new(),
@@ -500,8 +500,8 @@ fn tag() -> impl Strategy<Value = Tag> {
     let value = proptest::collection::vec(prop_oneof![text_char(), Just(' ')], 0..20)
         .prop_map(|chars| chars.into_iter().collect::<String>());
     (names, value).prop_map(|(name, value)| Tag {
-        name,
-        value,
+        name: name.into(),
+        value: value.into(),
         span: Span::default(),
     })
 }
@@ -519,7 +519,7 @@ fn comment() -> impl Strategy<Value = Comment> {
             text.push_str(&word);
         }
         Comment {
-            text,
+            text: text.into(),
             span: Span::default(),
         }
     })
@@ -541,7 +541,7 @@ fn turn(depth: u32) -> BoxedStrategy<TurnNode> {
     };
     (token(), nags, comments, variations)
         .prop_map(|(token, nags, comments, variations)| TurnNode {
-            token,
+            token: token.into(),
             span: Span::default(),
             nags,
             comments,
@@ -606,7 +606,7 @@ fn canonical(record: &Record) -> Record {
     }
     fn comment(comment: &Comment) -> Comment {
         Comment {
-            text: collapse(&comment.text),
+            text: collapse(&comment.text).into(),
             span: comment.span,
         }
     }

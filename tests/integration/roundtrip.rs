@@ -36,8 +36,8 @@ fn choice() -> impl Strategy<Value = Choice> {
 
 fn tag(name: &str, value: &str) -> Tag {
     Tag {
-        name: name.to_owned(),
-        value: value.to_owned(),
+        name: name.into(),
+        value: value.into(),
         span: Span::default(),
     }
 }
@@ -59,7 +59,7 @@ fn random_record(start: &Chess, fen: Option<&str>, choices: &[Choice]) -> Record
         node.nags.extend(choice.nag.map(Nag));
         if let Some(text) = &choice.comment {
             node.comments.push(Comment {
-                text: text.clone(),
+                text: text.as_str().into(),
                 span: Span::default(),
             });
         }
