@@ -335,7 +335,10 @@ fn replay_inner<G: Game>(record: &Record, tokens: Tokens) -> Replayed<G> {
 
     let mut replayer = Replayer::<G> {
         findings: Vec::new(),
-        counts: HashMap::default(),
+        counts: HashMap::with_capacity_and_hasher(
+            record.moves.turns.len() + 1,
+            BuildHasherDefault::default(),
+        ),
         canonical: Vec::new(),
         tokens,
         buffer: Vec::new(),

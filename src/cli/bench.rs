@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use super::{CliError, Status, display_path};
-use crate::notation::Reader;
+use crate::notation::{Reader, Record};
 use crate::replay;
 
 /// Arguments of `pbem bench`.
@@ -39,13 +39,13 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Status, CliError> {
             path: name.clone(),
             source,
         })?;
-        for (label, validate) in [("parse", false), ("parse+replay", true)] {
-            let (games, seconds) = measure(&bytes, validate, budget);
+        for path in [Path::Parse, Path::Replay, Path::ParseAndReplay] {
+            let (games, seconds) = measure(&bytes, path, budget);
             writeln!(
                 out,
                 "{:<40} {:>16} {:>10.1} {:>12.0} {:>8}",
                 name,
-                label,
+                path.label(),
                 bytes.len() as f64 / seconds / 1e6,
                 games as f64 / seconds,
                 games
@@ -55,9 +55,35 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Status, CliError> {
     Ok(Status::Ok)
 }
 
-/// Reads (and replays) the whole input repeatedly for about `budget`; returns the games
+/// What one pass measures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Path {
+    /// Reading records only.
+    Parse,
+    /// Replaying records read beforehand (the rules engine and the validator alone).
+    Replay,
+    /// Reading and replaying, as `pbem validate` does.
+    ParseAndReplay,
+}
+
+impl Path {
+    fn label(self) -> &'static str {
+        match self {
+            Path::Parse => "parse",
+            Path::Replay => "replay",
+            Path::ParseAndReplay => "parse+replay",
+        }
+    }
+}
+
+/// Runs one path over the whole input repeatedly for about `budget`; returns the games
 /// per pass and the best seconds per pass.
-fn measure(bytes: &[u8], validate: bool, budget: Duration) -> (usize, f64) {
+fn measure(bytes: &[u8], path: Path, budget: Duration) -> (usize, f64) {
+    let records: Vec<Record> = if path == Path::Replay {
+        Reader::new(bytes).flatten().collect()
+    } else {
+        Vec::new()
+    };
     let started = Instant::now();
     let mut best = f64::INFINITY;
     let mut games = 0;
@@ -65,10 +91,20 @@ fn measure(bytes: &[u8], validate: bool, budget: Duration) -> (usize, f64) {
         let pass = Instant::now();
         games = 0;
         let mut valid = 0usize;
-        for record in Reader::new(bytes).flatten() {
-            games += 1;
-            if validate && replay::replay(&record).is_valid() {
-                valid += 1;
+        match path {
+            Path::Replay => {
+                for record in &records {
+                    games += 1;
+                    valid += usize::from(replay::replay(record).is_valid());
+                }
+            }
+            Path::Parse | Path::ParseAndReplay => {
+                for record in Reader::new(bytes).flatten() {
+                    games += 1;
+                    if path == Path::ParseAndReplay {
+                        valid += usize::from(replay::replay(&record).is_valid());
+                    }
+                }
             }
         }
         std::hint::black_box(valid);

@@ -111,7 +111,7 @@ impl Chess {
         if capturers.is_empty() {
             return None;
         }
-        let mut moves = MoveList::new();
+        let mut moves = movegen::TargetList::new();
         self.generate(capturers, Bitboard::from_square(ep), &mut moves);
         moves
             .iter()

@@ -92,19 +92,30 @@ impl fmt::Display for Move {
 /// The most legal moves any chess position has is 218; 256 leaves room.
 const CAPACITY: usize = 256;
 
-/// A list of moves on the stack, so generating moves never allocates.
+/// The most legal moves to one destination square: a king step, two castlings, eight
+/// knights, eight sliders (one per line) and three pawns with four promotions each make
+/// 31.
+pub(crate) const TO_ONE_SQUARE: usize = 32;
+
+/// A list of at most `N` moves on the stack, so generating moves never allocates. The
+/// default holds every legal move of any position; a list of the moves to one square
+/// needs only [`TO_ONE_SQUARE`], which is cheaper to set up on the hot path of resolving
+/// a token.
 #[derive(Clone)]
-pub struct MoveList {
-    moves: [Move; CAPACITY],
+pub struct MoveList<const N: usize = CAPACITY> {
+    moves: [Move; N],
     len: usize,
 }
 
-impl MoveList {
+/// The moves to a single destination square.
+pub(crate) type TargetList = MoveList<TO_ONE_SQUARE>;
+
+impl<const N: usize> MoveList<N> {
     /// An empty list.
     #[must_use]
-    pub const fn new() -> MoveList {
+    pub const fn new() -> MoveList<N> {
         MoveList {
-            moves: [Move::EMPTY; CAPACITY],
+            moves: [Move::EMPTY; N],
             len: 0,
         }
     }
@@ -133,13 +144,13 @@ impl MoveList {
     }
 }
 
-impl Default for MoveList {
-    fn default() -> MoveList {
+impl<const N: usize> Default for MoveList<N> {
+    fn default() -> MoveList<N> {
         MoveList::new()
     }
 }
 
-impl Deref for MoveList {
+impl<const N: usize> Deref for MoveList<N> {
     type Target = [Move];
 
     fn deref(&self) -> &[Move] {
@@ -147,7 +158,7 @@ impl Deref for MoveList {
     }
 }
 
-impl fmt::Debug for MoveList {
+impl<const N: usize> fmt::Debug for MoveList<N> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_list().entries(self.iter()).finish()
     }
@@ -226,7 +237,12 @@ impl Chess {
     /// The legal moves of pieces on `from_mask` to squares on `to_mask` (castling counts as
     /// a move to the king's destination). Resolving a token asks for a handful of moves
     /// this way instead of all of them.
-    pub(crate) fn generate(&self, from_mask: Bitboard, to_mask: Bitboard, list: &mut MoveList) {
+    pub(crate) fn generate<const N: usize>(
+        &self,
+        from_mask: Bitboard,
+        to_mask: Bitboard,
+        list: &mut MoveList<N>,
+    ) {
         let t = tables();
         let b = &self.board;
         let us = self.turn;
@@ -307,14 +323,14 @@ impl Chess {
         self.generate_pawn_moves(king, target, pinned, from_mask, to_mask, list);
     }
 
-    fn generate_pawn_moves(
+    fn generate_pawn_moves<const N: usize>(
         &self,
         king: Square,
         target: Bitboard,
         pinned: Bitboard,
         from_mask: Bitboard,
         to_mask: Bitboard,
-        list: &mut MoveList,
+        list: &mut MoveList<N>,
     ) {
         let t = tables();
         let b = &self.board;
@@ -387,7 +403,12 @@ impl Chess {
     /// Castling moves: the right is held (so king and rook are in place), the king is not
     /// in check (the caller knows), the squares between king and rook are empty, and the
     /// squares the king crosses and lands on are not attacked.
-    fn generate_castling(&self, king: Square, to_mask: Bitboard, list: &mut MoveList) {
+    fn generate_castling<const N: usize>(
+        &self,
+        king: Square,
+        to_mask: Bitboard,
+        list: &mut MoveList<N>,
+    ) {
         for side in [CastlingSide::KingSide, CastlingSide::QueenSide] {
             if self.castling_obstacle(king, side).is_none() {
                 let to = Square::from_coords(side.king_to_file(), king.rank());
@@ -525,8 +546,8 @@ pub(crate) enum CastlingObstacle {
 }
 
 #[inline]
-fn push_piece_moves(
-    list: &mut MoveList,
+fn push_piece_moves<const N: usize>(
+    list: &mut MoveList<N>,
     role: Role,
     from: Square,
     reach: Bitboard,
@@ -548,7 +569,13 @@ fn push_piece_moves(
 }
 
 #[inline]
-fn push_pawn_move(list: &mut MoveList, us: Color, from: Square, to: Square, kind: MoveKind) {
+fn push_pawn_move<const N: usize>(
+    list: &mut MoveList<N>,
+    us: Color,
+    from: Square,
+    to: Square,
+    kind: MoveKind,
+) {
     if to.relative(us).rank() == 7 {
         for promotion in PROMOTIONS {
             list.push(Move {

@@ -18,7 +18,7 @@ use std::fmt;
 use super::Chess;
 use super::attacks::{self, tables};
 use super::bitboard::Bitboard;
-use super::movegen::{CastlingObstacle, Move, MoveKind, MoveList};
+use super::movegen::{CastlingObstacle, Move, MoveKind, TargetList};
 use super::types::{CastlingSide, Role, Square};
 use crate::games::{Color, IllegalKind, IllegalTurn, TurnSyntaxError};
 
@@ -419,7 +419,7 @@ pub(crate) fn write(position: &Chess, m: &Move) -> String {
             .by_piece(position.turn, m.role)
             .without(m.from);
         if others.any() {
-            let mut rivals_moves = MoveList::new();
+            let mut rivals_moves = TargetList::new();
             position.generate(others, Bitboard::from_square(m.to), &mut rivals_moves);
             let rivals = rivals_moves
                 .iter()
@@ -496,7 +496,7 @@ pub(crate) fn resolve(position: &Chess, san: &San) -> Result<Move, IllegalTurn> 
             if let Some(rank) = rank {
                 from_mask &= Bitboard::rank(rank);
             }
-            let mut moves = MoveList::new();
+            let mut moves = TargetList::new();
             position.generate(from_mask, Bitboard::from_square(to), &mut moves);
             // `Kg1` is a king step; castling is written `O-O`, or with the full origin in
             // long algebraic (`Ke1-g1`).
@@ -516,7 +516,7 @@ pub(crate) fn resolve(position: &Chess, san: &San) -> Result<Move, IllegalTurn> 
             promotion,
         } => {
             let to = castling_destination(position, from, to);
-            let mut moves = MoveList::new();
+            let mut moves = TargetList::new();
             position.generate(
                 Bitboard::from_square(from),
                 Bitboard::from_square(to),
@@ -565,7 +565,7 @@ fn castling_destination(position: &Chess, from: Square, to: Square) -> Square {
 /// spurious capture sign, `None` when nothing fits (the caller explains why).
 fn choose(
     position: &Chess,
-    moves: &MoveList,
+    moves: &TargetList,
     promotion: Option<Role>,
     capture: bool,
     to: Square,

@@ -9,8 +9,8 @@ use std::str::FromStr;
 
 use super::Chess;
 use super::bitboard::Bitboard;
-use super::zobrist;
 use super::types::{CastlingSide, Piece, Role, Square, color_index};
+use super::zobrist;
 use crate::games::{Color, SetupError};
 
 /// The pieces on the board, as one set of squares per kind and per side.

@@ -2,8 +2,8 @@
 //! right, per en passant file and for Black to move, combined by exclusive or.
 
 use super::Chess;
-use super::types::{Piece, Square};
 use super::types::color_index;
+use super::types::{Piece, Square};
 use crate::games::Color;
 
 const PIECE_KEYS: usize = 2 * 6 * 64;
@@ -84,7 +84,9 @@ mod tests {
             if moves.is_empty() {
                 break;
             }
-            let capture = moves.iter().position(|m| m.is_capture() || m.promotion.is_some());
+            let capture = moves
+                .iter()
+                .position(|m| m.is_capture() || m.promotion.is_some());
             let choice = capture.unwrap_or(ply * 7919 % moves.len());
             position.play(&moves[choice]);
         }
