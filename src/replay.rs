@@ -538,7 +538,7 @@ impl<G: Game> Replayer<G> {
         } else {
             None
         };
-        let claimable = position.claimable_draw().or_else(|| match G::REPETITION {
+        let claimable = position.claimable_draw().or(match G::REPETITION {
             RepetitionRule::Draw { claim, .. } if occurrences >= claim => {
                 Some(DrawReason::ThreefoldRepetition)
             }
@@ -645,15 +645,15 @@ fn check_result<G: Game>(record: &Record, end: &LineEnd<G>, findings: &mut Vec<F
             tag.span,
         ));
     }
-    if let (Some(tag_result), Some(marker)) = (tag_result, record.result) {
-        if tag_result != marker {
-            findings.push(Finding::new(
-                Severity::Error,
-                FindingKind::Result,
-                format!("the Result tag says {tag_result} but the movetext ends with {marker}"),
-                record.result_span,
-            ));
-        }
+    if let (Some(tag_result), Some(marker)) = (tag_result, record.result)
+        && tag_result != marker
+    {
+        findings.push(Finding::new(
+            Severity::Error,
+            FindingKind::Result,
+            format!("the Result tag says {tag_result} but the movetext ends with {marker}"),
+            record.result_span,
+        ));
     }
     if !end.complete {
         return;

@@ -13,7 +13,7 @@ pub fn open(path: &Path) -> Result<Reader<Box<dyn BufRead>>, CliError> {
         Box::new(BufReader::with_capacity(1 << 16, io::stdin()))
     } else {
         let file = File::open(path).map_err(|source| CliError::Io {
-            path: display_path(&path.to_path_buf()),
+            path: display_path(path),
             source,
         })?;
         Box::new(BufReader::with_capacity(1 << 16, file))
@@ -24,10 +24,10 @@ pub fn open(path: &Path) -> Result<Reader<Box<dyn BufRead>>, CliError> {
 /// Reads game number `number` (from 1) of a file; a parse error in it is a usage error
 /// here, since the commands that pick one game need it whole.
 pub fn game(path: &Path, number: usize) -> Result<Record, CliError> {
-    let name = display_path(&path.to_path_buf());
-    let mut reader = open(path)?;
+    let name = display_path(path);
+    let reader = open(path)?;
     let mut seen = 0;
-    while let Some(item) = reader.next() {
+    for item in reader {
         seen += 1;
         if seen < number {
             continue;

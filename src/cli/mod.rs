@@ -6,7 +6,7 @@
 
 use std::ffi::OsString;
 use std::io::{self, Write};
-use std::path::PathBuf;
+use std::path::Path;
 use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser, Subcommand};
@@ -191,7 +191,7 @@ fn parse_variant(name: &str) -> Result<Variant, String> {
 }
 
 /// A file argument: a path, or `-` for standard input.
-fn display_path(path: &PathBuf) -> String {
+fn display_path(path: &Path) -> String {
     if path.as_os_str() == "-" {
         "<stdin>".to_owned()
     } else {

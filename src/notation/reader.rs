@@ -304,10 +304,10 @@ impl<R: BufRead> Iterator for Reader<R> {
 
     fn next(&mut self) -> Option<Self::Item> {
         loop {
-            if self.pos < self.text.len() {
-                if let Some(game) = self.game_from_text() {
-                    return Some(game.map_err(ReadError::Parse));
-                }
+            if self.pos < self.text.len()
+                && let Some(game) = self.game_from_text()
+            {
+                return Some(game.map_err(ReadError::Parse));
             }
             if self.finished {
                 return None;

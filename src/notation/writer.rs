@@ -47,15 +47,15 @@ impl Numbering {
             return numbering;
         };
         let fields: Vec<&str> = fen.split_ascii_whitespace().collect();
-        if let Some(side) = fields.get(1) {
-            if side.eq_ignore_ascii_case("b") {
-                numbering.side = Color::Black;
-            }
+        if let Some(side) = fields.get(1)
+            && side.eq_ignore_ascii_case("b")
+        {
+            numbering.side = Color::Black;
         }
-        if let Some(Ok(fullmove)) = fields.get(5).map(|field| field.parse::<u32>()) {
-            if fullmove >= 1 {
-                numbering.fullmove = fullmove;
-            }
+        if let Some(Ok(fullmove)) = fields.get(5).map(|field| field.parse::<u32>())
+            && fullmove >= 1
+        {
+            numbering.fullmove = fullmove;
         }
         numbering
     }

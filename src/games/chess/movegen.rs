@@ -99,7 +99,7 @@ pub(crate) const TO_ONE_SQUARE: usize = 32;
 
 /// A list of at most `N` moves on the stack, so generating moves never allocates. The
 /// default holds every legal move of any position; a list of the moves to one square
-/// needs only [`TO_ONE_SQUARE`], which is cheaper to set up on the hot path of resolving
+/// needs only 32 entries, which is cheaper to set up on the hot path of resolving
 /// a token.
 #[derive(Clone)]
 pub struct MoveList<const N: usize = CAPACITY> {

@@ -736,16 +736,16 @@ fn candidate_problem(
                 IllegalTurn::new(IllegalKind::Other, format!("no piece to capture on {to}")),
             );
         }
-    } else if matches!(role, Role::Bishop | Role::Rook | Role::Queen) {
-        if let Some(blocker) = nearest(tables().between(from, to) & occupied, from) {
-            return (
-                2,
-                IllegalTurn::new(
-                    IllegalKind::Blocked,
-                    format!("{mover} is blocked by {}", describe(blocker)),
-                ),
-            );
-        }
+    } else if matches!(role, Role::Bishop | Role::Rook | Role::Queen)
+        && let Some(blocker) = nearest(tables().between(from, to) & occupied, from)
+    {
+        return (
+            2,
+            IllegalTurn::new(
+                IllegalKind::Blocked,
+                format!("{mover} is blocked by {}", describe(blocker)),
+            ),
+        );
     }
     let king = position.our_king();
     let message = if role == Role::King {
