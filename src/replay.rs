@@ -14,9 +14,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 use serde::Serialize;
 
-use crate::games::{
-    Color, DrawReason, Game, GameResult, IllegalKind, Outcome, RepetitionRule, Variant,
-};
+use crate::games::{Color, DrawReason, Game, GameResult, Outcome, RepetitionRule, Variant};
 use crate::notation::{Line, Numbering, ParseError, Record, Span};
 
 /// How serious a finding is.
@@ -444,17 +442,17 @@ impl<G: Game> Replayer<G> {
             let turn = match position.resolve(&syntax) {
                 Ok(turn) => turn,
                 Err(error) => {
-                    // With no legal turn at all the game ended by mate or stalemate:
+                    // With no legal turn at all the game ended (by mate or stalemate):
                     // that, not the token, is what is wrong.
+                    self.buffer.clear();
+                    position.legal_turns(&mut self.buffer);
                     let finding = match position.outcome() {
-                        Some(outcome) if !matches!(error.kind, IllegalKind::Ambiguous(_)) => {
-                            Finding::new(
-                                Severity::Error,
-                                FindingKind::AfterEnd,
-                                format!("the game was already over ({outcome})"),
-                                node.span,
-                            )
-                        }
+                        Some(outcome) if self.buffer.is_empty() => Finding::new(
+                            Severity::Error,
+                            FindingKind::AfterEnd,
+                            format!("the game was already over ({outcome})"),
+                            node.span,
+                        ),
                         _ => self.illegal(&position, &node.token, &error.message, node.span),
                     };
                     let finding = locate(self, finding);

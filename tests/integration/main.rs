@@ -26,6 +26,7 @@ pub fn shared_data(test: &str) -> Option<PathBuf> {
 mod chess;
 mod cli;
 mod notation;
+mod robustness;
 mod roundtrip;
 mod shared_files;
 mod validate;
