@@ -685,12 +685,25 @@ fn check_result<G: Game>(record: &Record, end: &LineEnd<G>, findings: &mut Vec<F
     }
 }
 
-/// The candidate with the smallest edit distance to `token` (ties: the first in order).
+/// The candidate with the smallest edit distance to `token`; among equals, one that
+/// contains the token's characters in order (`Nd2` is closer to `Nbd2` than to `Bd2`),
+/// then the first in order.
 fn closest_match(token: &str, candidates: &[String]) -> Option<String> {
     candidates
         .iter()
-        .min_by_key(|candidate| edit_distance(token, candidate))
+        .min_by_key(|candidate| {
+            (
+                edit_distance(token, candidate),
+                !is_subsequence(token, candidate),
+            )
+        })
         .cloned()
+}
+
+/// Whether the characters of `short` appear in `long` in the same order.
+fn is_subsequence(short: &str, long: &str) -> bool {
+    let mut rest = long.chars();
+    short.chars().all(|wanted| rest.any(|c| c == wanted))
 }
 
 /// Levenshtein distance over characters.
@@ -747,5 +760,8 @@ mod tests {
         let candidates = vec!["Nc3".to_owned(), "Nf3".to_owned(), "e4".to_owned()];
         assert_eq!(closest_match("Nf4", &candidates).as_deref(), Some("Nf3"));
         assert_eq!(closest_match("x", &[]), None);
+        // Equally far, but one of them is the token with a disambiguation added.
+        let candidates = vec!["Bd2".to_owned(), "Nbd2".to_owned(), "Nfd2".to_owned()];
+        assert_eq!(closest_match("Nd2", &candidates).as_deref(), Some("Nbd2"));
     }
 }

@@ -20,6 +20,18 @@ pub struct Source<'a> {
 }
 
 impl Source<'_> {
+    /// The length in bytes of the run of non-blank text at `span` (at least 1).
+    fn word_length_at(&self, span: Span) -> usize {
+        span.offset
+            .checked_sub(self.start.offset)
+            .and_then(|at| self.text.get(at..))
+            .map_or(1, |rest| {
+                rest.find(|c: char| c.is_whitespace())
+                    .unwrap_or(rest.len())
+                    .max(1)
+            })
+    }
+
     /// The line containing `span` and the byte range of `length` bytes at `span` in it.
     fn line_at(&self, span: Span, length: usize) -> Option<(&str, std::ops::Range<usize>)> {
         let at = span.offset.checked_sub(self.start.offset)?;
@@ -60,7 +72,12 @@ pub fn render(finding: &Finding, game: usize, source: &Source<'_>, styled: bool)
     title.push_str(": ");
     title.push_str(&finding.message);
 
-    let length = finding.token.as_ref().map_or(1, String::len);
+    // Underline the token; for findings about other text (a result, a tag), the word
+    // at the position.
+    let length = finding
+        .token
+        .as_ref()
+        .map_or_else(|| source.word_length_at(finding.span), String::len);
     let path_line = format!(
         "{}:{}:{}",
         source.path, finding.span.line, finding.span.column
