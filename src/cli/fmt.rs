@@ -26,6 +26,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Status, CliError> {
         ));
     }
     let mut status = Status::Ok;
+    let mut wrote_any = false;
     for path in &args.files {
         let name = display_path(path);
         let mut text = String::new();
@@ -47,15 +48,13 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Status, CliError> {
             let (report, numbering) = replay::canonicalize(&mut record);
             for finding in report.errors() {
                 eprintln!(
-                    "{name}:{}:{}: game {}: {} (kept as written)",
+                    "{name}:{}:{}: game {}: {}",
                     finding.span.line, finding.span.column, report.game, finding.message
                 );
                 status = Status::Invalid;
             }
             complete_roster(&mut record);
-            if !text.is_empty() {
-                text.push('\n');
-            }
+            // Separates games with a blank line.
             write_record(&record, numbering, &mut text);
         }
         if unreadable > 0 {
@@ -78,6 +77,10 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Status, CliError> {
             crate::store::write_atomically(path, text.as_bytes())
                 .map_err(|source| CliError::Io { path: name, source })?;
         } else {
+            if wrote_any && !text.is_empty() {
+                out.write_all(b"\n")?;
+            }
+            wrote_any |= !text.is_empty();
             out.write_all(text.as_bytes())?;
         }
     }

@@ -105,8 +105,10 @@ Examples:
     #[command(after_help = "\
 The canonical form: the Seven Tag Roster first, turns in their shortest unambiguous form
 with check markers, annotation glyphs as $n, movetext lines under 80 characters.
-fmt of fmt is fmt. With --in-place a file is replaced atomically, and only when every
-game in it could be read.
+fmt of fmt is fmt. A game with errors is written too: its turns up to the first error
+canonically, the rest as written; the errors go to standard error and the exit status
+is 1. With --in-place a file is replaced atomically, and only when every game in it
+could be read.
 
 Examples:
   pbem fmt game.pgn

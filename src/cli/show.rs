@@ -46,6 +46,13 @@ pub(super) fn position_after<G: Game>(
     };
     let available = replayed.turns.len();
     let wanted = ply.unwrap_or(available);
+    if let (None, Some(error)) = (ply, replayed.report.errors().next()) {
+        // Showing "the end" of a game that stops early would mislead without a word.
+        eprintln!(
+            "pbem: warning: game {} stops at line {}: {}; showing the position before it",
+            record.number, error.span.line, error.message
+        );
+    }
     if wanted > available {
         let why = replayed
             .report

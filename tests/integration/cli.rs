@@ -265,3 +265,36 @@ fn completions_are_generated() {
     assert_eq!(output.status.code(), Some(0));
     assert!(stdout(&output).contains("validate"));
 }
+
+#[test]
+fn fmt_separates_games_and_files_by_one_blank_line_and_keeps_invalid_games() {
+    let output = pbem(&["fmt", "examples/mistakes.pgn", "examples/immortal.pgn"]);
+    // The mistakes are reported, and the games are written all the same.
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr(&output).contains("examples/mistakes.pgn:9:24: game 1"),
+        "{}",
+        stderr(&output)
+    );
+    let out = stdout(&output);
+    assert_eq!(out.matches("[Event ").count(), 4, "{out}");
+    assert!(!out.contains("\n\n\n"), "{out}");
+    assert_eq!(out.matches("\n\n[Event ").count(), 3, "{out}");
+    assert!(out.contains("3. Nd2 *"), "{out}");
+}
+
+#[test]
+fn show_warns_when_the_game_stops_early() {
+    let output = pbem(&["show", "--game", "2", "examples/mistakes.pgn"]);
+    assert_eq!(output.status.code(), Some(0));
+    assert!(
+        stderr(&output).contains("game 2 stops at line 19"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(
+        stdout(&output).contains("after ply 11: Black to move"),
+        "{}",
+        stdout(&output)
+    );
+}
