@@ -66,8 +66,7 @@ fn tags() -> impl Strategy<Value = String> {
 }
 
 fn check(input: &str) -> Result<(), TestCaseError> {
-    let mut reader = Reader::new(input.as_bytes());
-    while let Some(item) = reader.next() {
+    for item in Reader::new(input.as_bytes()) {
         let mut record = match item {
             Ok(record) => record,
             Err(ReadError::Parse(error)) => {
