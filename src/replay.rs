@@ -124,18 +124,24 @@ impl Report {
     /// The report for a game whose text could not be read into a record.
     #[must_use]
     pub fn unreadable(error: &ParseError) -> Report {
+        let finding = Finding::new(
+            Severity::Error,
+            FindingKind::Parse,
+            error.message.clone(),
+            error.span,
+        );
+        Report::not_replayed(error.game, finding)
+    }
+
+    /// The report for a game that could not be replayed at all, for one reason.
+    fn not_replayed(game: usize, finding: Finding) -> Report {
         Report {
-            game: error.game,
+            game,
             variant: None,
             plies: 0,
             final_position: None,
             outcome: None,
-            findings: vec![Finding::new(
-                Severity::Error,
-                FindingKind::Parse,
-                error.message.clone(),
-                error.span,
-            )],
+            findings: vec![finding],
         }
     }
 
@@ -247,26 +253,17 @@ fn unsupported(record: &Record, name: &str) -> Report {
     let span = record
         .tag_pair("Variant")
         .map_or(record.span, |tag| tag.span);
-    Report {
-        game: record.number,
-        variant: None,
-        plies: 0,
-        final_position: None,
-        outcome: None,
-        findings: vec![Finding::new(
-            Severity::Error,
-            FindingKind::UnsupportedVariant,
-            format!(
-                "unsupported variant \"{name}\" (pbem plays {})",
-                Variant::ALL
-                    .iter()
-                    .map(|variant| variant.name())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-            span,
-        )],
-    }
+    let known: Vec<&str> = Variant::ALL.iter().map(|variant| variant.name()).collect();
+    let finding = Finding::new(
+        Severity::Error,
+        FindingKind::UnsupportedVariant,
+        format!(
+            "unsupported variant \"{name}\" (pbem plays {})",
+            known.join(", ")
+        ),
+        span,
+    );
+    Report::not_replayed(record.number, finding)
 }
 
 /// A record replayed in a known game, with the positions a caller may want next.

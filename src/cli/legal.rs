@@ -3,9 +3,8 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use super::{CliError, Status, input, parse_variant, show};
+use super::{CliError, Status, input, parse_variant, position_from, record_variant, show};
 use crate::games::{Game, Variant};
-use crate::replay;
 
 /// Arguments of `pbem legal`.
 #[derive(Debug, clap::Args)]
@@ -31,8 +30,7 @@ pub struct Args {
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<Status, CliError> {
     if let Some(file) = &args.file {
         let record = input::game(file, args.game)?;
-        let variant = replay::variant_of(&record)
-            .map_err(|name| CliError::Usage(format!("unsupported variant \"{name}\"")))?;
+        let variant = record_variant(&record)?;
         if let Some(wanted) = args.variant.filter(|wanted| *wanted != variant) {
             return Err(CliError::Usage(format!(
                 "the game is {variant}, not {wanted}"
@@ -45,11 +43,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Status, CliError> {
     }
     let variant = args.variant.unwrap_or(Variant::Chess);
     crate::with_game!(variant, G => {
-        let position = match &args.fen {
-            Some(text) => G::from_position_string(text)
-                .map_err(|error| CliError::Usage(format!("invalid position: {error}")))?,
-            None => G::start(),
-        };
+        let position = position_from::<G>(args.fen.as_deref())?;
         list(&position, out)
     })
 }

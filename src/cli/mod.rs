@@ -192,6 +192,21 @@ fn parse_variant(name: &str) -> Result<Variant, String> {
     })
 }
 
+/// The game a record names, or a usage error for one pbem does not play.
+fn record_variant(record: &crate::notation::Record) -> Result<Variant, CliError> {
+    crate::replay::variant_of(record)
+        .map_err(|name| CliError::Usage(format!("unsupported variant \"{name}\"")))
+}
+
+/// A position from `--fen` (the game's position string), or the game's start.
+fn position_from<G: crate::games::Game>(fen: Option<&str>) -> Result<G, CliError> {
+    match fen {
+        Some(text) => G::from_position_string(text)
+            .map_err(|error| CliError::Usage(format!("invalid position: {error}"))),
+        None => Ok(G::start()),
+    }
+}
+
 /// A file argument: a path, or `-` for standard input.
 fn display_path(path: &Path) -> String {
     if path.as_os_str() == "-" {

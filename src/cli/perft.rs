@@ -3,7 +3,7 @@
 use std::io::Write;
 use std::time::Instant;
 
-use super::{CliError, Status, parse_variant};
+use super::{CliError, Status, parse_variant, position_from};
 use crate::games::{Game, Variant};
 
 /// Arguments of `pbem perft`.
@@ -27,11 +27,7 @@ pub struct Args {
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<Status, CliError> {
     let variant = args.variant.unwrap_or(Variant::Chess);
     crate::with_game!(variant, G => {
-        let position = match &args.fen {
-            Some(text) => G::from_position_string(text)
-                .map_err(|error| CliError::Usage(format!("invalid position: {error}")))?,
-            None => G::start(),
-        };
+        let position = position_from::<G>(args.fen.as_deref())?;
         count(&position, args, out)
     })
 }

@@ -3,7 +3,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use super::{CliError, Status, input};
+use super::{CliError, Status, input, record_variant};
 use crate::games::Game;
 use crate::notation::Record;
 use crate::replay;
@@ -25,8 +25,7 @@ pub struct Args {
 /// Runs `pbem show`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<Status, CliError> {
     let record = input::game(&args.file, args.game)?;
-    let variant = replay::variant_of(&record)
-        .map_err(|name| CliError::Usage(format!("unsupported variant \"{name}\"")))?;
+    let variant = record_variant(&record)?;
     crate::with_game!(variant, G => show::<G>(&record, args.ply, out))
 }
 
