@@ -237,22 +237,48 @@ fn write_comment(wrapper: &mut Wrapper<'_>, comment: &Comment) {
         wrapper.start(true).push_str("{}");
         return;
     }
-    let mut words = text.split(' ').peekable();
+    let mut units = comment_units(&text).peekable();
     let mut first = true;
-    while let Some(part) = words.next() {
+    while let Some(unit) = units.next() {
         // A comment line never starts with `%` (an escape line elsewhere) or with `[`
         // and a letter (which looks like a tag pair to a reader resynchronising).
-        let breakable = first || !(part.starts_with('%') || starts_like_tag(part));
+        let breakable = first || !(unit.starts_with('%') || starts_like_tag(unit));
         let word = wrapper.start(breakable);
         if first {
             word.push('{');
             first = false;
         }
-        word.push_str(part);
-        if words.peek().is_none() {
+        word.push_str(unit);
+        if units.peek().is_none() {
             word.push('}');
         }
     }
+}
+
+/// The pieces a comment may be wrapped between: its words, except that an embedded
+/// command (`[%clk 0:01:00]`) stays whole, so that tools looking for commands with a
+/// simple pattern still find them.
+fn comment_units(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let end = if rest.starts_with("[%") {
+            rest.find(']').map_or(rest.len(), |close| {
+                close
+                    + 1
+                    + rest[close + 1..]
+                        .find(' ')
+                        .unwrap_or(rest.len() - close - 1)
+            })
+        } else {
+            rest.find(' ').unwrap_or(rest.len())
+        };
+        let (unit, tail) = rest.split_at(end);
+        rest = tail.strip_prefix(' ').unwrap_or(tail);
+        Some(unit)
+    })
 }
 
 fn starts_like_tag(word: &str) -> bool {
@@ -355,5 +381,40 @@ impl<'o> Wrapper<'o> {
         if self.column > 0 {
             self.out.push('\n');
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::parse_record;
+
+    #[test]
+    fn comment_units_keep_embedded_commands_whole() {
+        let units: Vec<&str> = comment_units("a [%clk 0:00:52] b [%eval 0.17,20]").collect();
+        assert_eq!(units, ["a", "[%clk 0:00:52]", "b", "[%eval 0.17,20]"]);
+        let units: Vec<&str> = comment_units("[%unclosed command").collect();
+        assert_eq!(units, ["[%unclosed command"]);
+    }
+
+    #[test]
+    fn a_clock_command_is_never_split_across_lines() {
+        // Each turn's clock comment makes lines full; wherever they wrap, every
+        // `[%clk h:mm:ss]` stays on one line and every line stays under 80 characters.
+        let mut movetext = String::new();
+        for number in 1..40 {
+            movetext.push_str(&format!(
+                "{number}. Nf3 {{ [%clk 0:{:02}:00] }} {number}... Nf6 {{ [%clk 0:00:{:02}] }} ",
+                number % 60,
+                number % 60
+            ));
+        }
+        let record = parse_record(&format!("{movetext}*")).unwrap();
+        let written = record_to_string(&record, Numbering::default());
+        for line in written.lines() {
+            assert!(line.chars().count() < 80, "{line}");
+            assert!(!line.trim_end().ends_with("[%clk"), "{line}");
+        }
+        assert_eq!(written.matches("[%clk 0:").count(), 78);
     }
 }
