@@ -2,7 +2,7 @@
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::{CliError, display_path};
 use crate::notation::{ReadError, Reader, Record};
@@ -45,4 +45,46 @@ pub fn game(path: &Path, number: usize) -> Result<Record, CliError> {
         "{name} has {seen} game{}, not a game {number}",
         if seen == 1 { "" } else { "s" }
     )))
+}
+
+/// The files named on the command line, with each folder replaced by the `.pgn` files
+/// below it (sorted, so output is stable). `-` stays as it is.
+pub fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>, CliError> {
+    let mut files = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            let mut found = Vec::new();
+            collect_pgn_files(path, &mut found)?;
+            if found.is_empty() {
+                return Err(CliError::Usage(format!(
+                    "{}: no .pgn files in this folder",
+                    path.display()
+                )));
+            }
+            found.sort();
+            files.extend(found);
+        } else {
+            files.push(path.clone());
+        }
+    }
+    Ok(files)
+}
+
+fn collect_pgn_files(folder: &Path, found: &mut Vec<PathBuf>) -> Result<(), CliError> {
+    let io_error = |source| CliError::Io {
+        path: folder.display().to_string(),
+        source,
+    };
+    for entry in std::fs::read_dir(folder).map_err(io_error)? {
+        let path = entry.map_err(io_error)?.path();
+        if path.is_dir() {
+            collect_pgn_files(&path, found)?;
+        } else if path
+            .extension()
+            .is_some_and(|extension| extension.eq_ignore_ascii_case("pgn"))
+        {
+            found.push(path);
+        }
+    }
+    Ok(())
 }

@@ -22,7 +22,8 @@ pub struct Args {
     /// Colour the diagnostics: auto (when standard output is a terminal), always, never.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
-    /// Game files to check (`-` reads standard input).
+    /// Game files to check (`-` reads standard input; a folder means the `.pgn` files in
+    /// it and its subfolders).
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
 }
@@ -41,6 +42,7 @@ pub enum ColorChoice {
 /// Counts over one file or all files.
 #[derive(Clone, Copy, Debug, Default)]
 struct Tally {
+    files: usize,
     games: usize,
     valid: usize,
     invalid: usize,
@@ -49,6 +51,7 @@ struct Tally {
 
 impl Tally {
     fn add(&mut self, other: Tally) {
+        self.files += other.files;
         self.games += other.games;
         self.valid += other.valid;
         self.invalid += other.invalid;
@@ -114,15 +117,16 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Status, CliError> {
         }
     };
     let mut total = Tally::default();
-    for path in &args.files {
+    for path in &input::expand(&args.files)? {
         let name = display_path(path);
-        let tally = validate_file(path, &name, args, styled, out)?;
+        let mut tally = validate_file(path, &name, args, styled, out)?;
+        tally.files = 1;
         if !args.json {
             writeln!(out, "{name}: {}", tally.describe())?;
         }
         total.add(tally);
     }
-    if !args.json && args.files.len() > 1 {
+    if !args.json && total.files > 1 {
         writeln!(out, "total: {}", total.describe())?;
     }
     Ok(if total.valid == total.games {
@@ -234,6 +238,20 @@ fn write_text(
     if quiet && valid && report.findings.is_empty() {
         return Ok(());
     }
+    let described = record.map(describe_game).unwrap_or_default();
+    if report.is_unsupported() {
+        // Not a mistake in the record: one line says which game it is and where.
+        if let Some(finding) = report.findings.first() {
+            let span = finding.span;
+            writeln!(
+                out,
+                "{}:{}:{}: game {}{described}: {}",
+                source.path, span.line, span.column, report.game, finding.message
+            )?;
+        }
+        return Ok(());
+    }
+    let mut line = format!("{}: game {}{described}", source.path, report.game);
     for finding in &report.findings {
         writeln!(
             out,
@@ -244,19 +262,13 @@ fn write_text(
     if quiet && valid {
         return Ok(());
     }
-    let mut line = format!("{}: game {}", source.path, report.game);
-    if let Some(record) = record {
-        line.push_str(&describe_game(record));
-    }
     line.push_str(": ");
     line.push_str(status_word(report));
-    if !report.is_unsupported() {
-        line.push_str(&format!(
-            ", {} pl{}",
-            report.plies,
-            if report.plies == 1 { "y" } else { "ies" }
-        ));
-    }
+    line.push_str(&format!(
+        ", {} pl{}",
+        report.plies,
+        if report.plies == 1 { "y" } else { "ies" }
+    ));
     if valid {
         if let Some(result) = record.and_then(|record| record.tag("Result")) {
             line.push_str(&format!(", {result}"));

@@ -298,3 +298,33 @@ fn show_warns_when_the_game_stops_early() {
         stdout(&output)
     );
 }
+
+#[test]
+fn validate_reads_every_pgn_file_in_a_folder() {
+    let scratch = Scratch::new("folder");
+    std::fs::create_dir_all(scratch.0.join("deeper")).unwrap();
+    scratch.file("a.pgn", "1. e4 e5 *\n");
+    scratch.file("deeper/b.PGN", "[Variant \"Crazyhouse\"]\n\n1. e4 *\n");
+    scratch.file("notes.txt", "not a game");
+    let output = pbem(&["validate", text(&scratch.0)]);
+    assert_eq!(output.status.code(), Some(1));
+    let out = stdout(&output);
+    assert!(out.contains("a.pgn: 1 game: 1 valid"), "{out}");
+    assert!(
+        out.contains("b.PGN:1:1: game 1: unsupported variant \"Crazyhouse\""),
+        "{out}"
+    );
+    assert!(
+        out.ends_with("total: 2 games: 1 valid, 1 unsupported\n"),
+        "{out}"
+    );
+
+    let empty = Scratch::new("empty-folder");
+    let output = pbem(&["validate", text(&empty.0)]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("no .pgn files"),
+        "{}",
+        stderr(&output)
+    );
+}
