@@ -7,6 +7,9 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod clock;
+pub mod config;
+pub mod correspondence;
 pub mod games;
 pub mod notation;
 pub mod replay;

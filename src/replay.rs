@@ -116,6 +116,10 @@ pub struct Report {
     /// How the rules end the game in its final position, if they do.
     #[serde(serialize_with = "serialize_outcome")]
     pub outcome: Option<Outcome>,
+    /// A draw the side to move could claim in the final position (fifty moves, or a
+    /// threefold repetition along the main line).
+    #[serde(skip)]
+    pub claimable: Option<DrawReason>,
     /// Everything found, in the order of the record.
     pub findings: Vec<Finding>,
 }
@@ -141,6 +145,7 @@ impl Report {
             plies: 0,
             final_position: None,
             outcome: None,
+            claimable: None,
             findings: vec![finding],
         }
     }
@@ -303,6 +308,7 @@ fn replay_inner<G: Game>(record: &Record, tokens: Tokens) -> Replayed<G> {
         plies: 0,
         final_position: None,
         outcome: None,
+        claimable: None,
         findings: Vec::new(),
     };
     let start = match G::from_tags(record) {
@@ -349,6 +355,7 @@ fn replay_inner<G: Game>(record: &Record, tokens: Tokens) -> Replayed<G> {
     report.plies = u32::try_from(turns.len()).unwrap_or(u32::MAX);
     report.final_position = Some(end.position.position_string());
     report.outcome = outcome;
+    report.claimable = end.claimable;
     report.findings = findings;
     Replayed {
         report,

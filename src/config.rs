@@ -1,0 +1,380 @@
+//! The player's configuration: who they are, where their games and outbox live, and how
+//! to reach their SMTP relay. It is a YAML file in the usual per-user config place
+//! (`$PBEM_CONFIG`, else `$XDG_CONFIG_HOME/pbem/config.yaml`, else
+//! `~/.config/pbem/config.yaml`), or the file `--config` names.
+//!
+//! This module turns the file's text into validated [`Settings`]; reading the file and
+//! running a password command happen at the edge (the command line). The password is
+//! never in the file: `password_env` names an environment variable, or
+//! `password_command` a command that prints it.
+//!
+//! ```yaml
+//! player:
+//!   name: Alice
+//!   email: alice@example.org
+//! games: games            # relative to the config file's folder; ~ is the home folder
+//! outbox: outbox
+//! smtp:                   # optional: without it, `pbem send` only writes to the outbox
+//!   host: smtp.example.org
+//!   port: 587             # default 587 for starttls, 465 for tls, 25 for plain
+//!   security: starttls    # starttls | tls | plain (plain only to loopback, with allow_plain)
+//!   user: alice@example.org
+//!   password_env: PBEM_SMTP_PASSWORD
+//!   # password_command: pass show mail/alice
+//!   # ca_file: my-ca.pem  # an extra root certificate to trust
+//!   timeout_seconds: 30
+//! ```
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::Deserialize;
+
+/// How the SMTP connection is protected.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SecurityMode {
+    /// Plain connection upgraded with STARTTLS (port 587).
+    Starttls,
+    /// TLS from the first byte (port 465).
+    Tls,
+    /// No encryption: only to a loopback host, and only with `allow_plain: true`.
+    Plain,
+}
+
+impl SecurityMode {
+    /// The usual port for this mode.
+    #[must_use]
+    pub const fn default_port(self) -> u16 {
+        match self {
+            SecurityMode::Starttls => 587,
+            SecurityMode::Tls => 465,
+            SecurityMode::Plain => 25,
+        }
+    }
+}
+
+/// Where the SMTP password comes from. It is never stored in the config file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PasswordSource {
+    /// No login.
+    None,
+    /// The value of this environment variable.
+    Environment(String),
+    /// What this shell command prints on its first line.
+    Command(String),
+}
+
+/// The SMTP relay, validated.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SmtpConfig {
+    /// Host name or address.
+    pub host: String,
+    /// Port.
+    pub port: u16,
+    /// Encryption.
+    pub security: SecurityMode,
+    /// Login name, if the relay wants a login.
+    pub user: Option<String>,
+    /// Where the password comes from.
+    pub password: PasswordSource,
+    /// An extra root certificate (PEM) to trust.
+    pub ca_file: Option<PathBuf>,
+    /// How long to wait for the server.
+    pub timeout: Duration,
+    /// Whether plain text to a loopback host was asked for.
+    pub allow_plain: bool,
+}
+
+/// The player, as their games name them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Player {
+    /// The name written in the White or Black tag.
+    pub name: String,
+    /// The mail address (the WhiteNA or BlackNA tag).
+    pub email: String,
+}
+
+/// A validated configuration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// Who plays.
+    pub player: Player,
+    /// The folder of game files.
+    pub games: PathBuf,
+    /// The folder of mails waiting to be sent.
+    pub outbox: PathBuf,
+    /// The relay, if any.
+    pub smtp: Option<SmtpConfig>,
+}
+
+/// A config file that cannot be used, with the place and the cause.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// The YAML does not parse or has unknown or missing fields.
+    #[error("{path}: {message}")]
+    Syntax {
+        /// The config file.
+        path: String,
+        /// What the YAML reader said (it names the line and column).
+        message: String,
+    },
+    /// A value is out of range or contradicts another.
+    #[error("{path}: {field}: {message}")]
+    Invalid {
+        /// The config file.
+        path: String,
+        /// The field, as a YAML path (`smtp.port`).
+        field: &'static str,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileConfig {
+    player: FilePlayer,
+    games: Option<String>,
+    outbox: Option<String>,
+    smtp: Option<FileSmtp>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FilePlayer {
+    name: String,
+    email: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileSmtp {
+    host: String,
+    port: Option<u16>,
+    security: Option<SecurityMode>,
+    user: Option<String>,
+    password_env: Option<String>,
+    password_command: Option<String>,
+    ca_file: Option<String>,
+    timeout_seconds: Option<u64>,
+    #[serde(default)]
+    allow_plain: bool,
+}
+
+impl Settings {
+    /// Reads a config file's text. `path` names the file in messages and anchors relative
+    /// paths; `home` expands a leading `~`.
+    pub fn from_yaml(
+        text: &str,
+        path: &Path,
+        home: Option<&Path>,
+    ) -> Result<Settings, ConfigError> {
+        let shown = path.display().to_string();
+        let file: FileConfig = serde_yaml::from_str(text).map_err(|error| ConfigError::Syntax {
+            path: shown.clone(),
+            message: error.to_string(),
+        })?;
+        let invalid = |field: &'static str, message: String| ConfigError::Invalid {
+            path: shown.clone(),
+            field,
+            message,
+        };
+        let base = path.parent().unwrap_or(Path::new("."));
+        let resolve = |value: &str| -> PathBuf {
+            match (value.strip_prefix("~/"), home) {
+                (Some(rest), Some(home)) => home.join(rest),
+                _ if value == "~" && home.is_some() => {
+                    home.map(Path::to_path_buf).unwrap_or_default()
+                }
+                _ => base.join(value),
+            }
+        };
+
+        let name = file.player.name.trim().to_owned();
+        if name.is_empty() {
+            return Err(invalid("player.name", "must not be empty".to_owned()));
+        }
+        let email = file.player.email.trim().to_owned();
+        if !is_plausible_address(&email) {
+            return Err(invalid(
+                "player.email",
+                format!("\"{email}\" is not a mail address (expected name@domain)"),
+            ));
+        }
+        let smtp = match file.smtp {
+            None => None,
+            Some(smtp) => {
+                let security = smtp.security.unwrap_or(SecurityMode::Starttls);
+                if smtp.host.trim().is_empty() {
+                    return Err(invalid("smtp.host", "must not be empty".to_owned()));
+                }
+                if security == SecurityMode::Plain && !smtp.allow_plain {
+                    return Err(invalid(
+                        "smtp.security",
+                        "plain sends the password and the mail unencrypted; set allow_plain: true \
+                         (accepted only for a loopback host)"
+                            .to_owned(),
+                    ));
+                }
+                let password = match (smtp.password_env, smtp.password_command) {
+                    (Some(_), Some(_)) => {
+                        return Err(invalid(
+                            "smtp.password_env",
+                            "give password_env or password_command, not both".to_owned(),
+                        ));
+                    }
+                    (Some(variable), None) => PasswordSource::Environment(variable),
+                    (None, Some(command)) => PasswordSource::Command(command),
+                    (None, None) => PasswordSource::None,
+                };
+                if password != PasswordSource::None && smtp.user.is_none() {
+                    return Err(invalid(
+                        "smtp.user",
+                        "a password is configured but no user to log in as".to_owned(),
+                    ));
+                }
+                let timeout = smtp.timeout_seconds.unwrap_or(30);
+                if timeout == 0 {
+                    return Err(invalid(
+                        "smtp.timeout_seconds",
+                        "must be at least 1".to_owned(),
+                    ));
+                }
+                Some(SmtpConfig {
+                    host: smtp.host.trim().to_owned(),
+                    port: smtp.port.unwrap_or(security.default_port()),
+                    security,
+                    user: smtp.user,
+                    password,
+                    ca_file: smtp.ca_file.as_deref().map(resolve),
+                    timeout: Duration::from_secs(timeout),
+                    allow_plain: smtp.allow_plain,
+                })
+            }
+        };
+        Ok(Settings {
+            player: Player { name, email },
+            games: resolve(file.games.as_deref().unwrap_or("games")),
+            outbox: resolve(file.outbox.as_deref().unwrap_or("outbox")),
+            smtp,
+        })
+    }
+
+    /// A minimal config file's text for a new player.
+    #[must_use]
+    pub fn template(name: &str, email: &str) -> String {
+        format!(
+            "# pbem configuration (see `pbem config --help`)\n\
+             player:\n  name: {}\n  email: {}\n\
+             games: games\noutbox: outbox\n\
+             # smtp:\n#   host: smtp.example.org\n#   port: 587\n#   security: starttls\n\
+             #   user: {}\n#   password_env: PBEM_SMTP_PASSWORD\n",
+            yaml_string(name),
+            yaml_string(email),
+            yaml_string(email)
+        )
+    }
+}
+
+/// A YAML double-quoted scalar.
+fn yaml_string(text: &str) -> String {
+    let escaped = text.replace('\\', "\\\\").replace('"', "\\\"");
+    format!("\"{escaped}\"")
+}
+
+/// `local@domain` with no spaces or angle brackets: enough to catch a name typed where
+/// the address belongs.
+#[must_use]
+pub fn is_plausible_address(address: &str) -> bool {
+    match address.split_once('@') {
+        Some((local, domain)) => {
+            !local.is_empty()
+                && !domain.is_empty()
+                && !address.contains(|c: char| c.is_whitespace() || "<>,;\"".contains(c))
+                && !domain.contains('@')
+        }
+        None => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(text: &str) -> Result<Settings, ConfigError> {
+        Settings::from_yaml(
+            text,
+            Path::new("/home/a/.config/pbem/config.yaml"),
+            Some(Path::new("/home/a")),
+        )
+    }
+
+    #[test]
+    fn a_full_config_reads_with_defaults_and_resolved_paths() {
+        let settings = read(
+            "player: {name: Alice, email: alice@example.org}\n\
+             outbox: ~/mail/outbox\n\
+             smtp:\n  host: smtp.example.org\n  user: alice\n  password_env: PW\n  ca_file: ca.pem\n",
+        )
+        .unwrap();
+        assert_eq!(settings.player.name, "Alice");
+        assert_eq!(settings.games, PathBuf::from("/home/a/.config/pbem/games"));
+        assert_eq!(settings.outbox, PathBuf::from("/home/a/mail/outbox"));
+        let smtp = settings.smtp.unwrap();
+        assert_eq!(smtp.port, 587);
+        assert_eq!(smtp.security, SecurityMode::Starttls);
+        assert_eq!(smtp.password, PasswordSource::Environment("PW".to_owned()));
+        assert_eq!(
+            smtp.ca_file,
+            Some(PathBuf::from("/home/a/.config/pbem/ca.pem"))
+        );
+        assert_eq!(smtp.timeout, Duration::from_secs(30));
+    }
+
+    #[test]
+    fn mistakes_name_the_field() {
+        let cases = [
+            ("player: {name: A, email: nobody}\n", "player.email"),
+            ("player: {name: '', email: a@b}\n", "player.name"),
+            (
+                "player: {name: A, email: a@b}\nsmtp: {host: h, security: plain}\n",
+                "smtp.security",
+            ),
+            (
+                "player: {name: A, email: a@b}\nsmtp: {host: h, password_env: X}\n",
+                "smtp.user",
+            ),
+            (
+                "player: {name: A, email: a@b}\nsmtp: {host: h, user: u, password_env: X, password_command: y}\n",
+                "smtp.password_env",
+            ),
+        ];
+        for (text, field) in cases {
+            let error = read(text).unwrap_err().to_string();
+            assert!(error.contains(field), "{text}: {error}");
+            assert!(
+                error.starts_with("/home/a/.config/pbem/config.yaml"),
+                "{error}"
+            );
+        }
+    }
+
+    #[test]
+    fn unknown_fields_and_bad_yaml_are_syntax_errors_with_a_place() {
+        let error = read("player: {name: A, email: a@b}\npasword: x\n").unwrap_err();
+        assert!(matches!(error, ConfigError::Syntax { .. }), "{error}");
+        assert!(error.to_string().contains("pasword"), "{error}");
+        let error = read("player: [unclosed\n").unwrap_err();
+        assert!(error.to_string().contains("line"), "{error}");
+    }
+
+    #[test]
+    fn the_template_reads_back() {
+        let text = Settings::template("Bob \"B\" Smith", "bob@example.org");
+        let settings = read(&text).unwrap();
+        assert_eq!(settings.player.name, "Bob \"B\" Smith");
+        assert_eq!(settings.player.email, "bob@example.org");
+        assert_eq!(settings.smtp, None);
+    }
+}

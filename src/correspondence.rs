@@ -1,0 +1,678 @@
+//! Correspondence games: the record conventions of a game played by mail, and the
+//! operations on it (start, move, record events, compare with a copy that came by mail).
+//!
+//! Everything here works on [`Record`]s and instants passed in; the files, the mail and
+//! the clock are the caller's. The conventions are specified in
+//! `notation/correspondence.md`:
+//!
+//! - tags: the Seven Tag Roster, `WhiteNA`/`BlackNA` (the players' addresses), `Mode "EM"`,
+//!   `GameId` (unique), `TimeControlCorr` when there is a time control, `Variant` for
+//!   games other than chess, `SetUp`/`FEN` for another start;
+//! - every turn carries a comment its player wrote with the stamps of [`Stamp`];
+//! - record events (draw offer, acceptance, claim, resignation) are comment commands:
+//!   `[%draw offer]`, `[%draw agree]`, `[%draw claim threefold]`, `[%resign]`.
+
+use chrono::{DateTime, Utc};
+
+use crate::clock::{Stamp, TimeControl, commands};
+use crate::config::Player;
+use crate::games::{Color, DrawReason, Game, GameResult, Variant};
+use crate::notation::{Comment, Record, Span, Tag, TurnNode, complete_roster};
+use crate::replay::{self, Report};
+
+/// The tag that holds the game's unique id.
+pub const GAME_ID_TAG: &str = "GameId";
+/// The tag that holds the correspondence time control (`10/50d`, `3d+30d`).
+pub const TIME_CONTROL_TAG: &str = "TimeControlCorr";
+
+/// What `pbem new` needs to start a game.
+#[derive(Clone, Debug)]
+pub struct NewGame {
+    /// The game.
+    pub variant: Variant,
+    /// White's player.
+    pub white: Player,
+    /// Black's player.
+    pub black: Player,
+    /// Another starting position (the game's position string), if any.
+    pub position: Option<String>,
+    /// The time control, if any.
+    pub time_control: Option<TimeControl>,
+    /// The game's unique id.
+    pub game_id: String,
+    /// When the game starts.
+    pub started: DateTime<Utc>,
+}
+
+/// Why a turn or an event cannot be added to a game.
+#[derive(Debug, thiserror::Error)]
+pub enum PlayError {
+    /// The record itself does not replay.
+    #[error("the game file does not replay: {0}")]
+    Invalid(String),
+    /// The game has a result already.
+    #[error("the game is over ({0})")]
+    Over(String),
+    /// It is the other side's turn.
+    #[error("it is {to_move}'s turn, and you play {you}")]
+    NotYourTurn {
+        /// The side to move.
+        to_move: Color,
+        /// The player's side.
+        you: Color,
+    },
+    /// The player is not one of the game's players.
+    #[error("{0} does not play in this game (neither WhiteNA nor BlackNA)")]
+    NotAPlayer(String),
+    /// The turn cannot be read or is not legal.
+    #[error("{0}")]
+    Turn(String),
+    /// The event is not possible now.
+    #[error("{0}")]
+    Event(String),
+    /// The setup is not a valid position.
+    #[error("invalid setup: {0}")]
+    Setup(String),
+}
+
+/// A record event: something a player does that is not a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// Offer a draw (with the player's turn, or on its own).
+    OfferDraw,
+    /// Accept the opponent's standing offer.
+    AcceptDraw,
+    /// Claim a draw the rules allow now (threefold repetition, fifty moves).
+    ClaimDraw,
+    /// Resign.
+    Resign,
+}
+
+/// A new game's id: `g-YYYYMMDD-` and eight hex digits of `entropy`.
+#[must_use]
+pub fn new_game_id(started: DateTime<Utc>, entropy: u64) -> String {
+    format!(
+        "g-{}-{:08x}",
+        started.format("%Y%m%d"),
+        entropy & 0xffff_ffff
+    )
+}
+
+/// The record of a new game, checked: its setup must be a valid position of its game.
+pub fn new_record(new: &NewGame) -> Result<Record, PlayError> {
+    let mut record = Record::default();
+    let mut tag = |name: &str, value: String| {
+        record.tags.push(Tag {
+            name: name.into(),
+            value: value.into(),
+            span: Span::default(),
+        });
+    };
+    tag("Event", "Correspondence game".to_owned());
+    tag("Site", "pbem".to_owned());
+    tag("Date", new.started.format("%Y.%m.%d").to_string());
+    tag("Round", "-".to_owned());
+    tag("White", new.white.name.clone());
+    tag("Black", new.black.name.clone());
+    tag("Result", "*".to_owned());
+    tag("WhiteNA", new.white.email.clone());
+    tag("BlackNA", new.black.email.clone());
+    tag("Mode", "EM".to_owned());
+    tag(GAME_ID_TAG, new.game_id.clone());
+    if new.variant != Variant::Chess {
+        tag("Variant", new.variant.name().to_owned());
+    }
+    if let Some(control) = new.time_control {
+        tag(TIME_CONTROL_TAG, control.to_string());
+    }
+    if let Some(position) = &new.position {
+        tag("SetUp", "1".to_owned());
+        tag("FEN", position.clone());
+    }
+    record.result = Some(GameResult::Unknown);
+    record.number = 1;
+    // The start itself must be playable.
+    crate::with_game!(new.variant, G => G::from_tags(&record).map(|_| ()))
+        .map_err(|error| PlayError::Setup(error.to_string()))?;
+    Ok(record)
+}
+
+/// The game's id.
+#[must_use]
+pub fn game_id(record: &Record) -> Option<&str> {
+    record.tag(GAME_ID_TAG)
+}
+
+/// The side the player with this address plays, from the `WhiteNA`/`BlackNA` tags
+/// (compared without regard to case).
+#[must_use]
+pub fn side_of(record: &Record, address: &str) -> Option<Color> {
+    let matches = |tag: &str| {
+        record
+            .tag(tag)
+            .is_some_and(|value| value.trim().eq_ignore_ascii_case(address.trim()))
+    };
+    if matches("WhiteNA") {
+        Some(Color::White)
+    } else if matches("BlackNA") {
+        Some(Color::Black)
+    } else {
+        None
+    }
+}
+
+/// The time control of a game, if it has a readable one.
+#[must_use]
+pub fn time_control(record: &Record) -> Option<TimeControl> {
+    record.tag(TIME_CONTROL_TAG)?.parse().ok()
+}
+
+/// A replay of the game that must be valid, with the side to move.
+pub struct State {
+    /// The replay's report.
+    pub report: Report,
+    /// The side to move after the main line.
+    pub to_move: Color,
+    /// The number of the next turn, as a reader writes it (`12.` or `12...`).
+    pub next_number: String,
+    /// The main line's turns: who made each, and its stamp.
+    pub turns: Vec<(Color, Stamp)>,
+    /// A draw the side to move may claim now.
+    pub claimable: Option<DrawReason>,
+    /// The ASCII diagram of the current position.
+    pub diagram: String,
+}
+
+/// Replays a game and says where it stands; an invalid record is an error.
+pub fn state(record: &Record) -> Result<State, PlayError> {
+    let variant = replay::variant_of(record)
+        .map_err(|name| PlayError::Invalid(format!("unsupported variant \"{name}\"")))?;
+    crate::with_game!(variant, G => state_in::<G>(record))
+}
+
+fn state_in<G: Game>(record: &Record) -> Result<State, PlayError> {
+    let replayed = replay::replay_game::<G>(record);
+    if let Some(error) = replayed.report.errors().next() {
+        return Err(PlayError::Invalid(format!(
+            "line {}: {}",
+            error.span.line, error.message
+        )));
+    }
+    let (Some(start), Some(position)) = (replayed.start, replayed.position) else {
+        return Err(PlayError::Invalid("no playable start".to_owned()));
+    };
+    let mut side = start.side_to_move();
+    let turns = record
+        .moves
+        .turns
+        .iter()
+        .map(|node| {
+            let entry = (side, Stamp::from_comments(&node.comments));
+            side = side.other();
+            entry
+        })
+        .collect();
+    let to_move = position.side_to_move();
+    let number = position.fullmove_number();
+    Ok(State {
+        claimable: replayed.report.claimable,
+        next_number: match to_move {
+            Color::White => format!("{number}."),
+            Color::Black => format!("{number}..."),
+        },
+        to_move,
+        turns,
+        diagram: position.diagram(),
+        report: replayed.report,
+    })
+}
+
+/// A turn added to a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Played {
+    /// The canonical token.
+    pub token: String,
+    /// The turn with its number, as a reader writes it (`12. Nf3`, `12... Nf6`).
+    pub label: String,
+    /// Turns in the main line now.
+    pub ply: u32,
+    /// The result, if the turn ended the game by rule.
+    pub result: Option<GameResult>,
+}
+
+/// Adds the player's turn to the game: checks that it is their turn and that the turn is
+/// legal, writes it canonically with its stamp, and sets the result when the turn ends
+/// the game by rule.
+pub fn play(
+    record: &mut Record,
+    player: &str,
+    token: &str,
+    stamp: Stamp,
+) -> Result<Played, PlayError> {
+    let variant = replay::variant_of(record)
+        .map_err(|name| PlayError::Invalid(format!("unsupported variant \"{name}\"")))?;
+    crate::with_game!(variant, G => play_in::<G>(record, player, token, stamp))
+}
+
+fn play_in<G: Game>(
+    record: &mut Record,
+    player: &str,
+    token: &str,
+    stamp: Stamp,
+) -> Result<Played, PlayError> {
+    let you = side_of(record, player).ok_or_else(|| PlayError::NotAPlayer(player.to_owned()))?;
+    let state = state_in::<G>(record)?;
+    check_open(record)?;
+    if state.to_move != you {
+        return Err(PlayError::NotYourTurn {
+            to_move: state.to_move,
+            you,
+        });
+    }
+    let replayed = replay::replay_game::<G>(record);
+    let Some(mut position) = replayed.position else {
+        return Err(PlayError::Invalid("no playable position".to_owned()));
+    };
+    let syntax = G::parse_turn(token)
+        .map_err(|error| PlayError::Turn(format!("cannot read \"{token}\": {}", error.message)))?;
+    let turn = position
+        .resolve(&syntax)
+        .map_err(|error| PlayError::Turn(format!("illegal turn \"{token}\": {}", error.message)))?;
+    let canonical = position.write_turn(&turn);
+    position.play(&turn);
+    let mut node = TurnNode::new(&canonical);
+    let stamp_text = stamp.to_comment();
+    if !stamp_text.is_empty() {
+        node.comments.push(comment(&stamp_text));
+    }
+    record.moves.turns.push(node);
+    let result = position.outcome().map(|outcome| outcome.result());
+    if let Some(result) = result {
+        set_result(record, result);
+    }
+    Ok(Played {
+        label: format!("{} {canonical}", state.next_number),
+        token: canonical,
+        ply: u32::try_from(record.moves.turns.len()).unwrap_or(u32::MAX),
+        result,
+    })
+}
+
+/// Records an event of the player's. Offers and claims are the side to move's (a claim
+/// is checked against the rules); accepting needs the opponent's standing offer;
+/// resigning is possible at any time.
+pub fn record_event(record: &mut Record, player: &str, event: Event) -> Result<(), PlayError> {
+    let you = side_of(record, player).ok_or_else(|| PlayError::NotAPlayer(player.to_owned()))?;
+    let state = state(record)?;
+    check_open(record)?;
+    let text = match event {
+        Event::Resign => {
+            set_result(
+                record,
+                match you {
+                    Color::White => GameResult::BlackWins,
+                    Color::Black => GameResult::WhiteWins,
+                },
+            );
+            "[%resign]".to_owned()
+        }
+        Event::OfferDraw => "[%draw offer]".to_owned(),
+        Event::AcceptDraw => {
+            if standing_offer(record) != Some(you.other()) {
+                return Err(PlayError::Event(format!(
+                    "there is no draw offer from {} to accept",
+                    you.other()
+                )));
+            }
+            set_result(record, GameResult::Draw);
+            "[%draw agree]".to_owned()
+        }
+        Event::ClaimDraw => {
+            if state.to_move != you {
+                return Err(PlayError::Event(
+                    "a draw is claimed on one's own turn".to_owned(),
+                ));
+            }
+            let Some(reason) = state.claimable else {
+                return Err(PlayError::Event(
+                    "no draw can be claimed here: the position has not occurred three times \
+                     and the fifty-move rule does not apply"
+                        .to_owned(),
+                ));
+            };
+            set_result(record, GameResult::Draw);
+            let name = match reason {
+                DrawReason::FiftyMoves => "fifty-moves",
+                _ => "threefold",
+            };
+            format!("[%draw claim {name}]")
+        }
+    };
+    let target = match record.moves.turns.last_mut() {
+        Some(turn) => &mut turn.comments,
+        None => &mut record.moves.comments,
+    };
+    target.push(comment(&format!(
+        "{} {text}",
+        you.name().to_ascii_lowercase()
+    )));
+    Ok(())
+}
+
+/// The side whose draw offer stands: made on or after its last turn, not yet answered by
+/// a turn of the other side.
+#[must_use]
+pub fn standing_offer(record: &Record) -> Option<Color> {
+    let last = record.moves.turns.last()?;
+    last.comments
+        .iter()
+        .flat_map(|comment| event_commands(&comment.text))
+        .filter(|(_, name, value)| *name == "draw" && *value == "offer")
+        .map(|(side, ..)| side)
+        .last()
+}
+
+/// `(side, command, value)` for the event commands in a comment (`white [%draw offer]`).
+fn event_commands(text: &str) -> Vec<(Color, &str, &str)> {
+    let side = if text.starts_with("black") {
+        Color::Black
+    } else {
+        Color::White
+    };
+    commands(text)
+        .filter(|(name, _)| matches!(*name, "draw" | "resign"))
+        .map(|(name, value)| (side, name, value))
+        .collect()
+}
+
+fn check_open(record: &Record) -> Result<(), PlayError> {
+    match record.tag("Result").map(str::trim) {
+        None | Some("*") => Ok(()),
+        Some(result) => Err(PlayError::Over(result.to_owned())),
+    }
+}
+
+fn set_result(record: &mut Record, result: GameResult) {
+    record.set_tag("Result", result.as_str());
+    record.result = Some(result);
+    complete_roster(record);
+}
+
+fn comment(text: &str) -> Comment {
+    Comment {
+        text: text.into(),
+        span: Span::default(),
+    }
+}
+
+/// How a copy of a game that came by mail relates to the local one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Comparison {
+    /// The same record: a repeated delivery.
+    Same,
+    /// The mail is an older state of the game (fewer turns, or a result the local file
+    /// already has beyond).
+    Older,
+    /// The mail is the local record plus what the other side did: `turns` new turns
+    /// (maybe 0 when only an event was added).
+    Newer {
+        /// How many turns the mail adds.
+        turns: usize,
+    },
+    /// The two histories differ at this ply (from 1).
+    Conflict {
+        /// The first ply where they differ.
+        ply: usize,
+        /// The local turn there (None when the local record ends earlier but differs in
+        /// what it holds).
+        local: Option<String>,
+        /// The mail's turn there.
+        incoming: Option<String>,
+    },
+}
+
+/// Compares the local record with the one a mail carries, turn by turn (tokens and the
+/// comments their players wrote), then tags and events.
+#[must_use]
+pub fn compare(local: &Record, incoming: &Record) -> Comparison {
+    let mine = &local.moves.turns;
+    let theirs = &incoming.moves.turns;
+    for (index, (a, b)) in mine.iter().zip(theirs).enumerate() {
+        if a.token != b.token {
+            return Comparison::Conflict {
+                ply: index + 1,
+                local: Some(a.token.to_string()),
+                incoming: Some(b.token.to_string()),
+            };
+        }
+    }
+    if theirs.len() < mine.len() {
+        return Comparison::Older;
+    }
+    // Tags other than the result must agree: they are the game.
+    for tag in &local.tags {
+        if tag.name == "Result" {
+            continue;
+        }
+        if incoming.tag(&tag.name) != Some(tag.value.as_str()) {
+            return Comparison::Conflict {
+                ply: 0,
+                local: Some(format!("[{} \"{}\"]", tag.name, tag.value)),
+                incoming: incoming
+                    .tag(&tag.name)
+                    .map(|value| format!("[{} \"{value}\"]", tag.name)),
+            };
+        }
+    }
+    let added = theirs.len() - mine.len();
+    let local_open = matches!(local.tag("Result").map(str::trim), None | Some("*"));
+    let incoming_open = matches!(incoming.tag("Result").map(str::trim), None | Some("*"));
+    if added == 0 {
+        if local == incoming || (incoming_open && !local_open) {
+            return if local == incoming {
+                Comparison::Same
+            } else {
+                Comparison::Older
+            };
+        }
+        let comments_grow = mine.iter().zip(theirs).all(|(a, b)| {
+            b.comments.len() >= a.comments.len() && b.comments[..a.comments.len()] == a.comments[..]
+        }) && incoming.moves.comments.len() >= local.moves.comments.len();
+        if comments_grow && (local_open || local.tag("Result") == incoming.tag("Result")) {
+            return Comparison::Newer { turns: 0 };
+        }
+        return Comparison::Conflict {
+            ply: mine.len(),
+            local: local.tag("Result").map(str::to_owned),
+            incoming: incoming.tag("Result").map(str::to_owned),
+        };
+    }
+    if !local_open {
+        return Comparison::Conflict {
+            ply: mine.len() + 1,
+            local: local.tag("Result").map(str::to_owned),
+            incoming: theirs.get(mine.len()).map(|node| node.token.to_string()),
+        };
+    }
+    Comparison::Newer { turns: added }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clock::parse_instant;
+
+    fn player(name: &str) -> Player {
+        Player {
+            name: name.to_owned(),
+            email: format!("{}@example.org", name.to_ascii_lowercase()),
+        }
+    }
+
+    fn game() -> Record {
+        new_record(&NewGame {
+            variant: Variant::Chess,
+            white: player("Alice"),
+            black: player("Bob"),
+            position: None,
+            time_control: Some("10/50d".parse().unwrap()),
+            game_id: "g-20261122-00000001".to_owned(),
+            started: parse_instant("2026-11-22T10:00:00Z").unwrap(),
+        })
+        .unwrap()
+    }
+
+    fn stamp() -> Stamp {
+        Stamp {
+            received: parse_instant("2026-11-22T10:00:00Z"),
+            sent: parse_instant("2026-11-23T10:00:00Z"),
+            leave_days: 0,
+        }
+    }
+
+    #[test]
+    fn a_new_game_has_the_mail_tags_and_validates() {
+        let record = game();
+        assert_eq!(record.tag("WhiteNA"), Some("alice@example.org"));
+        assert_eq!(record.tag("Mode"), Some("EM"));
+        assert_eq!(record.tag(TIME_CONTROL_TAG), Some("10/50d"));
+        assert_eq!(game_id(&record), Some("g-20261122-00000001"));
+        assert!(replay::replay(&record).is_valid());
+        assert_eq!(side_of(&record, "BOB@example.org"), Some(Color::Black));
+        assert_eq!(side_of(&record, "eve@example.org"), None);
+    }
+
+    #[test]
+    fn a_bad_setup_is_refused() {
+        let error = new_record(&NewGame {
+            position: Some("8/8/8/8/8/8/8/8 w - - 0 1".to_owned()),
+            ..NewGame {
+                variant: Variant::Chess,
+                white: player("A"),
+                black: player("B"),
+                position: None,
+                time_control: None,
+                game_id: "g".to_owned(),
+                started: parse_instant("2026-11-22T10:00:00Z").unwrap(),
+            }
+        })
+        .unwrap_err();
+        assert!(error.to_string().contains("missing white king"), "{error}");
+    }
+
+    #[test]
+    fn turns_are_checked_written_canonically_and_stamped() {
+        let mut record = game();
+        let played = play(&mut record, "alice@example.org", "e2e4", stamp()).unwrap();
+        assert_eq!(played.label, "1. e4");
+        assert_eq!(played.ply, 1);
+        let stamped = Stamp::from_comments(&record.moves.turns[0].comments);
+        assert_eq!(stamped, stamp());
+        let error = play(&mut record, "alice@example.org", "d4", stamp()).unwrap_err();
+        assert!(error.to_string().contains("it is Black's turn"), "{error}");
+        let error = play(&mut record, "bob@example.org", "e4", stamp()).unwrap_err();
+        assert!(error.to_string().contains("illegal turn \"e4\""), "{error}");
+        let error = play(&mut record, "eve@example.org", "e5", stamp()).unwrap_err();
+        assert!(matches!(error, PlayError::NotAPlayer(_)), "{error}");
+        assert_eq!(
+            play(&mut record, "bob@example.org", "e5", stamp())
+                .unwrap()
+                .label,
+            "1... e5"
+        );
+    }
+
+    #[test]
+    fn a_mating_turn_sets_the_result() {
+        let mut record = game();
+        for (player, token) in [("alice", "f3"), ("bob", "e5"), ("alice", "g4")] {
+            play(
+                &mut record,
+                &format!("{player}@example.org"),
+                token,
+                stamp(),
+            )
+            .unwrap();
+        }
+        let played = play(&mut record, "bob@example.org", "Qh4", stamp()).unwrap();
+        assert_eq!(played.token, "Qh4#");
+        assert_eq!(played.result, Some(GameResult::BlackWins));
+        assert_eq!(record.tag("Result"), Some("0-1"));
+        let error = play(&mut record, "alice@example.org", "a3", stamp()).unwrap_err();
+        assert!(matches!(error, PlayError::Over(_)), "{error}");
+    }
+
+    #[test]
+    fn draw_offers_are_accepted_only_when_standing() {
+        let mut record = game();
+        play(&mut record, "alice@example.org", "e4", stamp()).unwrap();
+        let error = record_event(&mut record, "bob@example.org", Event::AcceptDraw).unwrap_err();
+        assert!(
+            error.to_string().contains("no draw offer from White"),
+            "{error}"
+        );
+        record_event(&mut record, "alice@example.org", Event::OfferDraw).unwrap();
+        assert_eq!(standing_offer(&record), Some(Color::White));
+        record_event(&mut record, "bob@example.org", Event::AcceptDraw).unwrap();
+        assert_eq!(record.tag("Result"), Some("1/2-1/2"));
+        assert!(replay::replay(&record).is_valid());
+    }
+
+    #[test]
+    fn claims_are_checked_and_resignation_ends_the_game() {
+        let mut record = game();
+        let error = record_event(&mut record, "alice@example.org", Event::ClaimDraw).unwrap_err();
+        assert!(
+            error.to_string().contains("no draw can be claimed"),
+            "{error}"
+        );
+        for (index, token) in ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8"]
+            .iter()
+            .enumerate()
+        {
+            let player = if index % 2 == 0 { "alice" } else { "bob" };
+            play(
+                &mut record,
+                &format!("{player}@example.org"),
+                token,
+                stamp(),
+            )
+            .unwrap();
+        }
+        record_event(&mut record, "alice@example.org", Event::ClaimDraw).unwrap();
+        assert_eq!(record.tag("Result"), Some("1/2-1/2"));
+
+        let mut record = game();
+        record_event(&mut record, "bob@example.org", Event::Resign).unwrap();
+        assert_eq!(record.tag("Result"), Some("1-0"));
+        assert!(replay::replay(&record).is_valid());
+    }
+
+    #[test]
+    fn comparing_copies_finds_repeats_news_and_conflicts() {
+        let mut local = game();
+        play(&mut local, "alice@example.org", "e4", stamp()).unwrap();
+        let mut incoming = local.clone();
+        assert_eq!(compare(&local, &incoming), Comparison::Same);
+        play(&mut incoming, "bob@example.org", "c5", stamp()).unwrap();
+        assert_eq!(compare(&local, &incoming), Comparison::Newer { turns: 1 });
+        assert_eq!(compare(&incoming, &local), Comparison::Older);
+
+        let mut other = game();
+        play(&mut other, "alice@example.org", "d4", stamp()).unwrap();
+        play(&mut other, "bob@example.org", "d5", stamp()).unwrap();
+        assert_eq!(
+            compare(&local, &other),
+            Comparison::Conflict {
+                ply: 1,
+                local: Some("e4".to_owned()),
+                incoming: Some("d4".to_owned())
+            }
+        );
+
+        let mut resigned = local.clone();
+        record_event(&mut resigned, "bob@example.org", Event::Resign).unwrap();
+        assert_eq!(compare(&local, &resigned), Comparison::Newer { turns: 0 });
+        assert_eq!(compare(&resigned, &local), Comparison::Older);
+    }
+}
