@@ -1,14 +1,32 @@
-//! Game files on disk. Writing is atomic: the new content goes to a temporary file in the
-//! same folder, is flushed to disk, and then renamed over the old file, so a crash or a
-//! full disk leaves either the old file or the new one, never half of either.
+//! Files on disk: game files, each game's local state, and the outbox of mails waiting
+//! to be sent.
+//!
+//! Writing is atomic: the new content goes to a temporary file in the same folder, is
+//! flushed to disk, and then renamed over the old file, so a crash or a full disk leaves
+//! either the old file or the new one, never half of either.
 
 use std::fs::{self, File};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
+mod games;
+mod outbox;
+
+pub use games::{GameFiles, LocalState, StoreError};
+pub use outbox::{Outbox, Pending};
+
 /// Replaces the file at `path` with `contents` atomically (creating it if needed). The
 /// file keeps its permissions when it existed.
 pub fn write_atomically(path: &Path, contents: &[u8]) -> io::Result<()> {
+    write_atomically_with(path, contents, None)
+}
+
+/// Like [`write_atomically`], readable and writable by the owner only (for secrets).
+pub fn write_private(path: &Path, contents: &[u8]) -> io::Result<()> {
+    write_atomically_with(path, contents, Some(0o600))
+}
+
+fn write_atomically_with(path: &Path, contents: &[u8], mode: Option<u32>) -> io::Result<()> {
     let folder = match path.parent() {
         Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
         _ => PathBuf::from("."),
@@ -23,10 +41,8 @@ pub fn write_atomically(path: &Path, contents: &[u8]) -> io::Result<()> {
     ));
     let result = (|| {
         let mut file = File::create(&temporary)?;
+        set_mode(&file, path, mode)?;
         file.write_all(contents)?;
-        if let Ok(metadata) = fs::metadata(path) {
-            file.set_permissions(metadata.permissions())?;
-        }
         file.sync_all()?;
         fs::rename(&temporary, path)
     })();
@@ -34,6 +50,21 @@ pub fn write_atomically(path: &Path, contents: &[u8]) -> io::Result<()> {
         let _ = fs::remove_file(&temporary);
     }
     result
+}
+
+/// Gives the new file the old one's permissions, or `mode` (Unix) when asked.
+fn set_mode(file: &File, old: &Path, mode: Option<u32>) -> io::Result<()> {
+    #[cfg(unix)]
+    if let Some(mode) = mode {
+        use std::os::unix::fs::PermissionsExt;
+        return file.set_permissions(fs::Permissions::from_mode(mode));
+    }
+    #[cfg(not(unix))]
+    let _ = mode;
+    if let Ok(metadata) = fs::metadata(old) {
+        file.set_permissions(metadata.permissions())?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]

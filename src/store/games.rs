@@ -1,0 +1,283 @@
+//! The games folder: one `<game id>.pgn` file per game, and beside it the game's local
+//! state (`<game id>.state.yaml`, readable by the owner only: it may hold the game's
+//! secret).
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+use super::{write_atomically, write_private};
+use crate::notation::{ParseError, Record, parse_record};
+
+/// A game file or the games folder cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// Reading or writing failed.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file or folder.
+        path: String,
+        /// What the system said.
+        source: std::io::Error,
+    },
+    /// A game file does not read as one record.
+    #[error("{path}:{}:{}: {}", .error.span.line, .error.span.column, .error.message)]
+    Parse {
+        /// The file.
+        path: String,
+        /// Where and why.
+        error: ParseError,
+    },
+    /// No game matches what the user named.
+    #[error(
+        "no game \"{0}\" (give a game file, a game id, or the start of one; `pbem status` lists them)"
+    )]
+    NotFound(String),
+    /// Several games match a prefix.
+    #[error("\"{name}\" could be any of {}", .candidates.join(", "))]
+    Ambiguous {
+        /// What the user named.
+        name: String,
+        /// The ids it matches.
+        candidates: Vec<String>,
+    },
+    /// A game id that cannot be a file name.
+    #[error("\"{0}\" is not a usable game id (letters, digits, '.', '_' and '-' only)")]
+    BadId(String),
+    /// The local state file does not read.
+    #[error("{path}: {message}")]
+    State {
+        /// The file.
+        path: String,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> StoreError + '_ {
+    move |source| StoreError::Io {
+        path: path.display().to_string(),
+        source,
+    }
+}
+
+/// What a player's copy of a game knows that the record does not.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LocalState {
+    /// When the opponent's latest turn (or the game) reached this player: the start of
+    /// their reflection time, written into the stamp of their next turn.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub received: Option<DateTime<Utc>>,
+    /// The game's shared secret, hex-encoded, if it has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub secret: Option<String>,
+}
+
+/// The folder of game files.
+#[derive(Clone, Debug)]
+pub struct GameFiles {
+    dir: PathBuf,
+}
+
+impl GameFiles {
+    /// The games in `dir` (created when a game is first saved).
+    #[must_use]
+    pub fn new(dir: impl Into<PathBuf>) -> GameFiles {
+        GameFiles { dir: dir.into() }
+    }
+
+    /// The folder.
+    #[must_use]
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Where the game with this id is kept.
+    pub fn path(&self, id: &str) -> Result<PathBuf, StoreError> {
+        check_id(id)?;
+        Ok(self.dir.join(format!("{id}.pgn")))
+    }
+
+    fn state_path(&self, id: &str) -> Result<PathBuf, StoreError> {
+        check_id(id)?;
+        Ok(self.dir.join(format!("{id}.state.yaml")))
+    }
+
+    /// Finds a game by a file path, an id, or the unique start of an id.
+    pub fn find(&self, name: &str) -> Result<PathBuf, StoreError> {
+        let as_path = Path::new(name);
+        if as_path.is_file() {
+            return Ok(as_path.to_path_buf());
+        }
+        if check_id(name).is_ok() {
+            let exact = self.dir.join(format!("{name}.pgn"));
+            if exact.is_file() {
+                return Ok(exact);
+            }
+        }
+        let matches: Vec<PathBuf> = self
+            .list()?
+            .into_iter()
+            .filter(|path| {
+                path.file_stem()
+                    .and_then(|stem| stem.to_str())
+                    .is_some_and(|stem| stem.starts_with(name))
+            })
+            .collect();
+        match matches.len() {
+            0 => Err(StoreError::NotFound(name.to_owned())),
+            1 => Ok(matches.into_iter().next().unwrap_or_default()),
+            _ => Err(StoreError::Ambiguous {
+                name: name.to_owned(),
+                candidates: matches
+                    .iter()
+                    .filter_map(|path| path.file_stem()?.to_str().map(str::to_owned))
+                    .collect(),
+            }),
+        }
+    }
+
+    /// Every game file in the folder, sorted (none when the folder does not exist yet).
+    pub fn list(&self) -> Result<Vec<PathBuf>, StoreError> {
+        let entries = match fs::read_dir(&self.dir) {
+            Ok(entries) => entries,
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(error) => return Err(io(&self.dir)(error)),
+        };
+        let mut files = Vec::new();
+        for entry in entries {
+            let path = entry.map_err(io(&self.dir))?.path();
+            if path.extension().is_some_and(|extension| extension == "pgn") {
+                files.push(path);
+            }
+        }
+        files.sort();
+        Ok(files)
+    }
+
+    /// Reads a game file.
+    pub fn load(&self, path: &Path) -> Result<Record, StoreError> {
+        let text = fs::read_to_string(path).map_err(io(path))?;
+        parse_record(&text).map_err(|error| StoreError::Parse {
+            path: path.display().to_string(),
+            error,
+        })
+    }
+
+    /// Writes a game's text to its file atomically, creating the folder if needed.
+    pub fn save(&self, id: &str, text: &str) -> Result<PathBuf, StoreError> {
+        let path = self.path(id)?;
+        fs::create_dir_all(&self.dir).map_err(io(&self.dir))?;
+        write_atomically(&path, text.as_bytes()).map_err(io(&path))?;
+        Ok(path)
+    }
+
+    /// A game's local state (empty when there is none yet).
+    pub fn state(&self, id: &str) -> Result<LocalState, StoreError> {
+        let path = self.state_path(id)?;
+        match fs::read_to_string(&path) {
+            Ok(text) => serde_yaml::from_str(&text).map_err(|error| StoreError::State {
+                path: path.display().to_string(),
+                message: error.to_string(),
+            }),
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(LocalState::default()),
+            Err(error) => Err(io(&path)(error)),
+        }
+    }
+
+    /// Writes a game's local state, readable by the owner only.
+    pub fn save_state(&self, id: &str, state: &LocalState) -> Result<(), StoreError> {
+        let path = self.state_path(id)?;
+        fs::create_dir_all(&self.dir).map_err(io(&self.dir))?;
+        let text = serde_yaml::to_string(state).map_err(|error| StoreError::State {
+            path: path.display().to_string(),
+            message: error.to_string(),
+        })?;
+        write_private(&path, text.as_bytes()).map_err(io(&path))
+    }
+}
+
+fn check_id(id: &str) -> Result<(), StoreError> {
+    let usable = !id.is_empty()
+        && !id.starts_with('.')
+        && id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'));
+    if usable {
+        Ok(())
+    } else {
+        Err(StoreError::BadId(id.to_owned()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("pbem-games-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        dir
+    }
+
+    #[test]
+    fn games_are_saved_found_and_loaded() {
+        let dir = scratch("find");
+        let games = GameFiles::new(&dir);
+        assert!(games.list().unwrap().is_empty());
+        let path = games.save("g-1-aa", "[Event \"x\"]\n\n1. e4 *\n").unwrap();
+        games.save("g-1-ab", "[Event \"y\"]\n\n*\n").unwrap();
+        assert_eq!(games.find("g-1-aa").unwrap(), path);
+        assert_eq!(games.find(path.to_str().unwrap()).unwrap(), path);
+        assert!(matches!(
+            games.find("g-1-a"),
+            Err(StoreError::Ambiguous { .. })
+        ));
+        assert!(matches!(
+            games.find("nothing"),
+            Err(StoreError::NotFound(_))
+        ));
+        assert_eq!(games.load(&path).unwrap().tag("Event"), Some("x"));
+        assert!(matches!(
+            games.save("../escape", ""),
+            Err(StoreError::BadId(_))
+        ));
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_broken_game_file_is_a_located_error() {
+        let dir = scratch("broken");
+        let games = GameFiles::new(&dir);
+        let path = games.save("g-2", "[Event \"x\"\n\n1. e4 *\n").unwrap();
+        let error = games.load(&path).unwrap_err().to_string();
+        assert!(error.contains("g-2.pgn:1:"), "{error}");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn local_state_is_private_and_round_trips() {
+        let dir = scratch("state");
+        let games = GameFiles::new(&dir);
+        assert_eq!(games.state("g-3").unwrap(), LocalState::default());
+        let state = LocalState {
+            received: Some(DateTime::from_timestamp(1_800_000_000, 0).unwrap()),
+            secret: Some("00ff".to_owned()),
+        };
+        games.save_state("g-3", &state).unwrap();
+        assert_eq!(games.state("g-3").unwrap(), state);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = fs::metadata(dir.join("g-3.state.yaml"))
+                .unwrap()
+                .permissions()
+                .mode();
+            assert_eq!(mode & 0o777, 0o600);
+        }
+        fs::remove_dir_all(&dir).unwrap();
+    }
+}
