@@ -8,6 +8,7 @@
 #![warn(missing_docs)]
 
 pub mod games;
+pub mod mail;
 pub mod notation;
 pub mod replay;
 pub mod store;
