@@ -29,4 +29,5 @@ mod notation;
 mod robustness;
 mod roundtrip;
 mod shared_files;
+mod smtp;
 mod validate;
