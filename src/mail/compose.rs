@@ -186,11 +186,11 @@ pub fn compose(outgoing: &Outgoing) -> Result<Vec<u8>, ComposeError> {
     let text = body(outgoing, &players.long);
     // 7bit keeps the record readable in the raw mail; quoted-printable when a line is
     // long or not ASCII. Both keep every encoded line within 78 characters.
-    let body =
-        Body::new_with_encoding(text, ContentTransferEncoding::SevenBit).unwrap_or_else(|text| {
-            Body::new_with_encoding(text, ContentTransferEncoding::QuotedPrintable)
-                .expect("quoted-printable encodes every text")
-        });
+    // The text goes in as a String both times: lettre turns its line breaks into CRLF
+    // only for text, and would encode a lone LF as =0A.
+    let body = Body::new_with_encoding(text.clone(), ContentTransferEncoding::SevenBit)
+        .or_else(|_| Body::new_with_encoding(text, ContentTransferEncoding::QuotedPrintable))
+        .expect("quoted-printable encodes every text");
     let part = SinglePart::builder()
         .header(ContentType::TEXT_PLAIN)
         .body(body);

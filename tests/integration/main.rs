@@ -25,6 +25,7 @@ pub fn shared_data(test: &str) -> Option<PathBuf> {
 
 mod chess;
 mod cli;
+mod mail;
 mod notation;
 mod robustness;
 mod roundtrip;
