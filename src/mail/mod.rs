@@ -1,6 +1,6 @@
 //! Mail: writing a game's turn as an email, reading one back, and sending it over SMTP.
 //!
-//! - [`compose`] writes a turn as RFC 5322 bytes: the subject names the game and the move,
+//! - [`compose()`] writes a turn as RFC 5322 bytes: the subject names the game and the move,
 //!   the message ids thread a game in mail clients, and the plain-text body carries a
 //!   diagram, a [`position_check`] and the full record between
 //!   `-----BEGIN PBEM RECORD-----` and `-----END PBEM RECORD-----`, signed with an

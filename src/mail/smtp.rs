@@ -275,7 +275,7 @@ impl SendError {
     }
 }
 
-/// Sends one message (RFC 5322 bytes, such as [`super::compose`] writes) to `to`, with
+/// Sends one message (RFC 5322 bytes, such as [`super::compose()`] writes) to `to`, with
 /// `envelope_from` as the envelope sender.
 ///
 /// # Errors
