@@ -11,6 +11,7 @@ pub mod clock;
 pub mod config;
 pub mod correspondence;
 pub mod games;
+pub mod mail;
 pub mod notation;
 pub mod replay;
 pub mod store;

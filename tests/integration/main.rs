@@ -25,8 +25,10 @@ pub fn shared_data(test: &str) -> Option<PathBuf> {
 
 mod chess;
 mod cli;
+mod mail;
 mod notation;
 mod robustness;
 mod roundtrip;
 mod shared_files;
+mod smtp;
 mod validate;

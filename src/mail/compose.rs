@@ -1,0 +1,309 @@
+//! Writing a turn as a mail.
+//!
+//! The message is built with lettre's `Message` builder and has one text/plain UTF-8 part
+//! (7bit when every line is short ASCII, quoted-printable otherwise, so no line of the
+//! encoded mail is longer than 78 characters). Its body, in order:
+//!
+//! ```text
+//! pbem game g-20261122-ab12cd: Alice (White) - Bob (Black), chess
+//! Move: 12. Nf3
+//! Position check: 1a2b3c4d
+//!
+//! (the diagram)
+//!
+//! Note from Alice:          (only when there is a note)
+//! (the note)
+//!
+//! -----BEGIN PBEM RECORD-----
+//! (the record)
+//! -----END PBEM RECORD-----
+//! Authentication: hmac-sha256      (only when the game has a secret)
+//! (64 hex digits)
+//! ```
+//!
+//! Headers: `From`, `To`, `Date`, `Subject` (`[pbem <game>] <move> (<White> - <Black>)`),
+//! `Message-ID` ([`message_id`] of the game and ply), for every turn after the start
+//! `In-Reply-To` (the previous turn's id) and `References` (the start's id and the
+//! previous one), `X-Pbem-Game` and `User-Agent`.
+
+use std::time::SystemTime;
+
+use lettre::message::header::{ContentTransferEncoding, ContentType, HeaderName, HeaderValue};
+use lettre::message::{Body, Mailbox as LettreMailbox, Message, SinglePart};
+use thiserror::Error;
+
+use super::{AUTHENTICATION_LABEL, BEGIN_RECORD, END_RECORD, GAME_HEADER, Mailbox};
+use super::{POSITION_CHECK_LABEL, auth_code, position_check};
+use crate::notation::{ParseError, parse_record};
+
+/// One turn (or the start of a game) to be sent as a mail.
+#[derive(Clone, Debug)]
+pub struct Outgoing<'a> {
+    /// The game's id: ASCII letters, digits, `-`, `_` and `.` (it goes into message ids).
+    pub game_id: &'a str,
+    /// The player who sends the mail.
+    pub from: &'a Mailbox,
+    /// The player who receives it.
+    pub to: &'a Mailbox,
+    /// Turns in the record (0 = the game start / invitation, no move yet).
+    pub ply: u32,
+    /// The latest turn as a reader writes it with its move number, e.g. "12. Nf3" or
+    /// "12... Nf6"; `None` for the start.
+    pub last_turn: Option<&'a str>,
+    /// The variant's name, as the record's `[Variant]` tag gives it.
+    pub variant: &'a str,
+    /// The position as a text diagram.
+    pub diagram: &'a str,
+    /// The game's position string (FEN for chess), for the position check.
+    pub position: &'a str,
+    /// The full record in canonical text (`write_record`).
+    pub record: &'a str,
+    /// The game's shared secret, if it has one: the mail then carries an
+    /// authentication code.
+    pub secret: Option<&'a [u8]>,
+    /// The date of the mail.
+    pub date: chrono::DateTime<chrono::Utc>,
+    /// Free text from the player (a draw offer, a greeting), if any.
+    pub note: Option<&'a str>,
+}
+
+/// Why a mail could not be composed.
+#[derive(Debug, Error)]
+pub enum ComposeError {
+    /// The game id would not make a valid message id.
+    #[error(
+        "cannot compose a mail for game {game_id:?}: a game id may only hold ASCII letters, digits, '-', '_' and '.'"
+    )]
+    GameId {
+        /// The id as given.
+        game_id: String,
+    },
+    /// The sender's or the recipient's address is not an email address.
+    #[error(
+        "cannot compose the mail for game {game_id}: the {role} address {address:?} is invalid: {reason}"
+    )]
+    Address {
+        /// The game.
+        game_id: String,
+        /// "sender" or "recipient".
+        role: &'static str,
+        /// The address as given.
+        address: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// The record does not read as a record.
+    #[error("cannot compose the mail for game {game_id}: its record does not read: {error}")]
+    Record {
+        /// The game.
+        game_id: String,
+        /// The reader's error.
+        error: ParseError,
+    },
+    /// lettre refused to build the message.
+    #[error("cannot compose the mail for game {game_id}: {reason}")]
+    Build {
+        /// The game.
+        game_id: String,
+        /// lettre's reason.
+        reason: String,
+    },
+}
+
+/// The message id of a game's mail after `ply` turns: `<{game_id}.{ply}@pbem.invalid>`.
+///
+/// Deterministic, so that each side can name the other's mails in `In-Reply-To` and
+/// `References` without having seen them. The `.invalid` domain (RFC 2606) can never be
+/// a real host.
+#[must_use]
+pub fn message_id(game_id: &str, ply: u32) -> String {
+    format!("<{game_id}.{ply}@pbem.invalid>")
+}
+
+/// Whether a game id can go into a message id and a subject as it is.
+#[must_use]
+pub fn is_valid_game_id(game_id: &str) -> bool {
+    !game_id.is_empty()
+        && game_id
+            .bytes()
+            .all(|byte| byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'_' | b'.'))
+}
+
+/// Writes the mail for one turn as RFC 5322 bytes (CRLF line endings).
+///
+/// # Errors
+///
+/// When the game id is not usable in a message id, an address is invalid, or the record
+/// does not read.
+pub fn compose(outgoing: &Outgoing) -> Result<Vec<u8>, ComposeError> {
+    let game_id = outgoing.game_id;
+    if !is_valid_game_id(game_id) {
+        return Err(ComposeError::GameId {
+            game_id: game_id.to_owned(),
+        });
+    }
+    let record = parse_record(outgoing.record).map_err(|error| ComposeError::Record {
+        game_id: game_id.to_owned(),
+        error,
+    })?;
+    let from = mailbox(game_id, "sender", outgoing.from)?;
+    let to = mailbox(game_id, "recipient", outgoing.to)?;
+    let players = players(
+        record.tag("White"),
+        record.tag("Black"),
+        outgoing.from,
+        outgoing.to,
+    );
+    let subject = match outgoing.last_turn {
+        Some(turn) => format!("[pbem {game_id}] {turn} ({})", players.short),
+        None => format!(
+            "[pbem {game_id}] new game of {} ({})",
+            outgoing.variant, players.short
+        ),
+    };
+
+    let mut builder = Message::builder()
+        .from(from)
+        .to(to)
+        .date(SystemTime::from(outgoing.date))
+        .subject(subject)
+        .message_id(Some(message_id(game_id, outgoing.ply)))
+        .raw_header(HeaderValue::new(
+            HeaderName::new_from_ascii_str(GAME_HEADER),
+            game_id.to_owned(),
+        ))
+        .user_agent(format!("pbem {}", env!("CARGO_PKG_VERSION")));
+    if outgoing.ply > 0 {
+        let previous = message_id(game_id, outgoing.ply - 1);
+        let references = if outgoing.ply > 1 {
+            format!("{} {previous}", message_id(game_id, 0))
+        } else {
+            previous.clone()
+        };
+        builder = builder.in_reply_to(previous).references(references);
+    }
+
+    let text = body(outgoing, &players.long);
+    // 7bit keeps the record readable in the raw mail; quoted-printable when a line is
+    // long or not ASCII. Both keep every encoded line within 78 characters.
+    // The text goes in as a String both times: lettre turns its line breaks into CRLF
+    // only for text, and would encode a lone LF as =0A.
+    let body = Body::new_with_encoding(text.clone(), ContentTransferEncoding::SevenBit)
+        .or_else(|_| Body::new_with_encoding(text, ContentTransferEncoding::QuotedPrintable))
+        .expect("quoted-printable encodes every text");
+    let part = SinglePart::builder()
+        .header(ContentType::TEXT_PLAIN)
+        .body(body);
+    let message = builder
+        .singlepart(part)
+        .map_err(|error| ComposeError::Build {
+            game_id: game_id.to_owned(),
+            reason: error.to_string(),
+        })?;
+    Ok(message.formatted())
+}
+
+/// The players as the subject and the first line of the body name them.
+struct Players {
+    /// "Alice - Bob".
+    short: String,
+    /// "Alice (White) - Bob (Black)".
+    long: String,
+}
+
+fn players(white: Option<&str>, black: Option<&str>, from: &Mailbox, to: &Mailbox) -> Players {
+    match (known_name(white), known_name(black)) {
+        (Some(white), Some(black)) => Players {
+            short: format!("{white} - {black}"),
+            long: format!("{white} (White) - {black} (Black)"),
+        },
+        _ => {
+            let name = |mailbox: &Mailbox| {
+                if mailbox.name.is_empty() {
+                    mailbox.address.clone()
+                } else {
+                    mailbox.name.clone()
+                }
+            };
+            let short = format!("{} - {}", name(from), name(to));
+            Players {
+                long: short.clone(),
+                short,
+            }
+        }
+    }
+}
+
+/// A player's name from a tag, unless it is empty or unknown (`?`).
+fn known_name(name: Option<&str>) -> Option<&str> {
+    name.filter(|name| !name.is_empty() && *name != "?")
+}
+
+fn body(outgoing: &Outgoing, players: &str) -> String {
+    let mut text = format!(
+        "pbem game {}: {players}, {}\n",
+        outgoing.game_id, outgoing.variant
+    );
+    match outgoing.last_turn {
+        Some(turn) => text.push_str(&format!("Move: {turn}\n")),
+        None => text.push_str("Move: none yet, the game starts\n"),
+    }
+    text.push_str(&format!(
+        "{POSITION_CHECK_LABEL} {}\n\n",
+        position_check(outgoing.position)
+    ));
+    push_block(&mut text, outgoing.diagram);
+    if let Some(note) = outgoing.note.filter(|note| !note.trim().is_empty()) {
+        let sender = if outgoing.from.name.is_empty() {
+            &outgoing.from.address
+        } else {
+            &outgoing.from.name
+        };
+        text.push_str(&format!("Note from {sender}:\n"));
+        push_block(&mut text, note);
+    }
+    text.push_str(BEGIN_RECORD);
+    text.push('\n');
+    text.push_str(outgoing.record.trim_end());
+    text.push('\n');
+    text.push_str(END_RECORD);
+    text.push('\n');
+    if let Some(secret) = outgoing.secret {
+        // The label and the 64 hex digits on one line would be 92 characters, longer
+        // than mail clients leave lines; the reader accepts both layouts.
+        text.push_str(&format!(
+            "{AUTHENTICATION_LABEL}\n{}\n",
+            auth_code(secret, outgoing.game_id, outgoing.record)
+        ));
+    }
+    text
+}
+
+/// Appends a block of lines and one blank line after it.
+fn push_block(text: &mut String, block: &str) {
+    for line in block.trim_end().lines() {
+        text.push_str(line.trim_end());
+        text.push('\n');
+    }
+    text.push('\n');
+}
+
+fn mailbox(
+    game_id: &str,
+    role: &'static str,
+    mailbox: &Mailbox,
+) -> Result<LettreMailbox, ComposeError> {
+    let address = mailbox
+        .address
+        .parse()
+        .map_err(
+            |error: lettre::address::AddressError| ComposeError::Address {
+                game_id: game_id.to_owned(),
+                role,
+                address: mailbox.address.clone(),
+                reason: error.to_string(),
+            },
+        )?;
+    let name = (!mailbox.name.is_empty()).then(|| mailbox.name.clone());
+    Ok(LettreMailbox::new(name, address))
+}
