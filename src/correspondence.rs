@@ -17,7 +17,9 @@ use chrono::{DateTime, Utc};
 use crate::clock::{Stamp, TimeControl, commands};
 use crate::config::Player;
 use crate::games::{Color, DrawReason, Game, GameResult, Variant};
-use crate::notation::{Comment, Record, Span, Tag, TurnNode, complete_roster};
+use crate::notation::{
+    Comment, Numbering, Record, Span, Tag, TurnNode, complete_roster, record_to_string,
+};
 use crate::replay::{self, Report};
 
 /// The tag that holds the game's unique id.
@@ -137,6 +139,22 @@ pub fn new_record(new: &NewGame) -> Result<Record, PlayError> {
     Ok(record)
 }
 
+/// The record as its game file holds it: the canonical text, numbered from the game's
+/// starting position.
+#[must_use]
+pub fn to_text(record: &Record) -> String {
+    let numbering = replay::variant_of(record)
+        .ok()
+        .and_then(|variant| {
+            crate::with_game!(variant, G => G::from_tags(record).ok().map(|start| Numbering {
+                fullmove: start.fullmove_number(),
+                side: start.side_to_move(),
+            }))
+        })
+        .unwrap_or_else(|| Numbering::from_tags(record));
+    record_to_string(record, numbering)
+}
+
 /// The game's id.
 #[must_use]
 pub fn game_id(record: &Record) -> Option<&str> {
@@ -181,6 +199,10 @@ pub struct State {
     pub claimable: Option<DrawReason>,
     /// The ASCII diagram of the current position.
     pub diagram: String,
+    /// The current position string.
+    pub position: String,
+    /// The latest turn with its number (`12... Nf6`), if there is one.
+    pub last_turn: Option<String>,
 }
 
 /// Replays a game and says where it stands; an invalid record is an error.
@@ -202,6 +224,13 @@ fn state_in<G: Game>(record: &Record) -> Result<State, PlayError> {
         return Err(PlayError::Invalid("no playable start".to_owned()));
     };
     let mut side = start.side_to_move();
+    let last_turn = record.moves.turns.last().map(|node| {
+        let plies = u32::try_from(record.moves.turns.len()).unwrap_or(u32::MAX) - 1;
+        let offset = plies + u32::from(start.side_to_move() == Color::Black);
+        let number = start.fullmove_number() + offset / 2;
+        let dots = if offset % 2 == 0 { "." } else { "..." };
+        format!("{number}{dots} {}", node.token)
+    });
     let turns = record
         .moves
         .turns
@@ -223,6 +252,8 @@ fn state_in<G: Game>(record: &Record) -> Result<State, PlayError> {
         to_move,
         turns,
         diagram: position.diagram(),
+        position: position.position_string(),
+        last_turn,
         report: replayed.report,
     })
 }
@@ -369,7 +400,7 @@ pub fn standing_offer(record: &Record) -> Option<Color> {
         .flat_map(|comment| event_commands(&comment.text))
         .filter(|(_, name, value)| *name == "draw" && *value == "offer")
         .map(|(side, ..)| side)
-        .last()
+        .next_back()
 }
 
 /// `(side, command, value)` for the event commands in a comment (`white [%draw offer]`).

@@ -6,7 +6,7 @@
 
 use std::ffi::OsString;
 use std::io::{self, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser, Subcommand};
@@ -14,12 +14,17 @@ use clap::{CommandFactory, Parser, Subcommand};
 use crate::games::Variant;
 
 mod bench;
+mod config_cmd;
 mod diagnostic;
 mod fmt;
+mod home;
 mod input;
 mod legal;
+mod mail;
 mod perft;
+mod play;
 mod show;
+mod status;
 mod validate;
 
 /// What a command ended with; becomes the process exit code.
@@ -66,6 +71,9 @@ Exit status: 0 all valid, 1 some input invalid, 2 usage or I/O error.";
 #[derive(Debug, Parser)]
 #[command(name = "pbem", version, about, after_help = EXAMPLES)]
 pub struct Cli {
+    /// The config file (default: $PBEM_CONFIG, else ~/.config/pbem/config.yaml).
+    #[arg(long, global = true, value_name = "PATH")]
+    pub config: Option<PathBuf>,
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
@@ -127,6 +135,50 @@ Examples:
   pbem bench ../shared/data/pgn/lichess_db_1000k.pgn
   pbem bench --seconds 5 big.pgn")]
     Bench(bench::Args),
+    /// Start a game by mail; prints the new game file's path.
+    #[command(after_help = "\
+Examples:
+  pbem new --white Alice --white-email alice@example.org --black Bob --black-email bob@example.org
+  pbem new --variant Chess --time-control 10/50d+30d --secret --white ... --black ...")]
+    New(play::NewArgs),
+    /// Make your turn in a game (checked, stamped and saved; `pbem send` mails it).
+    #[command(
+        name = "move",
+        after_help = "\
+Examples:
+  pbem move g-20261122-1a2b3c4d e4
+  pbem move g-2026 Nf3 --offer-draw"
+    )]
+    Move(play::MoveArgs),
+    /// Offer, accept or claim a draw.
+    Draw(play::DrawArgs),
+    /// Resign a game.
+    Resign(play::GameArg),
+    /// Store the shared secret your opponent told you for a game.
+    Secret(play::SecretArgs),
+    /// Mail the latest turn of a game to the opponent (through the outbox).
+    #[command(after_help = "\
+The mail names the game and the turn in its subject, holds the turn, a diagram, a
+position check and the full record, and threads with the game's earlier mails. If it
+cannot be sent it waits in the outbox; the move itself is already in the game file.
+
+Examples:
+  pbem send g-20261122-1a2b3c4d
+  pbem send --dry-run /tmp/mails g-2026
+  pbem send --retry")]
+    Send(mail::SendArgs),
+    /// Take in your opponent's mail: check it, save the new turn, show the position.
+    #[command(after_help = "\
+Examples:
+  pbem receive reply.eml
+  pbem receive - < reply.eml
+  pbem receive --maildir ~/Maildir")]
+    Receive(mail::ReceiveArgs),
+    /// List your games: opponent, whose turn, time used and left, overdue games.
+    Status(status::Args),
+    /// Create or check the config file.
+    #[command(subcommand)]
+    Config(config_cmd::ConfigCommand),
     /// Print a shell completion script.
     Completions {
         /// The shell.
@@ -150,7 +202,7 @@ where
     };
     let stdout = io::stdout();
     let mut out = stdout.lock();
-    let result = execute(cli.command, &mut out).and_then(|status| {
+    let result = execute(cli.command, cli.config.as_deref(), &mut out).and_then(|status| {
         out.flush()?;
         Ok(status)
     });
@@ -167,9 +219,23 @@ where
     }
 }
 
-/// Runs one command, writing its output to `out`.
-pub fn execute(command: Command, out: &mut dyn Write) -> Result<Status, CliError> {
+/// Runs one command with the given `--config`, writing its output to `out`.
+pub fn execute(
+    command: Command,
+    config: Option<&Path>,
+    out: &mut dyn Write,
+) -> Result<Status, CliError> {
+    let home = || home::Home::load(config);
     match command {
+        Command::New(args) => play::new(&args, &home()?, out),
+        Command::Move(args) => play::make_move(&args, &home()?, out),
+        Command::Draw(args) => play::draw(&args, &home()?, out),
+        Command::Resign(args) => play::resign(&args, &home()?, out),
+        Command::Secret(args) => play::secret(&args, &home()?, out),
+        Command::Status(args) => status::run(&args, &home()?, out),
+        Command::Send(args) => mail::send(&args, &home()?, out),
+        Command::Receive(args) => mail::receive(&args, &home()?, out),
+        Command::Config(command) => config_cmd::run(&command, config, out),
         Command::Validate(args) => validate::run(&args, out),
         Command::Show(args) => show::run(&args, out),
         Command::Legal(args) => legal::run(&args, out),

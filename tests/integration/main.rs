@@ -25,8 +25,10 @@ pub fn shared_data(test: &str) -> Option<PathBuf> {
 
 mod chess;
 mod cli;
+mod email;
 mod mail;
 mod notation;
+mod play;
 mod robustness;
 mod roundtrip;
 mod shared_files;

@@ -1,0 +1,81 @@
+//! `pbem config`: create the config file, and check it (including the SMTP login).
+
+use std::io::Write;
+use std::path::Path;
+
+use super::home::{self, Home};
+use super::{CliError, Status};
+use crate::config::{Settings, is_plausible_address};
+
+/// The config subcommands.
+#[derive(Debug, clap::Subcommand)]
+pub enum ConfigCommand {
+    /// Write a new config file (at --config, $PBEM_CONFIG or the per-user place).
+    Init {
+        /// Your name, as games name you.
+        #[arg(long)]
+        name: String,
+        /// Your mail address.
+        #[arg(long)]
+        email: String,
+        /// Replace an existing config file.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Read the config file and say what is wrong, if anything; with SMTP configured,
+    /// connect and log in.
+    Check,
+}
+
+/// Runs a config subcommand.
+pub fn run(
+    command: &ConfigCommand,
+    config: Option<&Path>,
+    out: &mut dyn Write,
+) -> Result<Status, CliError> {
+    match command {
+        ConfigCommand::Init { name, email, force } => {
+            let path = home::config_path(config)?;
+            if !is_plausible_address(email) {
+                return Err(CliError::Usage(format!(
+                    "\"{email}\" is not a mail address (expected name@domain)"
+                )));
+            }
+            if path.exists() && !force {
+                return Err(CliError::Usage(format!(
+                    "{} exists already (use --force to replace it)",
+                    path.display()
+                )));
+            }
+            if let Some(parent) = path
+                .parent()
+                .filter(|parent| !parent.as_os_str().is_empty())
+            {
+                std::fs::create_dir_all(parent).map_err(|source| CliError::Io {
+                    path: parent.display().to_string(),
+                    source,
+                })?;
+            }
+            crate::store::write_atomically(&path, Settings::template(name, email).as_bytes())
+                .map_err(|source| CliError::Io {
+                    path: path.display().to_string(),
+                    source,
+                })?;
+            writeln!(out, "{}", path.display())?;
+            Ok(Status::Ok)
+        }
+        ConfigCommand::Check => {
+            let home = Home::load(config)?;
+            let settings = &home.settings;
+            writeln!(out, "config: {}", home.path.display())?;
+            writeln!(
+                out,
+                "player: {} <{}>",
+                settings.player.name, settings.player.email
+            )?;
+            writeln!(out, "games: {}", settings.games.display())?;
+            writeln!(out, "outbox: {}", settings.outbox.display())?;
+            super::mail::check_smtp(&home, out)
+        }
+    }
+}

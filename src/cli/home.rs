@@ -1,0 +1,107 @@
+//! The player's home: the config file and what it names (games folder, outbox), loaded
+//! once for the commands that play by mail, and the current time.
+
+use std::path::{Path, PathBuf};
+
+use chrono::{DateTime, Utc};
+
+use super::CliError;
+use crate::config::Settings;
+use crate::store::{GameFiles, Outbox, StoreError};
+
+/// A loaded configuration with the folders it names.
+pub struct Home {
+    /// The config file.
+    pub path: PathBuf,
+    /// Its validated settings.
+    pub settings: Settings,
+    /// The games folder.
+    pub games: GameFiles,
+    /// The outbox.
+    pub outbox: Outbox,
+}
+
+/// The config file: `--config`, else `$PBEM_CONFIG`, else the per-user config place.
+pub fn config_path(flag: Option<&Path>) -> Result<PathBuf, CliError> {
+    if let Some(path) = flag {
+        return Ok(path.to_path_buf());
+    }
+    if let Some(path) = std::env::var_os("PBEM_CONFIG").filter(|value| !value.is_empty()) {
+        return Ok(PathBuf::from(path));
+    }
+    if let Some(base) = std::env::var_os("XDG_CONFIG_HOME").filter(|value| !value.is_empty()) {
+        return Ok(PathBuf::from(base).join("pbem/config.yaml"));
+    }
+    match home_dir() {
+        Some(home) => Ok(home.join(".config/pbem/config.yaml")),
+        None => Err(CliError::Usage(
+            "cannot tell where the config file is: HOME is not set (give --config PATH)".to_owned(),
+        )),
+    }
+}
+
+fn home_dir() -> Option<PathBuf> {
+    std::env::var_os("HOME")
+        .filter(|value| !value.is_empty())
+        .map(PathBuf::from)
+}
+
+impl Home {
+    /// Loads the config file.
+    pub fn load(flag: Option<&Path>) -> Result<Home, CliError> {
+        let path = config_path(flag)?;
+        let text = std::fs::read_to_string(&path).map_err(|source| {
+            if source.kind() == std::io::ErrorKind::NotFound {
+                CliError::Usage(format!(
+                    "no config file at {} (create one with `pbem config init --name NAME --email ADDRESS`)",
+                    path.display()
+                ))
+            } else {
+                CliError::Io {
+                    path: path.display().to_string(),
+                    source,
+                }
+            }
+        })?;
+        let settings = Settings::from_yaml(&text, &path, home_dir().as_deref())
+            .map_err(|error| CliError::Usage(error.to_string()))?;
+        Ok(Home {
+            games: GameFiles::new(&settings.games),
+            outbox: Outbox::new(&settings.outbox),
+            path,
+            settings,
+        })
+    }
+}
+
+/// Now: the wall clock, or `PBEM_NOW` (an RFC 3339 instant) for tests and for replaying
+/// what happened at a given time.
+pub fn now() -> Result<DateTime<Utc>, CliError> {
+    match std::env::var("PBEM_NOW") {
+        Ok(text) if !text.trim().is_empty() => {
+            crate::clock::parse_instant(&text).ok_or_else(|| {
+                CliError::Usage(format!(
+                    "PBEM_NOW=\"{text}\" is not an RFC 3339 instant like 2026-11-22T10:00:00Z"
+                ))
+            })
+        }
+        _ => Ok(Utc::now()),
+    }
+}
+
+/// `count` random bytes from the operating system.
+pub fn random_bytes(count: usize) -> Result<Vec<u8>, CliError> {
+    let mut bytes = vec![0; count];
+    getrandom::fill(&mut bytes)
+        .map_err(|error| CliError::Usage(format!("no randomness from the system: {error}")))?;
+    Ok(bytes)
+}
+
+impl From<StoreError> for CliError {
+    fn from(error: StoreError) -> CliError {
+        match error {
+            StoreError::Io { path, source } => CliError::Io { path, source },
+            other => CliError::Usage(other.to_string()),
+        }
+    }
+}

@@ -1,0 +1,266 @@
+//! Playing by mail, locally: `pbem new`, `move`, `draw`, `resign` and `secret`.
+
+use std::io::Write;
+
+use super::home::{self, Home};
+use super::{CliError, Status, parse_variant};
+use crate::clock::{Stamp, TimeControl};
+use crate::config::{Player, is_plausible_address};
+use crate::correspondence::{self, Event, NewGame};
+use crate::games::Variant;
+
+/// Arguments of `pbem new`.
+#[derive(Debug, clap::Args)]
+pub struct NewArgs {
+    /// The game (a `[Variant]` name).
+    #[arg(long, value_name = "NAME", value_parser = parse_variant, default_value = "Chess")]
+    pub variant: Variant,
+    /// White's name.
+    #[arg(long, value_name = "NAME")]
+    pub white: String,
+    /// White's mail address.
+    #[arg(long, value_name = "ADDR")]
+    pub white_email: String,
+    /// Black's name.
+    #[arg(long, value_name = "NAME")]
+    pub black: String,
+    /// Black's mail address.
+    #[arg(long, value_name = "ADDR")]
+    pub black_email: String,
+    /// Start from this position (the game's position string) instead of the standard one.
+    #[arg(long, value_name = "POS")]
+    pub fen: Option<String>,
+    /// Correspondence time control: `10/50d` (10 turns in 50 days, carried over), `3d`
+    /// (3 days a turn), optionally `+30d` leave days.
+    #[arg(long, value_name = "TC")]
+    pub time_control: Option<TimeControl>,
+    /// Give the game a shared secret: every mail then carries an authentication code.
+    /// The secret is printed once (on standard error) for you to tell your opponent.
+    #[arg(long)]
+    pub secret: bool,
+}
+
+/// Arguments of `pbem move`.
+#[derive(Debug, clap::Args)]
+pub struct MoveArgs {
+    /// The game: its file, its id, or the start of its id.
+    #[arg(value_name = "GAME")]
+    pub game: String,
+    /// Your turn, as the game's notation writes it (`Nf3`, `e2e4`, `O-O`...).
+    #[arg(value_name = "TURN")]
+    pub turn: String,
+    /// Offer a draw with this turn.
+    #[arg(long)]
+    pub offer_draw: bool,
+    /// Leave days taken while thinking about this turn (not counted as reflection time).
+    #[arg(long, value_name = "DAYS", default_value_t = 0)]
+    pub leave: u32,
+}
+
+/// What `pbem draw` does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum DrawAction {
+    /// Offer a draw.
+    Offer,
+    /// Accept the opponent's offer.
+    Accept,
+    /// Claim a draw by threefold repetition or the fifty-move rule.
+    Claim,
+}
+
+/// Arguments of `pbem draw`.
+#[derive(Debug, clap::Args)]
+pub struct DrawArgs {
+    /// Offer, accept or claim.
+    #[arg(value_enum)]
+    pub action: DrawAction,
+    /// The game.
+    #[arg(value_name = "GAME")]
+    pub game: String,
+}
+
+/// Arguments of commands that name only a game.
+#[derive(Debug, clap::Args)]
+pub struct GameArg {
+    /// The game: its file, its id, or the start of its id.
+    #[arg(value_name = "GAME")]
+    pub game: String,
+}
+
+/// Arguments of `pbem secret`.
+#[derive(Debug, clap::Args)]
+pub struct SecretArgs {
+    /// The game's id (the game need not have arrived yet).
+    #[arg(value_name = "GAME_ID")]
+    pub game_id: String,
+    /// The secret your opponent told you (hex, as `pbem new --secret` printed it).
+    #[arg(value_name = "SECRET")]
+    pub secret: String,
+}
+
+/// Runs `pbem new`: prints the new game file's path.
+pub fn new(args: &NewArgs, home: &Home, out: &mut dyn Write) -> Result<Status, CliError> {
+    for address in [&args.white_email, &args.black_email] {
+        if !is_plausible_address(address) {
+            return Err(CliError::Usage(format!(
+                "\"{address}\" is not a mail address (expected name@domain)"
+            )));
+        }
+    }
+    let now = home::now()?;
+    let entropy = home::random_bytes(8)?;
+    let entropy = u64::from_le_bytes(entropy.try_into().unwrap_or_default());
+    let new_game = NewGame {
+        variant: args.variant,
+        white: Player {
+            name: args.white.clone(),
+            email: args.white_email.clone(),
+        },
+        black: Player {
+            name: args.black.clone(),
+            email: args.black_email.clone(),
+        },
+        position: args.fen.clone(),
+        time_control: args.time_control,
+        game_id: correspondence::new_game_id(now, entropy),
+        started: now,
+    };
+    let record = correspondence::new_record(&new_game)
+        .map_err(|error| CliError::Usage(error.to_string()))?;
+    if correspondence::side_of(&record, &home.settings.player.email).is_none() {
+        return Err(CliError::Usage(format!(
+            "you ({}) are neither White nor Black in this game",
+            home.settings.player.email
+        )));
+    }
+    let id = new_game.game_id.as_str();
+    let mut state = home.games.state(id)?;
+    // The game "reaches" its creator now: their reflection time starts from here.
+    state.received = Some(now);
+    if args.secret {
+        let secret = hex(&home::random_bytes(16)?);
+        eprintln!(
+            "pbem: the game's secret is {secret}\n\
+             pbem: tell it to your opponent by phone or in person (not by mail); they run\n\
+             pbem:     pbem secret {id} {secret}\n\
+             pbem: before they take in your first mail. It is kept in {}",
+            home.games.dir().join(format!("{id}.state.yaml")).display()
+        );
+        state.secret = Some(secret);
+    }
+    home.games.save_state(id, &state)?;
+    let path = home.games.save(id, &correspondence::to_text(&record))?;
+    writeln!(out, "{}", path.display())?;
+    Ok(Status::Ok)
+}
+
+/// Runs `pbem move`.
+pub fn make_move(args: &MoveArgs, home: &Home, out: &mut dyn Write) -> Result<Status, CliError> {
+    let path = home.games.find(&args.game)?;
+    let mut record = home.games.load(&path)?;
+    let id = game_id_of(&record, &path)?;
+    let state = home.games.state(&id)?;
+    let stamp = Stamp {
+        received: state.received,
+        sent: Some(home::now()?),
+        leave_days: args.leave,
+    };
+    let player = &home.settings.player.email;
+    let played = correspondence::play(&mut record, player, &args.turn, stamp)
+        .map_err(|error| CliError::Usage(format!("{}: {error}", path.display())))?;
+    if args.offer_draw {
+        correspondence::record_event(&mut record, player, Event::OfferDraw)
+            .map_err(|error| CliError::Usage(error.to_string()))?;
+    }
+    home.games.save(&id, &correspondence::to_text(&record))?;
+    let mut line = format!("{}: {}", id, played.label);
+    if args.offer_draw {
+        line.push_str(", offering a draw");
+    }
+    if let Some(result) = played.result {
+        line.push_str(&format!(", game over: {result}"));
+    }
+    writeln!(out, "{line}")?;
+    writeln!(out, "send it with: pbem send {id}")?;
+    Ok(Status::Ok)
+}
+
+/// Runs `pbem draw`.
+pub fn draw(args: &DrawArgs, home: &Home, out: &mut dyn Write) -> Result<Status, CliError> {
+    let event = match args.action {
+        DrawAction::Offer => Event::OfferDraw,
+        DrawAction::Accept => Event::AcceptDraw,
+        DrawAction::Claim => Event::ClaimDraw,
+    };
+    event_command(&args.game, event, home, out)
+}
+
+/// Runs `pbem resign`.
+pub fn resign(args: &GameArg, home: &Home, out: &mut dyn Write) -> Result<Status, CliError> {
+    event_command(&args.game, Event::Resign, home, out)
+}
+
+fn event_command(
+    game: &str,
+    event: Event,
+    home: &Home,
+    out: &mut dyn Write,
+) -> Result<Status, CliError> {
+    let path = home.games.find(game)?;
+    let mut record = home.games.load(&path)?;
+    let id = game_id_of(&record, &path)?;
+    correspondence::record_event(&mut record, &home.settings.player.email, event)
+        .map_err(|error| CliError::Usage(format!("{}: {error}", path.display())))?;
+    home.games.save(&id, &correspondence::to_text(&record))?;
+    let what = match event {
+        Event::OfferDraw => "draw offered".to_owned(),
+        Event::AcceptDraw => "draw agreed: 1/2-1/2".to_owned(),
+        Event::ClaimDraw => "draw claimed: 1/2-1/2".to_owned(),
+        Event::Resign => format!("resigned: {}", record.tag("Result").unwrap_or("*")),
+    };
+    writeln!(out, "{id}: {what}")?;
+    writeln!(out, "send it with: pbem send {id}")?;
+    Ok(Status::Ok)
+}
+
+/// Runs `pbem secret`.
+pub fn secret(args: &SecretArgs, home: &Home, out: &mut dyn Write) -> Result<Status, CliError> {
+    let secret = args.secret.trim().to_ascii_lowercase();
+    if secret.len() < 16
+        || !secret.len().is_multiple_of(2)
+        || !secret.chars().all(|c| c.is_ascii_hexdigit())
+    {
+        return Err(CliError::Usage(
+            "the secret is the hex string `pbem new --secret` printed (32 hex digits)".to_owned(),
+        ));
+    }
+    let mut state = home.games.state(&args.game_id)?;
+    state.secret = Some(secret);
+    home.games.save_state(&args.game_id, &state)?;
+    writeln!(
+        out,
+        "{}: secret stored; mails of this game must now carry its code",
+        args.game_id
+    )?;
+    Ok(Status::Ok)
+}
+
+/// The game's id from its `GameId` tag.
+pub(super) fn game_id_of(
+    record: &crate::notation::Record,
+    path: &std::path::Path,
+) -> Result<String, CliError> {
+    correspondence::game_id(record)
+        .map(str::to_owned)
+        .ok_or_else(|| {
+            CliError::Usage(format!(
+                "{}: no GameId tag; this is not a game started with `pbem new`",
+                path.display()
+            ))
+        })
+}
+
+/// Lowercase hex.
+pub(super) fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|byte| format!("{byte:02x}")).collect()
+}

@@ -1,0 +1,157 @@
+//! `pbem status`: the player's games, whose turn it is, and how much time is left.
+
+use std::io::Write;
+
+use super::home::{self, Home};
+use super::{CliError, Status};
+use crate::clock::{self, PlayerTime};
+use crate::correspondence;
+use crate::games::Color;
+use crate::notation::Record;
+
+/// Arguments of `pbem status`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Also list finished games.
+    #[arg(long)]
+    pub all: bool,
+}
+
+/// Runs `pbem status`.
+pub fn run(args: &Args, home: &Home, out: &mut dyn Write) -> Result<Status, CliError> {
+    let now = home::now()?;
+    let me = &home.settings.player.email;
+    let mut shown = 0;
+    let mut overdue = 0;
+    for path in home.games.list()? {
+        let record = match home.games.load(&path) {
+            Ok(record) => record,
+            Err(error) => {
+                writeln!(out, "{error}")?;
+                continue;
+            }
+        };
+        let finished = !matches!(record.tag("Result").map(str::trim), None | Some("*"));
+        if finished && !args.all {
+            continue;
+        }
+        let id = correspondence::game_id(&record).unwrap_or("?").to_owned();
+        let state = home.games.state(&id)?;
+        let line = match correspondence::state(&record) {
+            Err(error) => format!("{id}: {error}"),
+            Ok(game) => {
+                let you = correspondence::side_of(&record, me);
+                let waiting = if finished {
+                    None
+                } else {
+                    waiting_since(&record, &game, you, state.received)
+                };
+                let times = clock::clocks(
+                    correspondence::time_control(&record),
+                    &game.turns,
+                    waiting,
+                    now,
+                );
+                let line = describe(
+                    &record,
+                    &game,
+                    you,
+                    finished,
+                    &times,
+                    waiting.map(|(_, since)| since),
+                );
+                if !finished && times.iter().any(PlayerTime::overdue) {
+                    overdue += 1;
+                }
+                line
+            }
+        };
+        writeln!(out, "{line}")?;
+        shown += 1;
+    }
+    if shown == 0 {
+        writeln!(
+            out,
+            "no {}games in {}",
+            if args.all { "" } else { "running " },
+            home.games.dir().display()
+        )?;
+    } else if overdue > 0 {
+        writeln!(
+            out,
+            "{overdue} game{} overdue",
+            if overdue == 1 { "" } else { "s" }
+        )?;
+    }
+    Ok(Status::Ok)
+}
+
+/// The side to move and since when its clock runs: for the player's own turn, when the
+/// opponent's turn arrived (local state); for the opponent's, when the player's last turn
+/// was made (its stamp), which is the best this side knows.
+fn waiting_since(
+    record: &Record,
+    game: &correspondence::State,
+    you: Option<Color>,
+    received: Option<chrono::DateTime<chrono::Utc>>,
+) -> Option<(Color, chrono::DateTime<chrono::Utc>)> {
+    let to_move = game.to_move;
+    let since = if Some(to_move) == you {
+        received
+    } else {
+        game.turns
+            .last()
+            .and_then(|(_, stamp)| stamp.sent)
+            .or(received)
+    };
+    let _ = record;
+    since.map(|since| (to_move, since))
+}
+
+fn describe(
+    record: &Record,
+    game: &correspondence::State,
+    you: Option<Color>,
+    finished: bool,
+    times: &[PlayerTime; 2],
+    since: Option<chrono::DateTime<chrono::Utc>>,
+) -> String {
+    let id = correspondence::game_id(record).unwrap_or("?");
+    let name = |tag: &str| record.tag(tag).unwrap_or("?").to_owned();
+    let opponent = match you {
+        Some(Color::White) => format!("vs {} (you play White)", name("Black")),
+        Some(Color::Black) => format!("vs {} (you play Black)", name("White")),
+        None => format!("{} - {}", name("White"), name("Black")),
+    };
+    let variant = record.tag("Variant").unwrap_or("Chess");
+    let mut line = format!("{id}  {opponent}, {variant}");
+    if finished {
+        line.push_str(&format!(
+            ", finished {}",
+            record.tag("Result").unwrap_or("?")
+        ));
+        return line;
+    }
+    let whose = if Some(game.to_move) == you {
+        "your turn".to_owned()
+    } else {
+        format!("{}'s turn", game.to_move)
+    };
+    line.push_str(&format!(", move {}, {whose}", game.next_number));
+    if let Some(since) = since {
+        line.push_str(&format!(" since {}", since.format("%Y-%m-%d %H:%M UTC")));
+    }
+    if let Some(offer) = correspondence::standing_offer(record) {
+        line.push_str(&format!(", {offer} offers a draw"));
+    }
+    for (color, time) in [(Color::White, &times[0]), (Color::Black, &times[1])] {
+        line.push_str(&format!("; {color} used {}", clock::describe(time.used)));
+        if let Some(left) = time.left {
+            line.push_str(&format!(", left {}", clock::describe(left)));
+            if time.overdue() {
+                line.push_str(" OVERDUE");
+            }
+        }
+    }
+    line
+}

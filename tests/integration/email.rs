@@ -1,0 +1,473 @@
+//! Two players' homes play whole games by real mail: `pbem new`, `move`, `send` through a
+//! real SMTP server on loopback (STARTTLS and AUTH, the test server of `smtp`), and
+//! `receive` from Maildirs; then the fault cases, the outbox and the trust checks.
+
+use std::path::{Path, PathBuf};
+
+use crate::play::{Homes, Player, ok, text};
+use crate::smtp::{self, Options, SmtpServer};
+
+const PASSWORD_VARIABLE: &str = "PBEM_TEST_SMTP_PASSWORD";
+
+/// The smtp section of a config file for this server.
+fn smtp_config(server: &SmtpServer) -> String {
+    format!(
+        "smtp:\n  host: 127.0.0.1\n  port: {}\n  security: starttls\n  user: {}\n  password_env: {PASSWORD_VARIABLE}\n  ca_file: {}\n  timeout_seconds: 10\n",
+        server.port,
+        server.user,
+        server.ca_file.display()
+    )
+}
+
+/// Points a player's config at another port (the server restarted elsewhere).
+fn repoint(player: &Player, server: &SmtpServer) {
+    let config = std::fs::read_to_string(player.config()).unwrap();
+    let kept: String = config
+        .lines()
+        .take_while(|line| !line.starts_with("smtp:"))
+        .map(|line| format!("{line}\n"))
+        .collect();
+    std::fs::write(player.config(), format!("{kept}{}", smtp_config(server))).unwrap();
+}
+
+fn pbem(player: &Player, server: &SmtpServer, now: &str, args: &[&str]) -> std::process::Output {
+    player.run_with(now, args, &[(PASSWORD_VARIABLE, server.password)])
+}
+
+/// Moves every mail the server delivered since the last call into the recipient's own
+/// Maildir (by the `To` address), as a mail host would.
+fn deliver(server: &SmtpServer, homes: &Homes) -> usize {
+    let new = server.maildir.join("new");
+    let mut moved = 0;
+    let mut names: Vec<PathBuf> = std::fs::read_dir(&new)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    names.sort();
+    for path in names {
+        let message = std::fs::read_to_string(&path).unwrap();
+        let to_line = message
+            .lines()
+            .find(|line| line.to_ascii_lowercase().starts_with("to:"))
+            .unwrap_or_default()
+            .to_ascii_lowercase();
+        let player = if to_line.contains("bob@example.org") {
+            &homes.bob
+        } else {
+            &homes.alice
+        };
+        let maildir = maildir(player);
+        std::fs::rename(&path, maildir.join("new").join(path.file_name().unwrap())).unwrap();
+        moved += 1;
+    }
+    moved
+}
+
+fn maildir(player: &Player) -> PathBuf {
+    let dir = player.dir.join("Maildir");
+    for sub in ["new", "cur", "tmp"] {
+        std::fs::create_dir_all(dir.join(sub)).unwrap();
+    }
+    dir
+}
+
+fn receive(player: &Player, server: &SmtpServer, now: &str) -> String {
+    let dir = maildir(player);
+    ok(&pbem(
+        player,
+        server,
+        now,
+        &["receive", "--maildir", dir.to_str().unwrap()],
+    ))
+}
+
+fn count(dir: &Path) -> usize {
+    std::fs::read_dir(dir)
+        .map(|entries| entries.count())
+        .unwrap_or(0)
+}
+
+#[test]
+fn two_players_play_a_whole_game_by_mail() {
+    let Some(server) = smtp::start("two_players_play_a_whole_game_by_mail", Options::default())
+    else {
+        return;
+    };
+    let homes = Homes::new("by-mail", &smtp_config(&server));
+    let check = ok(&pbem(
+        &homes.alice,
+        &server,
+        "2026-11-01T09:00:00Z",
+        &["config", "check"],
+    ));
+    assert!(check.contains("smtp: connected and logged in"), "{check}");
+
+    let id = homes.start("2026-11-01T09:00:00Z", &["--time-control", "10/30d"]);
+    // The fool's mate, one mail per turn, a day apart.
+    let turns = ["f3", "e5", "g4", "Qh4"];
+    for (index, turn) in turns.iter().enumerate() {
+        let (mover, other) = if index % 2 == 0 {
+            (&homes.alice, &homes.bob)
+        } else {
+            (&homes.bob, &homes.alice)
+        };
+        let day = 2 + 2 * index;
+        let moved = format!("2026-11-{day:02}T10:00:00Z");
+        let read = format!("2026-11-{:02}T08:00:00Z", day + 1);
+        ok(&pbem(mover, &server, &moved, &["move", &id, turn]));
+        let sent = ok(&pbem(mover, &server, &moved, &["send", &id]));
+        assert!(
+            sent.contains(&format!("sent {id} (ply {})", index + 1)),
+            "{sent}"
+        );
+        assert_eq!(deliver(&server, &homes), 1);
+        let received = receive(other, &server, &read);
+        assert!(received.contains(&format!("{id}: ")), "{received}");
+        if index < 3 {
+            assert!(received.contains("your turn"), "{received}");
+        }
+    }
+    // Both copies are the same game, over by mate, and valid.
+    let file = |player: &Player| {
+        std::fs::read_to_string(player.dir.join("games").join(format!("{id}.pgn"))).unwrap()
+    };
+    assert_eq!(file(&homes.alice), file(&homes.bob));
+    let words = file(&homes.alice)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        words.contains("2. g4 {[%received 2026-11-05T08:00:00Z] [%sent 2026-11-06T10:00:00Z]}"),
+        "{words}"
+    );
+    assert!(
+        file(&homes.alice).contains("[Result \"0-1\"]"),
+        "{}",
+        file(&homes.alice)
+    );
+    let path = homes.alice.dir.join("games").join(format!("{id}.pgn"));
+    let validated = ok(&homes.alice.run(
+        "2026-11-10T00:00:00Z",
+        &["validate", path.to_str().unwrap()],
+    ));
+    assert!(
+        validated.contains("valid, 4 plies, 0-1 (Black wins by checkmate)"),
+        "{validated}"
+    );
+    let status = ok(&homes
+        .alice
+        .run("2026-11-10T00:00:00Z", &["status", "--all"]));
+    assert!(status.contains("finished 0-1"), "{status}");
+    // Every mail was taken in: nothing left in new/, nothing in the outboxes.
+    assert_eq!(count(&maildir(&homes.alice).join("new")), 0);
+    assert_eq!(count(&homes.alice.dir.join("outbox")), 0);
+    assert_eq!(count(&homes.bob.dir.join("outbox")), 0);
+}
+
+#[test]
+fn a_repeated_an_older_and_a_forged_mail_change_nothing() {
+    let Some(server) = smtp::start("a_repeated_an_older_and_a_forged_mail", Options::default())
+    else {
+        return;
+    };
+    let homes = Homes::new("repeats", &smtp_config(&server));
+    let id = homes.start("2026-11-01T09:00:00Z", &[]);
+    ok(&pbem(
+        &homes.alice,
+        &server,
+        "2026-11-01T10:00:00Z",
+        &["move", &id, "e4"],
+    ));
+    ok(&pbem(
+        &homes.alice,
+        &server,
+        "2026-11-01T10:00:00Z",
+        &["send", &id],
+    ));
+    let first = server.delivered().pop().unwrap();
+    deliver(&server, &homes);
+    receive(&homes.bob, &server, "2026-11-01T11:00:00Z");
+
+    // The same mail again: a no-op.
+    let again = homes.bob.dir.join("again.eml");
+    std::fs::write(&again, &first).unwrap();
+    let repeated = ok(&pbem(
+        &homes.bob,
+        &server,
+        "2026-11-01T12:00:00Z",
+        &["receive", again.to_str().unwrap()],
+    ));
+    assert!(repeated.contains("already known"), "{repeated}");
+
+    // Bob answers; the old mail of Alice's first turn is now older than his copy.
+    ok(&pbem(
+        &homes.bob,
+        &server,
+        "2026-11-02T10:00:00Z",
+        &["move", &id, "c5"],
+    ));
+    let older = ok(&pbem(
+        &homes.bob,
+        &server,
+        "2026-11-02T11:00:00Z",
+        &["receive", again.to_str().unwrap()],
+    ));
+    assert!(older.contains("an older mail"), "{older}");
+
+    // A mail claiming to be Bob's, with a different history, is a conflict.
+    let forged = String::from_utf8(first.clone())
+        .unwrap()
+        .replace("1. e4", "1. d4");
+    let forged_path = homes.alice.dir.join("forged.eml");
+    std::fs::write(&forged_path, forged).unwrap();
+    let before =
+        std::fs::read_to_string(homes.bob.dir.join("games").join(format!("{id}.pgn"))).unwrap();
+    let refused = pbem(
+        &homes.bob,
+        &server,
+        "2026-11-02T12:00:00Z",
+        &["receive", forged_path.to_str().unwrap()],
+    );
+    assert_eq!(refused.status.code(), Some(1), "{}", text(&refused.stdout));
+    assert!(
+        text(&refused.stdout).contains("refused"),
+        "{}",
+        text(&refused.stdout)
+    );
+    let after =
+        std::fs::read_to_string(homes.bob.dir.join("games").join(format!("{id}.pgn"))).unwrap();
+    assert_eq!(before, after);
+}
+
+#[test]
+fn with_a_secret_only_authenticated_mail_is_taken_in() {
+    let Some(server) = smtp::start("with_a_secret", Options::default()) else {
+        return;
+    };
+    let homes = Homes::new("secret", &smtp_config(&server));
+    let output = homes.alice.run(
+        "2026-11-01T09:00:00Z",
+        &[
+            "new",
+            "--white",
+            "Alice",
+            "--white-email",
+            "alice@example.org",
+            "--black",
+            "Bob",
+            "--black-email",
+            "bob@example.org",
+            "--secret",
+        ],
+    );
+    let path = PathBuf::from(ok(&output).trim());
+    let id = path.file_stem().unwrap().to_str().unwrap().to_owned();
+    let notice = text(&output.stderr);
+    let secret = notice
+        .split_whitespace()
+        .skip_while(|word| *word != "is")
+        .nth(1)
+        .unwrap()
+        .to_owned();
+    assert_eq!(secret.len(), 32, "{notice}");
+    assert!(!std::fs::read_to_string(&path).unwrap().contains(&secret));
+
+    ok(&pbem(
+        &homes.alice,
+        &server,
+        "2026-11-01T10:00:00Z",
+        &["move", &id, "d4"],
+    ));
+    ok(&pbem(
+        &homes.alice,
+        &server,
+        "2026-11-01T10:00:00Z",
+        &["send", &id],
+    ));
+    let genuine = server.delivered().pop().unwrap();
+    deliver(&server, &homes);
+
+    // Without the secret Bob cannot take it in; the mail waits in new/.
+    let dir = maildir(&homes.bob);
+    let waiting = pbem(
+        &homes.bob,
+        &server,
+        "2026-11-01T11:00:00Z",
+        &["receive", "--maildir", dir.to_str().unwrap()],
+    );
+    assert_eq!(waiting.status.code(), Some(1));
+    assert!(
+        text(&waiting.stdout).contains(&format!("pbem secret {id}")),
+        "{}",
+        text(&waiting.stdout)
+    );
+    assert_eq!(count(&dir.join("new")), 1);
+
+    // A forged copy (same code, another move) is refused once he has the secret.
+    ok(&homes
+        .bob
+        .run("2026-11-01T11:00:00Z", &["secret", &id, &secret]));
+    let forged = String::from_utf8(genuine)
+        .unwrap()
+        .replace("1. d4", "1. e4");
+    let forged_path = homes.bob.dir.join("forged.eml");
+    std::fs::write(&forged_path, forged).unwrap();
+    let refused = pbem(
+        &homes.bob,
+        &server,
+        "2026-11-01T11:30:00Z",
+        &["receive", forged_path.to_str().unwrap()],
+    );
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(
+        !homes
+            .bob
+            .dir
+            .join("games")
+            .join(format!("{id}.pgn"))
+            .exists()
+    );
+
+    // The genuine one is taken in.
+    let taken = receive(&homes.bob, &server, "2026-11-01T12:00:00Z");
+    assert!(taken.contains("1. d4"), "{taken}");
+    assert_eq!(count(&dir.join("new")), 0);
+}
+
+#[test]
+fn a_failed_send_waits_in_the_outbox_and_a_retry_delivers_it_once() {
+    let Some(dropping) = smtp::start(
+        "a_failed_send_dropping",
+        Options {
+            drop_mid_message: true,
+            ..Options::default()
+        },
+    ) else {
+        return;
+    };
+    let homes = Homes::new("outbox", &smtp_config(&dropping));
+    let id = homes.start("2026-11-01T09:00:00Z", &[]);
+    ok(&pbem(
+        &homes.alice,
+        &dropping,
+        "2026-11-01T10:00:00Z",
+        &["move", &id, "e4"],
+    ));
+    let failed = pbem(
+        &homes.alice,
+        &dropping,
+        "2026-11-01T10:00:00Z",
+        &["send", &id],
+    );
+    assert_eq!(failed.status.code(), Some(2));
+    let said = text(&failed.stderr);
+    assert!(
+        said.contains("not sent") && said.contains("pbem send --retry"),
+        "{said}"
+    );
+    assert!(!said.contains(dropping.password), "{said}");
+    assert_eq!(count(&homes.alice.dir.join("outbox")), 2);
+    drop(dropping);
+
+    // Nothing listening at all: still waiting, still no password shown.
+    let refused_login = smtp::start(
+        "a_failed_send_login",
+        Options {
+            refuse_login: true,
+            ..Options::default()
+        },
+    )
+    .unwrap();
+    repoint(&homes.alice, &refused_login);
+    let failed = pbem(
+        &homes.alice,
+        &refused_login,
+        "2026-11-01T10:05:00Z",
+        &["send", "--retry"],
+    );
+    assert_eq!(failed.status.code(), Some(2));
+    assert!(!text(&failed.stderr).contains(refused_login.password));
+    assert_eq!(count(&homes.alice.dir.join("outbox")), 2);
+    let check = pbem(
+        &homes.alice,
+        &refused_login,
+        "2026-11-01T10:05:00Z",
+        &["config", "check"],
+    );
+    assert_eq!(check.status.code(), Some(2));
+    assert!(
+        text(&check.stderr).contains("smtp check failed"),
+        "{}",
+        text(&check.stderr)
+    );
+    drop(refused_login);
+
+    let working = smtp::start("a_failed_send_working", Options::default()).unwrap();
+    repoint(&homes.alice, &working);
+    let sent = ok(&pbem(
+        &homes.alice,
+        &working,
+        "2026-11-01T11:00:00Z",
+        &["send", "--retry"],
+    ));
+    assert!(sent.contains(&format!("sent {id} (ply 1)")), "{sent}");
+    assert_eq!(working.delivered().len(), 1);
+    let again = ok(&pbem(
+        &homes.alice,
+        &working,
+        "2026-11-01T11:05:00Z",
+        &["send", "--retry"],
+    ));
+    assert!(again.contains("the outbox is empty"), "{again}");
+    assert_eq!(working.delivered().len(), 1);
+
+    // The game file never lost the move.
+    deliver(&working, &homes);
+    let taken = receive(&homes.bob, &working, "2026-11-01T12:00:00Z");
+    assert!(taken.contains("1. e4"), "{taken}");
+}
+
+#[test]
+fn send_dry_run_writes_the_mail_to_a_folder() {
+    let homes = Homes::new("dry-run", "");
+    let id = homes.start("2026-11-01T09:00:00Z", &[]);
+    ok(&homes
+        .alice
+        .run("2026-11-01T10:00:00Z", &["move", &id, "Nf3"]));
+    let dir = homes.alice.dir.join("drafts");
+    let out = ok(&homes.alice.run(
+        "2026-11-01T10:00:00Z",
+        &["send", "--dry-run", dir.to_str().unwrap(), &id],
+    ));
+    let path = PathBuf::from(out.trim());
+    let mail = std::fs::read_to_string(&path).unwrap();
+    assert!(
+        mail.contains(&format!("Message-ID: <{id}.1@pbem.invalid>")),
+        "{mail}"
+    );
+    assert!(
+        mail.contains(&format!("In-Reply-To: <{id}.0@pbem.invalid>")),
+        "{mail}"
+    );
+    assert!(mail.contains("1. Nf3"), "{mail}");
+    assert_eq!(count(&homes.alice.dir.join("outbox")), 0);
+    // Bob takes the file in directly.
+    let taken = ok(&homes
+        .bob
+        .run("2026-11-01T11:00:00Z", &["receive", path.to_str().unwrap()]));
+    assert!(
+        taken.contains("new game from alice@example.org, last turn 1. Nf3"),
+        "{taken}"
+    );
+    // Without smtp settings a send keeps the mail in the outbox and says so.
+    let kept = homes.bob.run("2026-11-01T12:00:00Z", &["move", &id, "d5"]);
+    ok(&kept);
+    let unsent = homes.bob.run("2026-11-01T12:00:00Z", &["send", &id]);
+    assert_eq!(unsent.status.code(), Some(2));
+    assert!(
+        text(&unsent.stderr).contains("no smtp section"),
+        "{}",
+        text(&unsent.stderr)
+    );
+    assert_eq!(count(&homes.bob.dir.join("outbox")), 2);
+}

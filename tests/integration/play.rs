@@ -1,0 +1,374 @@
+//! Playing by mail, the local half: config files, starting games, turns, events, status,
+//! with two players' homes side by side and an injected clock (`PBEM_NOW`).
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+/// One player's home: a folder with their config file.
+pub struct Player {
+    pub dir: PathBuf,
+}
+
+impl Player {
+    pub fn config(&self) -> PathBuf {
+        self.dir.join("config.yaml")
+    }
+
+    /// Runs pbem with this player's config at the given instant.
+    pub fn run(&self, now: &str, args: &[&str]) -> Output {
+        self.run_with(now, args, &[])
+    }
+
+    pub fn run_with(&self, now: &str, args: &[&str], env: &[(&str, &str)]) -> Output {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_pbem"));
+        command
+            .arg("--config")
+            .arg(self.config())
+            .args(args)
+            .env("PBEM_NOW", now)
+            .env_remove("PBEM_CONFIG");
+        for (name, value) in env {
+            command.env(name, value);
+        }
+        command.output().expect("pbem runs")
+    }
+}
+
+/// Two homes in a scratch folder, removed on drop.
+pub struct Homes {
+    pub root: PathBuf,
+    pub alice: Player,
+    pub bob: Player,
+}
+
+impl Homes {
+    pub fn new(name: &str, smtp: &str) -> Homes {
+        let root = std::env::temp_dir().join(format!("pbem-homes-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        let make = |who: &str| {
+            let dir = root.join(who);
+            std::fs::create_dir_all(&dir).unwrap();
+            let email = format!("{who}@example.org");
+            let name = format!("{}{}", who[..1].to_uppercase(), &who[1..]);
+            std::fs::write(
+                dir.join("config.yaml"),
+                format!("player:\n  name: {name}\n  email: {email}\n{smtp}"),
+            )
+            .unwrap();
+            Player { dir }
+        };
+        Homes {
+            alice: make("alice"),
+            bob: make("bob"),
+            root,
+        }
+    }
+
+    /// Alice starts a game against Bob; returns its id.
+    pub fn start(&self, now: &str, extra: &[&str]) -> String {
+        let mut args = vec![
+            "new",
+            "--white",
+            "Alice",
+            "--white-email",
+            "alice@example.org",
+            "--black",
+            "Bob",
+            "--black-email",
+            "bob@example.org",
+        ];
+        args.extend_from_slice(extra);
+        let output = self.alice.run(now, &args);
+        assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+        let path = PathBuf::from(text(&output.stdout).trim());
+        assert!(path.is_file(), "{}", path.display());
+        path.file_stem().unwrap().to_str().unwrap().to_owned()
+    }
+}
+
+impl Drop for Homes {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.root);
+    }
+}
+
+pub fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+pub fn ok(output: &Output) -> String {
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "stdout: {}\nstderr: {}",
+        text(&output.stdout),
+        text(&output.stderr)
+    );
+    text(&output.stdout)
+}
+
+fn game_file(player: &Player, id: &str) -> String {
+    std::fs::read_to_string(player.dir.join("games").join(format!("{id}.pgn"))).unwrap()
+}
+
+/// The game file with line breaks and runs of spaces as single spaces.
+fn game_words(player: &Player, id: &str) -> String {
+    game_file(player, id)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[test]
+fn config_init_writes_a_file_that_check_reads() {
+    let root = std::env::temp_dir().join(format!("pbem-config-init-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    let config = root.join("deep/config.yaml");
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_pbem"))
+            .arg("--config")
+            .arg(&config)
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let created = ok(&run(&[
+        "config",
+        "init",
+        "--name",
+        "Carol",
+        "--email",
+        "carol@example.org",
+    ]));
+    assert_eq!(created.trim(), config.to_str().unwrap());
+    let again = run(&[
+        "config",
+        "init",
+        "--name",
+        "Carol",
+        "--email",
+        "carol@example.org",
+    ]);
+    assert_eq!(again.status.code(), Some(2));
+    assert!(
+        text(&again.stderr).contains("exists already"),
+        "{}",
+        text(&again.stderr)
+    );
+    let checked = ok(&run(&["config", "check"]));
+    assert!(
+        checked.contains("player: Carol <carol@example.org>"),
+        "{checked}"
+    );
+    assert!(checked.contains("smtp: not configured"), "{checked}");
+    std::fs::write(&config, "player: {name: C, email: c@d}\nsmpt: {}\n").unwrap();
+    let broken = run(&["config", "check"]);
+    assert_eq!(broken.status.code(), Some(2));
+    assert!(
+        text(&broken.stderr).contains("smpt"),
+        "{}",
+        text(&broken.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+#[test]
+fn a_missing_config_file_says_how_to_make_one() {
+    let homes = Homes::new("missing", "");
+    std::fs::remove_file(homes.alice.config()).unwrap();
+    let output = homes.alice.run("2026-11-22T10:00:00Z", &["status"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        text(&output.stderr).contains("pbem config init"),
+        "{}",
+        text(&output.stderr)
+    );
+}
+
+#[test]
+fn turns_are_checked_stamped_and_saved() {
+    let homes = Homes::new("turns", "");
+    let id = homes.start("2026-11-22T10:00:00Z", &["--time-control", "10/50d"]);
+    let file = game_file(&homes.alice, &id);
+    for tag in [
+        "[WhiteNA \"alice@example.org\"]",
+        "[BlackNA \"bob@example.org\"]",
+        "[Mode \"EM\"]",
+        "[TimeControlCorr \"10/50d\"]",
+    ] {
+        assert!(file.contains(tag), "{file}");
+    }
+    assert!(file.contains(&format!("[GameId \"{id}\"]")), "{file}");
+
+    let out = ok(&homes
+        .alice
+        .run("2026-11-23T09:00:00Z", &["move", &id, "e2e4"]));
+    assert!(out.contains(": 1. e4"), "{out}");
+    let file = game_words(&homes.alice, &id);
+    assert!(
+        file.contains("1. e4 {[%received 2026-11-22T10:00:00Z] [%sent 2026-11-23T09:00:00Z]}"),
+        "{file}"
+    );
+
+    // Not Alice's turn now; an illegal turn and a stranger's game are refused.
+    let twice = homes
+        .alice
+        .run("2026-11-23T09:05:00Z", &["move", &id, "d4"]);
+    assert_eq!(twice.status.code(), Some(2));
+    assert!(
+        text(&twice.stderr).contains("it is Black's turn"),
+        "{}",
+        text(&twice.stderr)
+    );
+    let before = game_file(&homes.alice, &id);
+    let missing = homes
+        .alice
+        .run("2026-11-23T09:05:00Z", &["move", "nothing-like-it", "d4"]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert_eq!(game_file(&homes.alice, &id), before);
+}
+
+#[test]
+fn status_shows_whose_turn_and_the_time_left() {
+    let homes = Homes::new("status", "");
+    let id = homes.start("2026-11-01T10:00:00Z", &["--time-control", "3d"]);
+    let out = ok(&homes.alice.run("2026-11-02T12:00:00Z", &["status"]));
+    assert!(out.contains(&id), "{out}");
+    assert!(out.contains("vs Bob (you play White)"), "{out}");
+    assert!(
+        out.contains("move 1., your turn since 2026-11-01 10:00 UTC"),
+        "{out}"
+    );
+    assert!(out.contains("White used 12h 0m, left 2d 12h"), "{out}");
+    // Five days later Alice is overdue.
+    let late = ok(&homes.alice.run("2026-11-06T12:00:00Z", &["status"]));
+    assert!(late.contains("OVERDUE"), "{late}");
+    assert!(late.ends_with("1 game overdue\n"), "{late}");
+}
+
+#[test]
+fn resignation_and_draws_are_recorded_events() {
+    let homes = Homes::new("events", "");
+    let id = homes.start("2026-11-01T10:00:00Z", &[]);
+    ok(&homes
+        .alice
+        .run("2026-11-01T11:00:00Z", &["move", &id, "e4", "--offer-draw"]));
+    assert!(game_words(&homes.alice, &id).contains("{white [%draw offer]}"));
+    let claim = homes
+        .alice
+        .run("2026-11-01T11:00:00Z", &["draw", "claim", &id]);
+    assert_eq!(claim.status.code(), Some(2));
+    assert!(
+        text(&claim.stderr).contains("own turn"),
+        "{}",
+        text(&claim.stderr)
+    );
+    let out = ok(&homes.alice.run("2026-11-01T12:00:00Z", &["resign", &id]));
+    assert!(out.contains("resigned: 0-1"), "{out}");
+    let file = game_words(&homes.alice, &id);
+    assert!(
+        file.contains("[Result \"0-1\"]") && file.contains("{white [%resign]}"),
+        "{file}"
+    );
+    let after = homes
+        .alice
+        .run("2026-11-01T12:00:00Z", &["move", &id, "d4"]);
+    assert!(
+        text(&after.stderr).contains("the game is over"),
+        "{}",
+        text(&after.stderr)
+    );
+    let status = ok(&homes
+        .alice
+        .run("2026-11-01T12:00:00Z", &["status", "--all"]));
+    assert!(status.contains("finished 0-1"), "{status}");
+}
+
+#[test]
+fn new_refuses_bad_input_and_strangers() {
+    let homes = Homes::new("refuse", "");
+    let bad = homes.alice.run(
+        "2026-11-01T10:00:00Z",
+        &[
+            "new",
+            "--white",
+            "A",
+            "--white-email",
+            "alice@example.org",
+            "--black",
+            "B",
+            "--black-email",
+            "not-an-address",
+        ],
+    );
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        text(&bad.stderr).contains("not a mail address"),
+        "{}",
+        text(&bad.stderr)
+    );
+    let stranger = homes.alice.run(
+        "2026-11-01T10:00:00Z",
+        &[
+            "new",
+            "--white",
+            "C",
+            "--white-email",
+            "c@example.org",
+            "--black",
+            "B",
+            "--black-email",
+            "bob@example.org",
+        ],
+    );
+    assert_eq!(stranger.status.code(), Some(2));
+    assert!(
+        text(&stranger.stderr).contains("neither White nor Black"),
+        "{}",
+        text(&stranger.stderr)
+    );
+    let fen = homes.alice.run(
+        "2026-11-01T10:00:00Z",
+        &[
+            "new",
+            "--white",
+            "A",
+            "--white-email",
+            "alice@example.org",
+            "--black",
+            "B",
+            "--black-email",
+            "bob@example.org",
+            "--fen",
+            "8/8/8/8/8/8/8/8 w - - 0 1",
+        ],
+    );
+    assert_eq!(fen.status.code(), Some(2));
+    assert!(
+        text(&fen.stderr).contains("missing white king"),
+        "{}",
+        text(&fen.stderr)
+    );
+    let control = homes.alice.run(
+        "2026-11-01T10:00:00Z",
+        &[
+            "new",
+            "--white",
+            "A",
+            "--white-email",
+            "alice@example.org",
+            "--black",
+            "B",
+            "--black-email",
+            "bob@example.org",
+            "--time-control",
+            "forever",
+        ],
+    );
+    assert_eq!(control.status.code(), Some(2));
+    assert!(
+        text(&control.stderr).contains("invalid time control"),
+        "{}",
+        text(&control.stderr)
+    );
+}
