@@ -300,6 +300,22 @@ fn play_in<G: Game>(
             you,
         });
     }
+    if stamp.leave_days > 0 {
+        let allowed = time_control(record).map_or(0, |control| control.leave_days);
+        let taken: u32 = state
+            .turns
+            .iter()
+            .filter(|(color, _)| *color == you)
+            .map(|(_, stamp)| stamp.leave_days)
+            .sum();
+        if taken + stamp.leave_days > allowed {
+            return Err(PlayError::Turn(format!(
+                "{} leave days asked, but {} of the game's {allowed} are left",
+                stamp.leave_days,
+                allowed.saturating_sub(taken)
+            )));
+        }
+    }
     let replayed = replay::replay_game::<G>(record);
     let Some(mut position) = replayed.position else {
         return Err(PlayError::Invalid("no playable position".to_owned()));
@@ -611,6 +627,24 @@ mod tests {
                 .label,
             "1... e5"
         );
+    }
+
+    #[test]
+    fn leave_days_are_limited_by_the_time_control() {
+        let mut record = game();
+        record.set_tag(TIME_CONTROL_TAG, "10/50d+5d");
+        let with_leave = |days| Stamp {
+            leave_days: days,
+            ..stamp()
+        };
+        play(&mut record, "alice@example.org", "e4", with_leave(3)).unwrap();
+        play(&mut record, "bob@example.org", "e5", stamp()).unwrap();
+        let error = play(&mut record, "alice@example.org", "Nf3", with_leave(3)).unwrap_err();
+        assert!(error.to_string().contains("2 of the game's 5 are left"), "{error}");
+        play(&mut record, "alice@example.org", "Nf3", with_leave(2)).unwrap();
+        let mut record = game();
+        let error = play(&mut record, "alice@example.org", "e4", with_leave(1)).unwrap_err();
+        assert!(error.to_string().contains("0 of the game's 0"), "{error}");
     }
 
     #[test]

@@ -471,3 +471,86 @@ fn send_dry_run_writes_the_mail_to_a_folder() {
     );
     assert_eq!(count(&homes.bob.dir.join("outbox")), 2);
 }
+
+/// A mail as a reply quotes it: the record between the markers, every line after `> `.
+fn quoted_reply(record: &str, from: &str, keep_end: bool) -> String {
+    let mut body =
+        String::from("On Sunday you wrote:\n> pbem game\n>\n> -----BEGIN PBEM RECORD-----\n");
+    for line in record.lines() {
+        body.push_str(&format!("> {line}\n"));
+    }
+    if keep_end {
+        body.push_str("> -----END PBEM RECORD-----\n");
+    } else {
+        // Cut off in the middle of the movetext.
+        body.truncate(body.len() - 20);
+        body.push('\n');
+    }
+    format!(
+        "From: Alice <{from}>\nTo: bob@example.org\nSubject: Re: your move\nContent-Type: text/plain; charset=utf-8\n\n{body}"
+    )
+}
+
+#[test]
+fn quoted_replies_are_taken_in_and_truncated_mails_refused() {
+    let homes = Homes::new("quoted", "");
+    let id = homes.start("2026-11-01T09:00:00Z", &[]);
+    ok(&homes
+        .alice
+        .run("2026-11-01T10:00:00Z", &["move", &id, "Nf3"]));
+    let record =
+        std::fs::read_to_string(homes.alice.dir.join("games").join(format!("{id}.pgn"))).unwrap();
+
+    let truncated = homes.bob.dir.join("truncated.eml");
+    std::fs::write(
+        &truncated,
+        quoted_reply(&record, "alice@example.org", false),
+    )
+    .unwrap();
+    let refused = homes.bob.run(
+        "2026-11-01T11:00:00Z",
+        &["receive", truncated.to_str().unwrap()],
+    );
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(
+        text(&refused.stdout).contains("truncated"),
+        "{}",
+        text(&refused.stdout)
+    );
+    assert!(
+        !homes
+            .bob
+            .dir
+            .join("games")
+            .join(format!("{id}.pgn"))
+            .exists()
+    );
+
+    let stranger = homes.bob.dir.join("stranger.eml");
+    std::fs::write(
+        &stranger,
+        quoted_reply(&record, "mallory@example.org", true),
+    )
+    .unwrap();
+    let refused = homes.bob.run(
+        "2026-11-01T11:00:00Z",
+        &["receive", stranger.to_str().unwrap()],
+    );
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(
+        text(&refused.stdout).contains("comes from mallory@example.org"),
+        "{}",
+        text(&refused.stdout)
+    );
+
+    let quoted = homes.bob.dir.join("quoted.eml");
+    std::fs::write(&quoted, quoted_reply(&record, "alice@example.org", true)).unwrap();
+    let input = std::fs::read(&quoted).unwrap();
+    let taken = ok(&homes
+        .bob
+        .run_with_stdin("2026-11-01T11:00:00Z", &["receive", "-"], &input));
+    assert!(taken.contains("last turn 1. Nf3"), "{taken}");
+    let bobs =
+        std::fs::read_to_string(homes.bob.dir.join("games").join(format!("{id}.pgn"))).unwrap();
+    assert_eq!(bobs, record);
+}

@@ -19,6 +19,29 @@ impl Player {
         self.run_with(now, args, &[])
     }
 
+    /// Runs pbem with `input` on its standard input.
+    pub fn run_with_stdin(&self, now: &str, args: &[&str], input: &[u8]) -> Output {
+        use std::io::Write;
+        let mut child = Command::new(env!("CARGO_BIN_EXE_pbem"))
+            .arg("--config")
+            .arg(self.config())
+            .args(args)
+            .env("PBEM_NOW", now)
+            .env_remove("PBEM_CONFIG")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("pbem runs");
+        child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(input)
+            .expect("input written");
+        child.wait_with_output().expect("pbem ends")
+    }
+
     pub fn run_with(&self, now: &str, args: &[&str], env: &[(&str, &str)]) -> Output {
         let mut command = Command::new(env!("CARGO_BIN_EXE_pbem"));
         command
