@@ -512,21 +512,16 @@ pub fn compare(local: &Record, incoming: &Record) -> Comparison {
         }
     }
     let added = theirs.len() - mine.len();
-    let local_open = matches!(local.tag("Result").map(str::trim), None | Some("*"));
-    let incoming_open = matches!(incoming.tag("Result").map(str::trim), None | Some("*"));
+    let local_open = is_open(local);
     if added == 0 {
-        if local == incoming || (incoming_open && !local_open) {
-            return if local == incoming {
-                Comparison::Same
-            } else {
-                Comparison::Older
-            };
+        if local == incoming {
+            return Comparison::Same;
         }
-        let comments_grow = mine.iter().zip(theirs).all(|(a, b)| {
-            b.comments.len() >= a.comments.len() && b.comments[..a.comments.len()] == a.comments[..]
-        }) && incoming.moves.comments.len() >= local.moves.comments.len();
-        if comments_grow && (local_open || local.tag("Result") == incoming.tag("Result")) {
+        if extends(local, incoming) {
             return Comparison::Newer { turns: 0 };
+        }
+        if extends(incoming, local) {
+            return Comparison::Older;
         }
         return Comparison::Conflict {
             ply: mine.len(),
@@ -542,6 +537,26 @@ pub fn compare(local: &Record, incoming: &Record) -> Comparison {
         };
     }
     Comparison::Newer { turns: added }
+}
+
+/// Whether the game has no result yet.
+fn is_open(record: &Record) -> bool {
+    matches!(record.tag("Result").map(str::trim), None | Some("*"))
+}
+
+/// Whether `later` is `earlier` with only comments (events) added at the ends of its
+/// comment lists and, if `earlier` was open, a result set. Both have the same turns.
+fn extends(earlier: &Record, later: &Record) -> bool {
+    let grows = |a: &[Comment], b: &[Comment]| b.len() >= a.len() && b[..a.len()] == a[..];
+    let turns_grow = earlier
+        .moves
+        .turns
+        .iter()
+        .zip(&later.moves.turns)
+        .all(|(a, b)| grows(&a.comments, &b.comments));
+    turns_grow
+        && grows(&earlier.moves.comments, &later.moves.comments)
+        && (is_open(earlier) || earlier.tag("Result") == later.tag("Result"))
 }
 
 #[cfg(test)]
@@ -640,7 +655,10 @@ mod tests {
         play(&mut record, "alice@example.org", "e4", with_leave(3)).unwrap();
         play(&mut record, "bob@example.org", "e5", stamp()).unwrap();
         let error = play(&mut record, "alice@example.org", "Nf3", with_leave(3)).unwrap_err();
-        assert!(error.to_string().contains("2 of the game's 5 are left"), "{error}");
+        assert!(
+            error.to_string().contains("2 of the game's 5 are left"),
+            "{error}"
+        );
         play(&mut record, "alice@example.org", "Nf3", with_leave(2)).unwrap();
         let mut record = game();
         let error = play(&mut record, "alice@example.org", "e4", with_leave(1)).unwrap_err();
@@ -739,5 +757,16 @@ mod tests {
         record_event(&mut resigned, "bob@example.org", Event::Resign).unwrap();
         assert_eq!(compare(&local, &resigned), Comparison::Newer { turns: 0 });
         assert_eq!(compare(&resigned, &local), Comparison::Older);
+
+        // An offer that arrives before the move-only mail it followed: the later mail
+        // is older.
+        let mut offered = local.clone();
+        record_event(&mut offered, "alice@example.org", Event::OfferDraw).unwrap();
+        assert_eq!(compare(&offered, &local), Comparison::Older);
+        // Two different events on the same turn cannot both stand.
+        assert!(matches!(
+            compare(&offered, &resigned),
+            Comparison::Conflict { .. }
+        ));
     }
 }

@@ -345,6 +345,7 @@ fn a_failed_send_waits_in_the_outbox_and_a_retry_delivers_it_once() {
     ) else {
         return;
     };
+    let password = dropping.password;
     let homes = Homes::new("outbox", &smtp_config(&dropping));
     let id = homes.start("2026-11-01T09:00:00Z", &[]);
     ok(&pbem(
@@ -369,7 +370,7 @@ fn a_failed_send_waits_in_the_outbox_and_a_retry_delivers_it_once() {
     assert_eq!(count(&homes.alice.dir.join("outbox")), 2);
     drop(dropping);
 
-    // Nothing listening at all: still waiting, still no password shown.
+    // A refused login: still waiting, still no password shown.
     let refused_login = smtp::start(
         "a_failed_send_login",
         Options {
@@ -401,6 +402,47 @@ fn a_failed_send_waits_in_the_outbox_and_a_retry_delivers_it_once() {
         text(&check.stderr)
     );
     drop(refused_login);
+
+    // A server that offers no STARTTLS: the client refuses to go on in plain text.
+    let no_tls = smtp::start(
+        "a_failed_send_no_tls",
+        Options {
+            no_starttls: true,
+            ..Options::default()
+        },
+    )
+    .unwrap();
+    repoint(&homes.alice, &no_tls);
+    let failed = pbem(
+        &homes.alice,
+        &no_tls,
+        "2026-11-01T10:10:00Z",
+        &["send", "--retry"],
+    );
+    assert_eq!(failed.status.code(), Some(2));
+    assert!(
+        text(&failed.stderr)
+            .to_ascii_lowercase()
+            .contains("starttls"),
+        "{}",
+        text(&failed.stderr)
+    );
+    assert_eq!(count(&homes.alice.dir.join("outbox")), 2);
+    drop(no_tls);
+
+    // No server at all any more on that port.
+    let failed = homes.alice.run_with(
+        "2026-11-01T10:15:00Z",
+        &["send", "--retry"],
+        &[(PASSWORD_VARIABLE, password)],
+    );
+    assert_eq!(failed.status.code(), Some(2));
+    assert!(
+        text(&failed.stderr).contains("not sent"),
+        "{}",
+        text(&failed.stderr)
+    );
+    assert_eq!(count(&homes.alice.dir.join("outbox")), 2);
 
     let working = smtp::start("a_failed_send_working", Options::default()).unwrap();
     repoint(&homes.alice, &working);
@@ -553,4 +595,51 @@ fn quoted_replies_are_taken_in_and_truncated_mails_refused() {
     let bobs =
         std::fs::read_to_string(homes.bob.dir.join("games").join(format!("{id}.pgn"))).unwrap();
     assert_eq!(bobs, record);
+}
+
+#[test]
+fn mails_that_arrive_out_of_order_do_not_undo_newer_ones() {
+    let homes = Homes::new("reordered", "");
+    let id = homes.start("2026-11-01T09:00:00Z", &[]);
+    let drafts = homes.alice.dir.join("drafts");
+    let drafts_arg = drafts.to_str().unwrap();
+    ok(&homes
+        .alice
+        .run("2026-11-01T10:00:00Z", &["move", &id, "e4"]));
+    let first = PathBuf::from(
+        ok(&homes.alice.run(
+            "2026-11-01T10:00:00Z",
+            &["send", "--dry-run", drafts_arg, &id],
+        ))
+        .trim(),
+    );
+    let first_copy = homes.bob.dir.join("first.eml");
+    std::fs::copy(&first, &first_copy).unwrap();
+    ok(&homes
+        .alice
+        .run("2026-11-01T10:30:00Z", &["draw", "offer", &id]));
+    let second = PathBuf::from(
+        ok(&homes.alice.run(
+            "2026-11-01T10:30:00Z",
+            &["send", "--dry-run", drafts_arg, &id],
+        ))
+        .trim(),
+    );
+
+    // The offer arrives first, then the move alone.
+    let taken = ok(&homes.bob.run(
+        "2026-11-01T11:00:00Z",
+        &["receive", second.to_str().unwrap()],
+    ));
+    assert!(taken.contains("White offers a draw"), "{taken}");
+    let late = ok(&homes.bob.run(
+        "2026-11-01T11:05:00Z",
+        &["receive", first_copy.to_str().unwrap()],
+    ));
+    assert!(late.contains("an older mail"), "{late}");
+    let status = ok(&homes.bob.run("2026-11-01T11:10:00Z", &["status"]));
+    assert!(status.contains("White offers a draw"), "{status}");
+    ok(&homes
+        .bob
+        .run("2026-11-01T11:10:00Z", &["draw", "accept", &id]));
 }
