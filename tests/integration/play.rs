@@ -310,88 +310,53 @@ fn resignation_and_draws_are_recorded_events() {
 #[test]
 fn new_refuses_bad_input_and_strangers() {
     let homes = Homes::new("refuse", "");
-    let bad = homes.alice.run(
-        "2026-11-01T10:00:00Z",
-        &[
-            "new",
-            "--white",
-            "A",
-            "--white-email",
+    // (White's address, Black's address, more arguments, what the error says)
+    let cases: [(&str, &str, &[&str], &str); 4] = [
+        (
             "alice@example.org",
-            "--black",
-            "B",
-            "--black-email",
             "not-an-address",
-        ],
-    );
-    assert_eq!(bad.status.code(), Some(2));
-    assert!(
-        text(&bad.stderr).contains("not a mail address"),
-        "{}",
-        text(&bad.stderr)
-    );
-    let stranger = homes.alice.run(
-        "2026-11-01T10:00:00Z",
-        &[
-            "new",
-            "--white",
-            "C",
-            "--white-email",
+            &[],
+            "not a mail address",
+        ),
+        (
             "c@example.org",
-            "--black",
-            "B",
-            "--black-email",
             "bob@example.org",
-        ],
-    );
-    assert_eq!(stranger.status.code(), Some(2));
-    assert!(
-        text(&stranger.stderr).contains("neither White nor Black"),
-        "{}",
-        text(&stranger.stderr)
-    );
-    let fen = homes.alice.run(
-        "2026-11-01T10:00:00Z",
-        &[
+            &[],
+            "neither White nor Black",
+        ),
+        (
+            "alice@example.org",
+            "bob@example.org",
+            &["--fen", "8/8/8/8/8/8/8/8 w - - 0 1"],
+            "missing white king",
+        ),
+        (
+            "alice@example.org",
+            "bob@example.org",
+            &["--time-control", "forever"],
+            "invalid time control",
+        ),
+    ];
+    for (white, black, more, message) in cases {
+        let mut args = vec![
             "new",
             "--white",
             "A",
             "--white-email",
-            "alice@example.org",
+            white,
             "--black",
             "B",
             "--black-email",
-            "bob@example.org",
-            "--fen",
-            "8/8/8/8/8/8/8/8 w - - 0 1",
-        ],
-    );
-    assert_eq!(fen.status.code(), Some(2));
-    assert!(
-        text(&fen.stderr).contains("missing white king"),
-        "{}",
-        text(&fen.stderr)
-    );
-    let control = homes.alice.run(
-        "2026-11-01T10:00:00Z",
-        &[
-            "new",
-            "--white",
-            "A",
-            "--white-email",
-            "alice@example.org",
-            "--black",
-            "B",
-            "--black-email",
-            "bob@example.org",
-            "--time-control",
-            "forever",
-        ],
-    );
-    assert_eq!(control.status.code(), Some(2));
-    assert!(
-        text(&control.stderr).contains("invalid time control"),
-        "{}",
-        text(&control.stderr)
-    );
+            black,
+        ];
+        args.extend_from_slice(more);
+        let output = homes.alice.run("2026-11-01T10:00:00Z", &args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert!(
+            text(&output.stderr).contains(message),
+            "{args:?}: {}",
+            text(&output.stderr)
+        );
+    }
+    assert!(!homes.alice.dir.join("games").exists());
 }
