@@ -459,16 +459,8 @@ fn take_in(bytes: &[u8], home: &Home) -> Result<Taken, Refusal> {
             error.span.line, error.message
         )));
     }
+    // (`parse_mail` has already compared the mail's position check with the record.)
     let game = correspondence::state(&record).map_err(|error| refused(error.to_string()))?;
-    if let Some(check) = &incoming.position_check {
-        let actual = mail::position_check(&game.position);
-        if !check.eq_ignore_ascii_case(&actual) {
-            return Err(refused(format!(
-                "the mail's position check {check} does not match its record's position ({actual}): \
-                 the record was changed on the way"
-            )));
-        }
-    }
     let local_path = home.games.path(&id).map_err(store)?;
     let local: Option<Record> = if local_path.is_file() {
         Some(home.games.load(&local_path).map_err(store)?)
