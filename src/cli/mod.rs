@@ -65,6 +65,12 @@ Examples:
   pbem perft --fen 'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -' 4
   pbem completions bash > /etc/bash_completion.d/pbem
 
+Playing by email (see README.md):
+  pbem config init --name Alice --email alice@example.org
+  pbem new --white Alice --white-email alice@example.org --black Bob --black-email bob@example.org
+  pbem move GAME e4 && pbem send GAME
+  pbem receive --maildir ~/Maildir && pbem status
+
 Exit status: 0 all valid, 1 some input invalid, 2 usage or I/O error.";
 
 /// Play chess variants by email: validate, show, format and explore game records.
