@@ -168,7 +168,7 @@ impl Notation {
 
 impl fmt::Display for Notation {
     /// The token as read, in a standard spelling: `x` between squares when any capture
-    /// was claimed, else `-` after a whole origin square.
+    /// was claimed, else `-` between squares without a piece letter (`c3-d4`, `Bc3d4`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if let Some(role) = self.role {
             write!(f, "{}", role.upper_char())?;
@@ -183,7 +183,7 @@ impl fmt::Display for Notation {
         for (index, square) in self.landings().iter().enumerate() {
             if self.capture {
                 f.write_str("x")?;
-            } else if index > 0 || whole_origin {
+            } else if index > 0 || (whole_origin && self.role.is_none()) {
                 f.write_str("-")?;
             }
             write!(f, "{square}")?;
@@ -385,7 +385,9 @@ fn explain(position: &Chesica, notation: &Notation, legal: &[Turn]) -> IllegalTu
                 ),
             );
         }
-        if let Some(reason) = path_problem(position, from, piece, notation.landings()) {
+        // A single square without `x` while no jump is on is read as a step or slide.
+        let as_move = !must_jump && notation.landings().len() == 1 && !notation.capture;
+        if !as_move && let Some(reason) = path_problem(position, from, piece, notation.landings()) {
             return IllegalTurn::new(IllegalKind::Other, reason);
         }
         if must_jump {
@@ -412,6 +414,16 @@ fn explain(position: &Chesica, notation: &Notation, legal: &[Turn]) -> IllegalTu
     let role = notation
         .role
         .expect("the grammar: a letter or a whole origin");
+    // When only one piece fits the letter and origin, say what stops that piece.
+    let mut fitting = position.own_squares().filter(|square| {
+        position.board[square.index()].is_some_and(|piece| piece.role == role)
+            && notation.from_file.is_none_or(|file| file == square.file())
+            && notation.from_rank.is_none_or(|rank| rank == square.rank())
+    });
+    if let (Some(from), None) = (fitting.next(), fitting.next()) {
+        let piece = position.board[from.index()].expect("an own square holds a piece");
+        return move_problem(position, from, piece, to);
+    }
     let mut what = format!("{} {}", name(side), role.name());
     if let Some(file) = notation.from_file {
         what.push_str(&format!(" on the {}-file", char::from(b'a' + file)));
