@@ -64,9 +64,7 @@ impl Notation {
         if role.is_some() {
             i = 1;
         }
-        // Each part: where it starts, the separator before it, its file and its rank.
-        let mut parts: [(usize, Option<u8>, Option<u8>, Option<u8>); MAX_JUMPS + 1] =
-            [(0, None, None, None); MAX_JUMPS + 1];
+        let mut parts = [Part::default(); MAX_JUMPS + 1];
         let mut count = 0;
         let mut promotion = false;
         while i < bytes.len() {
@@ -113,7 +111,12 @@ impl Notation {
                     format!("too many squares (a turn jumps at most {MAX_JUMPS} times)"),
                 ));
             }
-            parts[count] = (start, separator, file, rank);
+            parts[count] = Part {
+                start,
+                separator,
+                file,
+                rank,
+            };
             count += 1;
         }
         if count == 0 {
@@ -124,7 +127,12 @@ impl Notation {
         } else {
             (Some(parts[0]), &parts[1..count])
         };
-        if let Some((start, Some(separator), ..)) = origin {
+        if let Some(Part {
+            start,
+            separator: Some(separator),
+            ..
+        }) = origin
+        {
             return Err(TurnSyntaxError::new(
                 start,
                 format!("unexpected '{}' before the origin", char::from(separator)),
@@ -132,14 +140,20 @@ impl Notation {
         }
         let mut notation = Notation {
             role,
-            from_file: origin.and_then(|part| part.2),
-            from_rank: origin.and_then(|part| part.3),
+            from_file: origin.and_then(|part| part.file),
+            from_rank: origin.and_then(|part| part.rank),
             landings: [Square::new(0); MAX_JUMPS],
             len: 0,
             capture: false,
             promotion,
         };
-        for &(start, separator, file, rank) in landings {
+        for &Part {
+            start,
+            separator,
+            file,
+            rank,
+        } in landings
+        {
             let (Some(file), Some(rank)) = (file, rank) else {
                 return Err(TurnSyntaxError::new(start, "expected a whole square here"));
             };
@@ -149,14 +163,14 @@ impl Notation {
         }
         let whole_origin = notation.origin().is_some();
         if role.is_none() && !whole_origin {
-            let at = origin.map_or(0, |part| part.0);
+            let at = origin.map_or(0, |part| part.start);
             return Err(TurnSyntaxError::new(
                 at,
                 "a turn needs a piece letter (B, R, Q) or its origin square",
             ));
         }
         if notation.len > 1 && !whole_origin {
-            let at = origin.map_or(0, |part| part.0);
+            let at = origin.map_or(0, |part| part.start);
             return Err(TurnSyntaxError::new(
                 at,
                 "a multi-jump starts from its whole origin square",
@@ -164,6 +178,17 @@ impl Notation {
         }
         Ok(notation)
     }
+}
+
+/// One square (or origin file or rank) of a token as read.
+#[derive(Clone, Copy, Debug, Default)]
+struct Part {
+    /// Where it starts in the token (its separator included).
+    start: usize,
+    /// The separator before it, if any.
+    separator: Option<u8>,
+    file: Option<u8>,
+    rank: Option<u8>,
 }
 
 impl fmt::Display for Notation {
