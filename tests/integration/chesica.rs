@@ -282,3 +282,72 @@ fn the_example_game_is_valid_and_ends_as_its_result_says() {
         .expect("the example game is played to its end");
     assert_eq!(Some(outcome.result()), record.result);
 }
+
+fn pbem(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_pbem"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("pbem runs")
+}
+
+#[test]
+fn the_commands_play_chesica() {
+    let output = pbem(&["validate", "examples/chesica.pgn"]);
+    let out = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{out}");
+    assert!(
+        out.contains("valid, 94 plies, 0-1 (Black wins by capturing every opposing piece)"),
+        "{out}"
+    );
+
+    let output = pbem(&["perft", "--variant", "Chesica", "3"]);
+    assert_eq!(String::from_utf8_lossy(&output.stdout), "23983\n");
+
+    let output = pbem(&["show", "--ply", "15", "examples/chesica.pgn"]);
+    let out = String::from_utf8_lossy(&output.stdout);
+    // After 8. g3xe5xg7, the first multi-jump.
+    assert!(out.contains("after ply 15: Black to move"), "{out}");
+    assert!(
+        out.contains("1q1q3q/r1r3B1/1b1bq1rb/8/8/BQB1BQ2/R2R1R1R/Q6Q b 8"),
+        "{out}"
+    );
+
+    let output = pbem(&["fmt", "examples/chesica.pgn"]);
+    let text =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/chesica.pgn"))
+            .unwrap();
+    assert_eq!(String::from_utf8_lossy(&output.stdout), text);
+}
+
+#[test]
+fn legal_leaves_out_the_turns_the_history_forbids() {
+    let dir = std::env::temp_dir().join(format!("pbem-chesica-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("repeat.pgn");
+    std::fs::write(
+        &file,
+        "[Variant \"Chesica\"]\n[SetUp \"1\"]\n[FEN \"7+q/8/8/8/8/8/8/+Q7 w 1\"]\n\n\
+         1. Qa2 Qh7 2. Qa1 Qh8 3. Qa2 Qh7 4. Qa1 *\n",
+    )
+    .unwrap();
+    let from_file = pbem(&["legal", file.to_str().unwrap()]);
+    let from_fen = pbem(&[
+        "legal",
+        "--variant",
+        "chesica",
+        "--fen",
+        "8/7+q/8/8/8/8/8/+Q7 b 4",
+    ]);
+    std::fs::remove_dir_all(&dir).unwrap();
+    let listed = |output: &std::process::Output| -> Vec<String> {
+        String::from_utf8_lossy(&output.stdout)
+            .lines()
+            .map(str::to_owned)
+            .collect()
+    };
+    let (from_file, from_fen) = (listed(&from_file), listed(&from_fen));
+    assert!(from_fen.contains(&"Qh8".to_owned()), "{from_fen:?}");
+    assert!(!from_file.contains(&"Qh8".to_owned()), "{from_file:?}");
+    assert_eq!(from_file.len() + 1, from_fen.len());
+}
