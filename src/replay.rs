@@ -537,6 +537,7 @@ impl<G: Game> Replayer<G> {
             drawn
                 .or_else(|| repetition_end::<G>(occurrences))
                 .or_else(|| position.outcome())
+                .or_else(|| self.every_turn_repeats(&position))
         } else {
             None
         };
@@ -557,6 +558,22 @@ impl<G: Game> Replayer<G> {
             complete,
             claimable,
         }
+    }
+
+    /// Under [`RepetitionRule::IllegalAt`], the end of a position whose every legal turn
+    /// would repeat a position too often: the side to move has no legal turn left.
+    fn every_turn_repeats(&mut self, position: &G) -> Option<Outcome> {
+        let RepetitionRule::IllegalAt(limit) = G::REPETITION else {
+            return None;
+        };
+        self.buffer.clear();
+        position.legal_turns(&mut self.buffer);
+        let blocked = self.buffer.iter().all(|turn| {
+            let mut next = position.clone();
+            next.play(turn);
+            self.count(next.repetition_key()) + 1 >= limit
+        });
+        (blocked && !self.buffer.is_empty()).then(|| position.outcome_without_legal_turn())
     }
 
     /// Counts one more occurrence of a position; returns how many there are now.

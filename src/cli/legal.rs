@@ -1,10 +1,17 @@
 //! `pbem legal`: every legal turn in a position, one canonical token per line.
+//!
+//! In games where repeating a position too often is illegal (Chesica), the turns that
+//! the game file's history forbids are left out; a position given by `--fen` has no
+//! history, so every turn the rules allow there is listed.
 
+use std::collections::HashMap;
 use std::io::Write;
 use std::path::PathBuf;
 
 use super::{CliError, Status, input, parse_variant, position_from, record_variant, show};
-use crate::games::{Game, Variant};
+use crate::games::{Game, RepetitionRule, Variant};
+use crate::notation::Record;
+use crate::replay;
 
 /// Arguments of `pbem legal`.
 #[derive(Debug, clap::Args)]
@@ -37,20 +44,48 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Status, CliError> {
             )));
         }
         return crate::with_game!(variant, G => {
-            let (position, _) = show::position_after::<G>(&record, args.ply)?;
-            list(&position, out)
+            let (position, shown) = show::position_after::<G>(&record, args.ply)?;
+            let history = history::<G>(&record, shown);
+            list(&position, &history, out)
         });
     }
     let variant = args.variant.unwrap_or(Variant::Chess);
     crate::with_game!(variant, G => {
         let position = position_from::<G>(args.fen.as_deref())?;
-        list(&position, out)
+        list(&position, &HashMap::new(), out)
     })
 }
 
-fn list<G: Game>(position: &G, out: &mut dyn Write) -> Result<Status, CliError> {
+/// How often each position (by repetition key) occurred in the first `plies` turns of
+/// the record's main line, the start and the position reached included.
+fn history<G: Game>(record: &Record, plies: usize) -> HashMap<u64, u32> {
+    let replayed = replay::replay_game::<G>(record);
+    let mut counts = HashMap::new();
+    let Some(mut position) = replayed.start else {
+        return counts;
+    };
+    *counts.entry(position.repetition_key()).or_insert(0) += 1;
+    for turn in replayed.turns.iter().take(plies) {
+        position.play(turn);
+        *counts.entry(position.repetition_key()).or_insert(0) += 1;
+    }
+    counts
+}
+
+fn list<G: Game>(
+    position: &G,
+    history: &HashMap<u64, u32>,
+    out: &mut dyn Write,
+) -> Result<Status, CliError> {
     let mut turns = Vec::new();
     position.legal_turns(&mut turns);
+    if let RepetitionRule::IllegalAt(limit) = G::REPETITION {
+        turns.retain(|turn| {
+            let mut next = position.clone();
+            next.play(turn);
+            history.get(&next.repetition_key()).copied().unwrap_or(0) + 1 < limit
+        });
+    }
     let mut tokens: Vec<String> = turns.iter().map(|turn| position.write_turn(turn)).collect();
     tokens.sort();
     for token in tokens {

@@ -15,8 +15,10 @@
 
 use std::fmt;
 
+pub mod chesica;
 pub mod chess;
 
+pub use chesica::Chesica;
 pub use chess::Chess;
 
 /// A side. White moves first in every game pbem knows.
@@ -106,6 +108,8 @@ pub enum WinReason {
     Checkmate,
     /// The loser has no legal turn, in check or not (games where that loses).
     NoLegalTurn,
+    /// The loser has no piece left (games won by taking every opposing piece).
+    AllPiecesCaptured,
 }
 
 impl fmt::Display for WinReason {
@@ -113,6 +117,7 @@ impl fmt::Display for WinReason {
         f.write_str(match self {
             WinReason::Checkmate => "checkmate",
             WinReason::NoLegalTurn => "the opponent having no legal turn",
+            WinReason::AllPiecesCaptured => "capturing every opposing piece",
         })
     }
 }
@@ -364,6 +369,16 @@ pub trait Game: Clone + fmt::Debug + Sized {
         self.outcome()
     }
 
+    /// How the game ends when the side to move has legal turns but the repetition rule
+    /// forbids every one of them ([`RepetitionRule::IllegalAt`]): by default the side to
+    /// move loses, as in games where having no legal turn loses.
+    fn outcome_without_legal_turn(&self) -> Outcome {
+        Outcome::Win {
+            winner: self.side_to_move().other(),
+            reason: WinReason::NoLegalTurn,
+        }
+    }
+
     /// A draw the side to move may claim in this position by a move-count rule (the
     /// fifty-move rule), or `None`. Repetition claims are judged by the replay.
     fn claimable_draw(&self) -> Option<DrawReason>;
@@ -414,17 +429,20 @@ pub trait Game: Clone + fmt::Debug + Sized {
 pub enum Variant {
     /// Orthodox chess under the FIDE Laws.
     Chess,
+    /// Chesica, Copley's chess and checkers hybrid as Peter Aronson reconstructed it.
+    Chesica,
 }
 
 impl Variant {
     /// Every game pbem plays, in the order the help lists them.
-    pub const ALL: &'static [Variant] = &[Variant::Chess];
+    pub const ALL: &'static [Variant] = &[Variant::Chess, Variant::Chesica];
 
     /// The canonical `[Variant]` tag value.
     #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
             Variant::Chess => "Chess",
+            Variant::Chesica => "Chesica",
         }
     }
 
@@ -433,6 +451,7 @@ impl Variant {
     pub const fn aliases(self) -> &'static [&'static str] {
         match self {
             Variant::Chess => &["standard", "orthodox", "fide", "normal", "from position"],
+            Variant::Chesica => &["Chesica Reconstructed", "Copley's Chesica"],
         }
     }
 
@@ -480,6 +499,10 @@ macro_rules! with_game {
                 type $G = $crate::games::Chess;
                 $body
             }
+            $crate::games::Variant::Chesica => {
+                type $G = $crate::games::Chesica;
+                $body
+            }
         }
     };
 }
@@ -494,5 +517,10 @@ mod tests {
         assert_eq!(Variant::from_name(" Standard "), Some(Variant::Chess));
         assert_eq!(Variant::from_name("From-Position"), Some(Variant::Chess));
         assert_eq!(Variant::from_name("crazyhouse"), None);
+        assert_eq!(Variant::from_name("CHESICA"), Some(Variant::Chesica));
+        assert_eq!(
+            Variant::from_name("chesica-reconstructed"),
+            Some(Variant::Chesica)
+        );
     }
 }

@@ -1,0 +1,265 @@
+//! Chesica, Frederick S. Copley's chess and checkers hybrid of 1864, as Peter Aronson
+//! reconstructed it (the project's rulings settle what his page leaves open).
+//!
+//! All 64 squares are used. Each side has four Queens, four Rooks and four Bishops, set
+//! up like checkers men. An unpromoted piece steps and jumps diagonally forward like a
+//! checker and adds a little of its chess move; on the far rank it promotes, steps and
+//! jumps like a checkers king and adds its whole chess move. Jumping is compulsory for
+//! the whole side, a jumping piece goes on jumping while it can, jumped pieces leave at
+//! once, replacement captures are allowed only when no piece can jump, and promotion ends
+//! the turn. A side with no legal turn loses; taking every opposing piece wins. A turn
+//! that would make a position occur for the third time is illegal: the replay enforces
+//! that ([`RepetitionRule::IllegalAt`]), since a position does not know its history.
+//!
+//! The position is a 64-square array ([`Board`]); turns ([`Turn`]) are fixed-size
+//! values holding every landing square of a jump chain. Tokens read into [`Notation`]
+//! without a board.
+
+mod board;
+mod movegen;
+mod notation;
+
+use std::fmt::Write as _;
+
+pub use board::{Board, Piece, Role};
+pub use movegen::{MAX_JUMPS, Turn, TurnKind};
+pub use notation::Notation;
+
+use crate::games::chess::Square;
+use crate::games::{
+    Color, DrawReason, Game, IllegalTurn, Outcome, RepetitionRule, SetupError, Tags,
+    TurnSyntaxError, Variant, WinReason,
+};
+
+/// A position of Chesica: the board, the side to move and the move number.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Chesica {
+    board: Board,
+    turn: Color,
+    fullmove_number: u32,
+}
+
+impl Chesica {
+    /// The piece on a square.
+    #[must_use]
+    pub fn piece_at(&self, square: Square) -> Option<Piece> {
+        self.board[square.index()]
+    }
+
+    /// How many pieces a side has on the board.
+    #[must_use]
+    pub fn piece_count(&self, color: Color) -> usize {
+        self.board
+            .iter()
+            .flatten()
+            .filter(|piece| piece.color == color)
+            .count()
+    }
+}
+
+impl Game for Chesica {
+    type Turn = Turn;
+    type Syntax = Notation;
+
+    const VARIANT: Variant = Variant::Chesica;
+    const REPETITION: RepetitionRule = RepetitionRule::IllegalAt(3);
+
+    fn start() -> Chesica {
+        Chesica {
+            board: board::start_board(),
+            turn: Color::White,
+            fullmove_number: 1,
+        }
+    }
+
+    /// `[FEN]` sets the start (with or without `[SetUp "1"]`); `[SetUp "1"]` alone is an
+    /// error; without either the game starts from the standard position.
+    fn from_tags(tags: &dyn Tags) -> Result<Chesica, SetupError> {
+        match (tags.tag("FEN"), tags.tag("SetUp")) {
+            (Some(text), _) => Chesica::from_position_string(text),
+            (None, Some(setup)) if setup.trim() == "1" => Err(SetupError::new(
+                "the setup tag is \"1\" but there is no fen tag",
+            )),
+            (None, _) => Ok(Chesica::start()),
+        }
+    }
+
+    /// Reads `placement side [fullmove]`, for example the start,
+    /// `1q1q1q1q/r1r1r1r1/1b1b1b1b/8/8/B1B1B1B1/1R1R1R1R/Q1Q1Q1Q1 w 1`.
+    fn from_position_string(text: &str) -> Result<Chesica, SetupError> {
+        let mut fields = text.split_whitespace();
+        let placement = fields
+            .next()
+            .ok_or_else(|| SetupError::new("empty position string"))?;
+        let board = board::read_placement(placement)?;
+        let turn = match fields.next() {
+            None => return Err(SetupError::new("missing field 2 (side to move)")),
+            Some("w") => Color::White,
+            Some("b") => Color::Black,
+            Some(other) => {
+                return Err(SetupError::new(format!(
+                    "bad field 2 (side to move): expected 'w' or 'b', found '{other}'"
+                )));
+            }
+        };
+        let fullmove_number = match fields.next() {
+            None => 1,
+            Some(number) => number
+                .parse::<u32>()
+                .ok()
+                .filter(|n| *n > 0)
+                .ok_or_else(|| {
+                    SetupError::new(format!(
+                        "bad field 3 (fullmove number): '{number}' is not a number from 1"
+                    ))
+                })?,
+        };
+        if let Some(extra) = fields.next() {
+            return Err(SetupError::new(format!(
+                "unexpected text after field 3: '{extra}'"
+            )));
+        }
+        board::check_board(&board)?;
+        Ok(Chesica {
+            board,
+            turn,
+            fullmove_number,
+        })
+    }
+
+    fn position_string(&self) -> String {
+        let mut out = String::with_capacity(64);
+        board::write_placement(&self.board, &mut out);
+        let side = match self.turn {
+            Color::White => 'w',
+            Color::Black => 'b',
+        };
+        let _ = write!(out, " {side} {}", self.fullmove_number);
+        out
+    }
+
+    /// Two characters a square: the letter, with `+` before it when promoted.
+    fn diagram(&self) -> String {
+        let mut out = String::with_capacity(200);
+        for rank in (0..8).rev() {
+            let _ = write!(out, "{}", rank + 1);
+            for file in 0..8 {
+                match self.board[Square::from_coords(file, rank).index()] {
+                    None => out.push_str(" ."),
+                    Some(piece) => {
+                        out.push(if piece.promoted { '+' } else { ' ' });
+                        out.push(piece.char());
+                    }
+                }
+            }
+            out.push('\n');
+        }
+        out.push_str("  a b c d e f g h\n");
+        out
+    }
+
+    fn side_to_move(&self) -> Color {
+        self.turn
+    }
+
+    fn fullmove_number(&self) -> u32 {
+        self.fullmove_number
+    }
+
+    fn legal_turns(&self, out: &mut Vec<Turn>) {
+        self.generate(out);
+    }
+
+    fn parse_turn(token: &str) -> Result<Notation, TurnSyntaxError> {
+        Notation::parse(token)
+    }
+
+    fn resolve(&self, syntax: &Notation) -> Result<Turn, IllegalTurn> {
+        notation::resolve(self, syntax)
+    }
+
+    fn write_turn(&self, turn: &Turn) -> String {
+        notation::write(self, turn)
+    }
+
+    fn play(&mut self, turn: &Turn) {
+        let Some(mut piece) = self.board[turn.from().index()].take() else {
+            return;
+        };
+        for square in turn.jumped() {
+            self.board[square.index()] = None;
+        }
+        piece.promoted |= turn.promotes();
+        self.board[turn.to().index()] = Some(piece);
+        if self.turn == Color::Black {
+            self.fullmove_number += 1;
+        }
+        self.turn = self.turn.other();
+    }
+
+    /// The side to move loses when it has no piece left (the opponent took them all) or
+    /// no legal turn.
+    fn outcome(&self) -> Option<Outcome> {
+        let winner = self.turn.other();
+        if self.piece_count(self.turn) == 0 {
+            return Some(Outcome::Win {
+                winner,
+                reason: WinReason::AllPiecesCaptured,
+            });
+        }
+        (!self.has_legal_turn()).then_some(Outcome::Win {
+            winner,
+            reason: WinReason::NoLegalTurn,
+        })
+    }
+
+    /// Every end of Chesica leaves the loser without a legal turn.
+    fn outcome_with_legal_turn(&self) -> Option<Outcome> {
+        None
+    }
+
+    fn claimable_draw(&self) -> Option<DrawReason> {
+        None
+    }
+
+    fn repetition_key(&self) -> u64 {
+        let mut key = match self.turn {
+            Color::White => 0,
+            Color::Black => BLACK_TO_MOVE,
+        };
+        for (index, piece) in self.board.iter().enumerate() {
+            if let Some(piece) = piece {
+                key ^= KEYS[piece.index()][index];
+            }
+        }
+        key
+    }
+}
+
+/// SplitMix64, for the constant hashing keys.
+const fn splitmix(state: u64) -> u64 {
+    let mut z = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// One key per piece (side, kind, promotion) and square.
+const KEYS: [[u64; 64]; 12] = {
+    let mut keys = [[0; 64]; 12];
+    let mut piece = 0;
+    while piece < 12 {
+        let mut square = 0;
+        while square < 64 {
+            keys[piece][square] = splitmix(0xC4E5_1CA0_0000_0000 ^ (piece * 64 + square) as u64);
+            square += 1;
+        }
+        piece += 1;
+    }
+    keys
+};
+
+const BLACK_TO_MOVE: u64 = splitmix(0xC4E5_1CA0_FFFF_FFFF);
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,353 @@
+//! Chesica: the scenario table (`tests/data/chesica/scenarios.txt`, one rule or ruling a
+//! block), perft from the start and from positions with long jump chains, and random
+//! playouts whose every turn writes, reads back and resolves to itself, whose position
+//! strings round-trip, and whose records replay as valid games.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use pbem::games::chesica::{Chesica, Notation, Turn};
+use pbem::games::{Game, GameResult, IllegalKind, RepetitionRule};
+use pbem::notation::{Line, Numbering, Record, Span, Tag, TurnNode, parse_record, write_record};
+use pbem::replay::replay;
+use proptest::prelude::*;
+
+fn kind_name(kind: &IllegalKind) -> &'static str {
+    match kind {
+        IllegalKind::NoSuchPiece => "no-such-piece",
+        IllegalKind::Blocked => "blocked",
+        IllegalKind::LeavesKingInCheck => "leaves-king-in-check",
+        IllegalKind::Ambiguous(_) => "ambiguous",
+        IllegalKind::GameOver => "game-over",
+        _ => "other",
+    }
+}
+
+/// Every legal turn, canonically written and sorted.
+fn legal_tokens(position: &Chesica) -> Vec<String> {
+    let mut turns = Vec::new();
+    position.legal_turns(&mut turns);
+    let mut tokens: Vec<String> = turns.iter().map(|t| position.write_turn(t)).collect();
+    tokens.sort();
+    tokens
+}
+
+/// Runs one line of the table against the current position; returns a problem, if any.
+fn run_line(fields: &[&str], position: &mut Option<Chesica>) -> Result<(), String> {
+    let current = || position.clone().ok_or("no position yet".to_owned());
+    match fields {
+        ["position", text] => {
+            let p = Chesica::from_position_string(text).map_err(|e| e.to_string())?;
+            if p.position_string() != *text {
+                return Err(format!("written back as {}", p.position_string()));
+            }
+            *position = Some(p);
+        }
+        ["turn", token, after, canonical @ ..] => {
+            let p = current()?;
+            let syntax = Chesica::parse_turn(token).map_err(|e| e.to_string())?;
+            let turn = p.resolve(&syntax).map_err(|e| e.message)?;
+            let written = p.write_turn(&turn);
+            let wanted = canonical.first().copied().unwrap_or(token);
+            if written != wanted {
+                return Err(format!("written as {written}, not {wanted}"));
+            }
+            let again = Chesica::parse_turn(&written).map_err(|e| e.to_string())?;
+            if p.resolve(&again).as_ref() != Ok(&turn) {
+                return Err(format!("{written} does not resolve back to the turn"));
+            }
+            let mut next = p.clone();
+            next.play(&turn);
+            if next.position_string() != *after {
+                return Err(format!("leads to {}", next.position_string()));
+            }
+        }
+        ["illegal", token, kind, fragment] => {
+            let p = current()?;
+            let syntax = Chesica::parse_turn(token).map_err(|e| e.to_string())?;
+            match p.resolve(&syntax) {
+                Ok(turn) => return Err(format!("legal: {}", p.write_turn(&turn))),
+                Err(error) => {
+                    if kind_name(&error.kind) != *kind || !error.message.contains(fragment) {
+                        return Err(format!(
+                            "got {} \"{}\"",
+                            kind_name(&error.kind),
+                            error.message
+                        ));
+                    }
+                    if let IllegalKind::Ambiguous(paths) = &error.kind
+                        && paths
+                            .iter()
+                            .any(|path| !error.message.contains(path.as_str()))
+                    {
+                        return Err(format!("the message does not list {paths:?}"));
+                    }
+                }
+            }
+        }
+        ["syntax", token, fragment] => match Chesica::parse_turn(token) {
+            Ok(syntax) => return Err(format!("reads as {syntax}")),
+            Err(error) if error.message.contains(fragment) => {}
+            Err(error) => return Err(format!("got \"{}\"", error.message)),
+        },
+        ["legal", tokens] => {
+            let mut wanted: Vec<String> = tokens.split_whitespace().map(str::to_owned).collect();
+            if wanted == ["none"] {
+                wanted.clear();
+            }
+            wanted.sort();
+            let got = legal_tokens(&current()?);
+            if got != wanted {
+                return Err(format!("legal turns are {}", got.join(" ")));
+            }
+        }
+        ["outcome", text] => {
+            let got = current()?
+                .outcome()
+                .map_or_else(|| "none".to_owned(), |outcome| outcome.to_string());
+            if got != *text {
+                return Err(format!("the outcome is {got}"));
+            }
+        }
+        ["bad-position", text, fragment] => match Chesica::from_position_string(text) {
+            Ok(p) => return Err(format!("accepted as {}", p.position_string())),
+            Err(error) if error.message.contains(fragment) => {}
+            Err(error) => return Err(format!("got \"{error}\"")),
+        },
+        _ => return Err("malformed line".to_owned()),
+    }
+    Ok(())
+}
+
+#[test]
+fn every_scenario_holds() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/chesica/scenarios.txt");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut position = None;
+    let mut problems = Vec::new();
+    let mut lines = 0;
+    for (index, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        lines += 1;
+        let fields: Vec<&str> = line.split('|').map(str::trim).collect();
+        if let Err(problem) = run_line(&fields, &mut position) {
+            problems.push(format!("line {}: {line}\n    {problem}", index + 1));
+        }
+    }
+    assert!(lines > 100, "the scenario table is missing ({lines} lines)");
+    assert!(problems.is_empty(), "\n{}", problems.join("\n"));
+}
+
+#[test]
+fn perft_from_the_start_and_from_long_jump_chains() {
+    let cases: [(&str, &[u64]); 5] = [
+        // 29 openings a side; the sides cannot touch for two turns.
+        (
+            "1q1q1q1q/r1r1r1r1/1b1b1b1b/8/8/B1B1B1B1/1R1R1R1R/Q1Q1Q1Q1 w 1",
+            &[29, 841, 23_983, 671_408],
+        ),
+        // Two chains from c1; after either, Black has two bishops left on one file, each
+        // with two steps (d2: c1+, e1+; d4: c3, e3, or on the b-file likewise).
+        ("8/8/8/8/1b1b4/8/1b1b4/2B5 w 1", &[2, 8]),
+        // The ring of four jumps round c2: two turns, then Black has no piece.
+        ("8/8/8/1b1b4/8/1b1b4/2+B5/8 w 1", &[2, 0]),
+        // Nine chains from a1, the longest nine jumps through all nine black pieces.
+        ("8/8/1b1b1b2/8/1b1b1b2/8/1b1b1b2/+Q7 w 1", &[9, 28]),
+        // The jump that promotes on e8 and stops there.
+        ("8/3b1b2/2B5/8/8/8/8/8 w 1", &[1, 2]),
+    ];
+    for (text, counts) in cases {
+        let position = Chesica::from_position_string(text).unwrap();
+        for (depth, &expected) in (1..).zip(counts) {
+            assert_eq!(position.perft(depth), expected, "{text} depth {depth}");
+        }
+    }
+}
+
+fn tag(name: &str, value: &str) -> Tag {
+    Tag {
+        name: name.into(),
+        value: value.into(),
+        span: Span::default(),
+    }
+}
+
+/// Plays random legal turns (never one the repetition rule forbids) from `start`, checking
+/// every token and position string on the way; returns the record.
+fn playout(start: &Chesica, choices: &[u32]) -> Result<Record, TestCaseError> {
+    let RepetitionRule::IllegalAt(limit) = Chesica::REPETITION else {
+        panic!("Chesica bans repetition");
+    };
+    let mut position = start.clone();
+    let mut seen: HashMap<u64, u32> = HashMap::from([(position.repetition_key(), 1)]);
+    let mut legal: Vec<Turn> = Vec::new();
+    let mut nodes = Vec::new();
+    let mut ended = None;
+    for &choice in choices {
+        legal.clear();
+        position.legal_turns(&mut legal);
+        legal.retain(|turn| {
+            let mut next = position.clone();
+            next.play(turn);
+            seen.get(&next.repetition_key()).copied().unwrap_or(0) + 1 < limit
+        });
+        if legal.is_empty() {
+            ended = Some(
+                position
+                    .outcome()
+                    .unwrap_or_else(|| position.outcome_without_legal_turn()),
+            );
+            break;
+        }
+        let turn = legal[choice as usize % legal.len()];
+        let token = position.write_turn(&turn);
+        let syntax: Notation = Chesica::parse_turn(&token)
+            .map_err(|e| TestCaseError::fail(format!("{token}: {e}")))?;
+        prop_assert_eq!(syntax.to_string(), token.clone());
+        prop_assert_eq!(position.resolve(&syntax), Ok(turn), "{}", token);
+        position.play(&turn);
+        let text = position.position_string();
+        let read = Chesica::from_position_string(&text)
+            .map_err(|e| TestCaseError::fail(format!("{text}: {e}")))?;
+        prop_assert_eq!(&read, &position);
+        *seen.entry(position.repetition_key()).or_insert(0) += 1;
+        nodes.push(TurnNode::new(token));
+    }
+    let result = ended.map_or(GameResult::Unknown, |outcome| outcome.result());
+    Ok(Record {
+        tags: vec![
+            tag("Event", "random"),
+            tag("Result", result.as_str()),
+            tag("Variant", "Chesica"),
+            tag("SetUp", "1"),
+            tag("FEN", &start.position_string()),
+        ],
+        moves: Line {
+            comments: Vec::new(),
+            turns: nodes,
+        },
+        result: Some(result),
+        number: 1,
+        ..Record::default()
+    })
+}
+
+fn check_playout(start: &Chesica, choices: &[u32]) -> Result<(), TestCaseError> {
+    let record = playout(start, choices)?;
+    let numbering = Numbering {
+        fullmove: start.fullmove_number(),
+        side: start.side_to_move(),
+    };
+    let mut text = String::new();
+    write_record(&record, numbering, &mut text);
+    let parsed =
+        parse_record(&text).map_err(|error| TestCaseError::fail(format!("{error}\n{text}")))?;
+    prop_assert_eq!(&parsed, &record, "{}", text);
+    let report = replay(&parsed);
+    prop_assert!(report.is_valid(), "{:?}\n{}", report.findings, text);
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn random_playouts_round_trip_from_the_start(choices in prop::collection::vec(any::<u32>(), 0..300)) {
+        check_playout(&Chesica::start(), &choices)?;
+    }
+
+    #[test]
+    fn random_playouts_round_trip_among_promoted_pieces(choices in prop::collection::vec(any::<u32>(), 0..200)) {
+        // Promoted pieces of every kind, so chains go backwards and slides are long.
+        let start = Chesica::from_position_string(
+            "1+q1b1+r2/r1+b1r3/1b3b1b/8/2+B5/B3B1+R1/1R1+Q1R2/Q1Q5 b 7",
+        )
+        .unwrap();
+        check_playout(&start, &choices)?;
+    }
+}
+
+#[test]
+fn the_example_game_is_valid_and_ends_as_its_result_says() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/chesica.pgn");
+    let text = std::fs::read_to_string(path).unwrap();
+    let record = parse_record(&text).unwrap();
+    let report = replay(&record);
+    assert!(report.is_valid(), "{:?}", report.findings);
+    let outcome = report
+        .outcome
+        .expect("the example game is played to its end");
+    assert_eq!(Some(outcome.result()), record.result);
+}
+
+fn pbem(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_pbem"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("pbem runs")
+}
+
+#[test]
+fn the_commands_play_chesica() {
+    let output = pbem(&["validate", "examples/chesica.pgn"]);
+    let out = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{out}");
+    assert!(
+        out.contains("valid, 94 plies, 0-1 (Black wins by capturing every opposing piece)"),
+        "{out}"
+    );
+
+    let output = pbem(&["perft", "--variant", "Chesica", "3"]);
+    assert_eq!(String::from_utf8_lossy(&output.stdout), "23983\n");
+
+    let output = pbem(&["show", "--ply", "15", "examples/chesica.pgn"]);
+    let out = String::from_utf8_lossy(&output.stdout);
+    // After 8. g3xe5xg7, the first multi-jump.
+    assert!(out.contains("after ply 15: Black to move"), "{out}");
+    assert!(
+        out.contains("1q1q3q/r1r3B1/1b1bq1rb/8/8/BQB1BQ2/R2R1R1R/Q6Q b 8"),
+        "{out}"
+    );
+
+    let output = pbem(&["fmt", "examples/chesica.pgn"]);
+    let text =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/chesica.pgn"))
+            .unwrap();
+    assert_eq!(String::from_utf8_lossy(&output.stdout), text);
+}
+
+#[test]
+fn legal_leaves_out_the_turns_the_history_forbids() {
+    let dir = std::env::temp_dir().join(format!("pbem-chesica-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("repeat.pgn");
+    std::fs::write(
+        &file,
+        "[Variant \"Chesica\"]\n[SetUp \"1\"]\n[FEN \"7+q/8/8/8/8/8/8/+Q7 w 1\"]\n\n\
+         1. Qa2 Qh7 2. Qa1 Qh8 3. Qa2 Qh7 4. Qa1 *\n",
+    )
+    .unwrap();
+    let from_file = pbem(&["legal", file.to_str().unwrap()]);
+    let from_fen = pbem(&[
+        "legal",
+        "--variant",
+        "chesica",
+        "--fen",
+        "8/7+q/8/8/8/8/8/+Q7 b 4",
+    ]);
+    std::fs::remove_dir_all(&dir).unwrap();
+    let listed = |output: &std::process::Output| -> Vec<String> {
+        String::from_utf8_lossy(&output.stdout)
+            .lines()
+            .map(str::to_owned)
+            .collect()
+    };
+    let (from_file, from_fen) = (listed(&from_file), listed(&from_fen));
+    assert!(from_fen.contains(&"Qh8".to_owned()), "{from_fen:?}");
+    assert!(!from_file.contains(&"Qh8".to_owned()), "{from_file:?}");
+    assert_eq!(from_file.len() + 1, from_fen.len());
+}
