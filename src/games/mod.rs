@@ -16,8 +16,10 @@
 use std::fmt;
 
 pub mod chess;
+pub mod wickets;
 
 pub use chess::Chess;
+pub use wickets::Wickets;
 
 /// A side. White moves first in every game pbem knows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -106,6 +108,10 @@ pub enum WinReason {
     Checkmate,
     /// The loser has no legal turn, in check or not (games where that loses).
     NoLegalTurn,
+    /// Chess with wickets: the loser's King was its Defender when its wicket was taken.
+    KingDefenderTaken,
+    /// Chess with wickets: the loser had to name a new Defender and had no piece to name.
+    NoDefender,
 }
 
 impl fmt::Display for WinReason {
@@ -113,6 +119,8 @@ impl fmt::Display for WinReason {
         f.write_str(match self {
             WinReason::Checkmate => "checkmate",
             WinReason::NoLegalTurn => "the opponent having no legal turn",
+            WinReason::KingDefenderTaken => "taking the wicket of a King Defender",
+            WinReason::NoDefender => "the opponent having no piece to name Defender",
         })
     }
 }
@@ -414,17 +422,20 @@ pub trait Game: Clone + fmt::Debug + Sized {
 pub enum Variant {
     /// Orthodox chess under the FIDE Laws.
     Chess,
+    /// Chess with wickets (A. Black, 2011): Balls, Ball-havers, Defenders and wickets.
+    ChessWithWickets,
 }
 
 impl Variant {
     /// Every game pbem plays, in the order the help lists them.
-    pub const ALL: &'static [Variant] = &[Variant::Chess];
+    pub const ALL: &'static [Variant] = &[Variant::Chess, Variant::ChessWithWickets];
 
     /// The canonical `[Variant]` tag value.
     #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
             Variant::Chess => "Chess",
+            Variant::ChessWithWickets => "Chess with wickets",
         }
     }
 
@@ -433,6 +444,7 @@ impl Variant {
     pub const fn aliases(self) -> &'static [&'static str] {
         match self {
             Variant::Chess => &["standard", "orthodox", "fide", "normal", "from position"],
+            Variant::ChessWithWickets => &["wickets", "chess-with-wickets", "wicket chess"],
         }
     }
 
@@ -478,6 +490,10 @@ macro_rules! with_game {
         match $variant {
             $crate::games::Variant::Chess => {
                 type $G = $crate::games::Chess;
+                $body
+            }
+            $crate::games::Variant::ChessWithWickets => {
+                type $G = $crate::games::Wickets;
                 $body
             }
         }
