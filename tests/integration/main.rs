@@ -34,3 +34,4 @@ mod roundtrip;
 mod shared_files;
 mod smtp;
 mod validate;
+mod wickets;

@@ -913,13 +913,15 @@ impl Wickets {
                 self.remove_piece(*loc);
             }
         }
-        if target == Loc::wicket_of(them) && success {
-            if let Some(defender) = self.defender[idx(them)].take() {
-                self.remove_piece(defender);
-                if self.haver[idx(them)] == Some(defender) {
-                    self.haver[idx(them)] = None;
-                }
-            }
+        // A Ball landing behind a pawn that has just moved two squares blocks en passant.
+        if self.ep_square.is_some_and(|ep| Loc::square(ep) == target) {
+            self.ep_square = None;
+        }
+        if target == Loc::wicket_of(them)
+            && success
+            && let Some(defender) = self.defender[idx(them)].take()
+        {
+            self.remove_piece(defender);
         }
     }
 
@@ -1261,10 +1263,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_start_has_the_orthodox_twenty_turns() {
+    fn the_start_has_the_orthodox_twenty_turns_and_the_defender_entering_its_wicket() {
         let mut turns = Vec::new();
         Wickets::start().legal_turns(&mut turns);
-        assert_eq!(turns.len(), 20);
+        assert_eq!(turns.len(), 21);
     }
 
     #[test]
