@@ -463,7 +463,10 @@ fn diagnose_move(position: &Wickets, syntax: &Syntax) -> IllegalTurn {
 fn diagnose_throw(position: &Wickets, syntax: &Syntax, by_move: &[Turn]) -> IllegalTurn {
     let us = position.turn;
     let Some(target) = syntax.throw else {
-        return other("this move must say its throw");
+        return IllegalTurn::new(
+            IllegalKind::LeavesKingInCheck,
+            "without a throw this move leaves the king in check (a thrown Ball may block it)",
+        );
     };
     let m = by_move[0].mv;
     if m.kind == MoveKind::Ball {
