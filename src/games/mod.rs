@@ -17,9 +17,11 @@ use std::fmt;
 
 pub mod chesica;
 pub mod chess;
+pub mod wickets;
 
 pub use chesica::Chesica;
 pub use chess::Chess;
+pub use wickets::Wickets;
 
 /// A side. White moves first in every game pbem knows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -110,6 +112,10 @@ pub enum WinReason {
     NoLegalTurn,
     /// The loser has no piece left (games won by taking every opposing piece).
     AllPiecesCaptured,
+    /// Chess with wickets: the loser's King was its Defender when its wicket was taken.
+    KingDefenderTaken,
+    /// Chess with wickets: the loser had to name a new Defender and had no piece to name.
+    NoDefender,
 }
 
 impl fmt::Display for WinReason {
@@ -118,6 +124,8 @@ impl fmt::Display for WinReason {
             WinReason::Checkmate => "checkmate",
             WinReason::NoLegalTurn => "the opponent having no legal turn",
             WinReason::AllPiecesCaptured => "capturing every opposing piece",
+            WinReason::KingDefenderTaken => "taking the wicket of a King Defender",
+            WinReason::NoDefender => "the opponent having no piece to name Defender",
         })
     }
 }
@@ -431,11 +439,14 @@ pub enum Variant {
     Chess,
     /// Chesica, Copley's chess and checkers hybrid as Peter Aronson reconstructed it.
     Chesica,
+    /// Chess with wickets (A. Black, 2011): Balls, Ball-havers, Defenders and wickets.
+    ChessWithWickets,
 }
 
 impl Variant {
     /// Every game pbem plays, in the order the help lists them.
-    pub const ALL: &'static [Variant] = &[Variant::Chess, Variant::Chesica];
+    pub const ALL: &'static [Variant] =
+        &[Variant::Chess, Variant::ChessWithWickets, Variant::Chesica];
 
     /// The canonical `[Variant]` tag value.
     #[must_use]
@@ -443,6 +454,7 @@ impl Variant {
         match self {
             Variant::Chess => "Chess",
             Variant::Chesica => "Chesica",
+            Variant::ChessWithWickets => "Chess with wickets",
         }
     }
 
@@ -452,6 +464,7 @@ impl Variant {
         match self {
             Variant::Chess => &["standard", "orthodox", "fide", "normal", "from position"],
             Variant::Chesica => &["Chesica Reconstructed", "Copley's Chesica"],
+            Variant::ChessWithWickets => &["wickets", "chess-with-wickets", "wicket chess"],
         }
     }
 
@@ -501,6 +514,10 @@ macro_rules! with_game {
             }
             $crate::games::Variant::Chesica => {
                 type $G = $crate::games::Chesica;
+                $body
+            }
+            $crate::games::Variant::ChessWithWickets => {
+                type $G = $crate::games::Wickets;
                 $body
             }
         }

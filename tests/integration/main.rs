@@ -35,3 +35,4 @@ mod roundtrip;
 mod shared_files;
 mod smtp;
 mod validate;
+mod wickets;

@@ -6,12 +6,12 @@
 //! [`MoveList`] on the stack. Turn tokens read into [`San`] without a board and resolve
 //! against a position into a [`Move`], or into an [`IllegalTurn`] that says why not.
 
-mod attacks;
-mod bitboard;
+pub(crate) mod attacks;
+pub(crate) mod bitboard;
 mod movegen;
 mod san;
 mod setup;
-mod types;
+pub(crate) mod types;
 mod zobrist;
 
 use std::fmt::Write as _;

@@ -1,0 +1,995 @@
+//! The turn tokens and position strings of Chess with wickets (`notation/wickets.md`).
+//!
+//! ```text
+//! turn     = [ naming ":" ] move [ drop ] [ throw { step } ] [ "+" | "#" ] ;
+//! naming   = "D" place ;                        (* the new Defender, named first *)
+//! move     = castle | piece-move | pawn-move ;  (* SAN; places may be w0 and w9 *)
+//! drop     = "_O" square ;                      (* a captured Ball-haver's Ball *)
+//! throw    = ":" place ;                        (* a throw, a pass, a scoring attempt *)
+//! step     = "_r" digit | "_s" place ;          (* a die roll, a sacrifice *)
+//! ```
+
+use std::fmt::{self, Write as _};
+
+use super::{Decision, DecisionMode, Loc, Move, MoveKind, Turn, Wickets, ball_char, idx};
+use crate::games::chess::types::{CastlingSide, Piece, Role, Square};
+use crate::games::chess::{Board, CastlingRights};
+use crate::games::{Color, Game, IllegalKind, IllegalTurn, SetupError, TurnSyntaxError};
+
+/// One step of a written decision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Step {
+    /// `_r4`: a die roll as written (checked to be 1-6 when resolved).
+    Roll(u8),
+    /// `_sa2`: a sacrifice.
+    Sacrifice(Loc),
+}
+
+/// The move part of a token, without a board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MovePart {
+    /// `O-O` or `O-O-O`.
+    Castle(CastlingSide),
+    /// A piece or pawn move.
+    Normal {
+        /// The piece (`Pawn` without a letter).
+        role: Role,
+        /// A file the piece comes from.
+        file: Option<char>,
+        /// A rank digit the piece comes from (`0` and `9` for the wickets).
+        rank: Option<char>,
+        /// Whether `x` was written.
+        capture: bool,
+        /// Where it goes.
+        to: Loc,
+        /// `=Q`.
+        promotion: Option<Role>,
+    },
+}
+
+/// A turn token read without a board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Syntax {
+    /// `Dd8:` the Defender named first.
+    pub naming: Option<Loc>,
+    /// The move.
+    pub mv: MovePart,
+    /// `_Of6` the drop square.
+    pub drop: Option<Square>,
+    /// `:c4` the throw target.
+    pub throw: Option<Loc>,
+    /// The decision steps.
+    pub steps: Vec<Step>,
+    /// `+` (1) or `#` (2), 0 for none.
+    pub marker: u8,
+}
+
+fn err(offset: usize, message: impl Into<String>) -> TurnSyntaxError {
+    TurnSyntaxError::new(offset, message)
+}
+
+fn read_loc(text: &str, offset: usize) -> Result<Loc, TurnSyntaxError> {
+    Loc::from_name(text).ok_or_else(|| err(offset, format!("\"{text}\" is not a square or wicket")))
+}
+
+impl Syntax {
+    /// Reads one token.
+    pub fn parse(token: &str) -> Result<Syntax, TurnSyntaxError> {
+        let mut text = token;
+        let mut marker = 0;
+        if let Some(rest) = text.strip_suffix('#') {
+            marker = 2;
+            text = rest;
+        } else if let Some(rest) = text.strip_suffix('+') {
+            marker = 1;
+            text = rest;
+        }
+        let mut offset = 0;
+        let mut naming = None;
+        if let Some(rest) = text.strip_prefix('D') {
+            let end = rest
+                .find(':')
+                .ok_or_else(|| err(0, "a Defender naming is D<place>: before the move"))?;
+            naming = Some(read_loc(&rest[..end], 1)?);
+            offset = end + 2;
+            text = &rest[end + 1..];
+        }
+        let move_end = text.find(['_', ':']).unwrap_or(text.len());
+        let mv = parse_move(&text[..move_end], offset)?;
+        let mut rest = &text[move_end..];
+        offset += move_end;
+        let mut drop = None;
+        if let Some(after) = rest.strip_prefix("_O") {
+            let end = after.find(['_', ':']).unwrap_or(after.len());
+            drop = Some(
+                Square::from_name(&after[..end])
+                    .ok_or_else(|| err(offset + 2, "a Ball is dropped on a board square"))?,
+            );
+            offset += end + 2;
+            rest = &after[end..];
+        }
+        let mut throw = None;
+        if let Some(after) = rest.strip_prefix(':') {
+            let end = after.find('_').unwrap_or(after.len());
+            throw = Some(read_loc(&after[..end], offset + 1)?);
+            offset += end + 1;
+            rest = &after[end..];
+        }
+        let mut steps = Vec::new();
+        while let Some(after) = rest.strip_prefix('_') {
+            let end = after.find('_').unwrap_or(after.len());
+            let part = &after[..end];
+            let step = if let Some(digits) = part.strip_prefix('r') {
+                match digits.as_bytes() {
+                    [d @ b'0'..=b'9'] => Step::Roll(d - b'0'),
+                    _ => return Err(err(offset + 2, "a die roll is one digit, as in _r4")),
+                }
+            } else if let Some(place) = part.strip_prefix('s') {
+                Step::Sacrifice(read_loc(place, offset + 2)?)
+            } else {
+                return Err(err(
+                    offset + 1,
+                    "expected a decision step: _r<roll> or _s<sacrificed piece's place>",
+                ));
+            };
+            if throw.is_none() {
+                return Err(err(offset, "a decision follows a throw into a wicket"));
+            }
+            steps.push(step);
+            offset += end + 1;
+            rest = &after[end..];
+        }
+        if !rest.is_empty() {
+            return Err(err(offset, format!("unexpected \"{rest}\"")));
+        }
+        Ok(Syntax {
+            naming,
+            mv,
+            drop,
+            throw,
+            steps,
+            marker,
+        })
+    }
+}
+
+fn parse_move(text: &str, offset: usize) -> Result<MovePart, TurnSyntaxError> {
+    match text {
+        "O-O" | "0-0" => return Ok(MovePart::Castle(CastlingSide::KingSide)),
+        "O-O-O" | "0-0-0" => return Ok(MovePart::Castle(CastlingSide::QueenSide)),
+        "" => return Err(err(offset, "a turn needs a move")),
+        _ => {}
+    }
+    let (body, promotion) = match text.split_once('=') {
+        Some((body, promo)) => {
+            let role = match promo {
+                "Q" => Role::Queen,
+                "R" => Role::Rook,
+                "B" => Role::Bishop,
+                "N" => Role::Knight,
+                _ => {
+                    return Err(err(
+                        offset + body.len() + 1,
+                        "a pawn promotes to Q, R, B or N",
+                    ));
+                }
+            };
+            (body, Some(role))
+        }
+        None => (text, None),
+    };
+    let (role, body, start) = match body.chars().next() {
+        Some(c @ ('K' | 'Q' | 'R' | 'B' | 'N')) => {
+            (Role::from_char(c).expect("a piece letter"), &body[1..], 1)
+        }
+        _ => (Role::Pawn, body, 0),
+    };
+    if body.len() < 2 || !body.is_ascii() {
+        return Err(err(offset, format!("\"{text}\" is not a move")));
+    }
+    let to = read_loc(&body[body.len() - 2..], offset + start + body.len() - 2)?;
+    let mut middle = &body[..body.len() - 2];
+    let capture = middle.ends_with('x');
+    if capture {
+        middle = &middle[..middle.len() - 1];
+    }
+    let (mut file, mut rank) = (None, None);
+    match middle {
+        "" => {}
+        "w0" | "w9" => {
+            file = Some('e');
+            rank = middle.chars().nth(1);
+        }
+        _ => {
+            for c in middle.chars() {
+                match c {
+                    'a'..='h' if file.is_none() && rank.is_none() => file = Some(c),
+                    '0'..='9' if rank.is_none() => rank = Some(c),
+                    _ => return Err(err(offset, format!("\"{text}\" is not a move"))),
+                }
+            }
+        }
+    }
+    Ok(MovePart::Normal {
+        role,
+        file,
+        rank,
+        capture,
+        to,
+        promotion,
+    })
+}
+
+impl fmt::Display for Syntax {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(naming) = self.naming {
+            write!(f, "D{naming}:")?;
+        }
+        match self.mv {
+            MovePart::Castle(side) => f.write_str(side.notation())?,
+            MovePart::Normal {
+                role,
+                file,
+                rank,
+                capture,
+                to,
+                promotion,
+            } => {
+                if role != Role::Pawn {
+                    f.write_char(role.upper_char())?;
+                }
+                if let Some(file) = file {
+                    f.write_char(file)?;
+                }
+                if let Some(rank) = rank {
+                    f.write_char(rank)?;
+                }
+                if capture {
+                    f.write_char('x')?;
+                }
+                write!(f, "{to}")?;
+                if let Some(role) = promotion {
+                    write!(f, "={}", role.upper_char())?;
+                }
+            }
+        }
+        if let Some(drop) = self.drop {
+            write!(f, "_O{drop}")?;
+        }
+        if let Some(throw) = self.throw {
+            write!(f, ":{throw}")?;
+        }
+        for step in &self.steps {
+            match step {
+                Step::Roll(r) => write!(f, "_r{r}")?,
+                Step::Sacrifice(loc) => write!(f, "_s{loc}")?,
+            }
+        }
+        f.write_str(match self.marker {
+            1 => "+",
+            2 => "#",
+            _ => "",
+        })
+    }
+}
+
+fn move_matches(position: &Wickets, part: &MovePart, m: &Move) -> bool {
+    match *part {
+        MovePart::Castle(side) => m.kind == MoveKind::Castle(side),
+        MovePart::Normal {
+            role,
+            file,
+            rank,
+            to,
+            promotion,
+            ..
+        } => {
+            let _ = position;
+            !matches!(m.kind, MoveKind::Castle(_))
+                && m.role == role
+                && m.to == to
+                && m.promotion == promotion
+                && file.is_none_or(|f| m.from.file_char() == f)
+                && rank.is_none_or(|r| m.from.rank_char() == r)
+        }
+    }
+}
+
+fn steps_of(decision: &[Decision]) -> Vec<Step> {
+    decision
+        .iter()
+        .map(|d| match *d {
+            Decision::Roll(r) => Step::Roll(r),
+            Decision::Sacrifice(loc) => Step::Sacrifice(loc),
+        })
+        .collect()
+}
+
+fn normalized(mode: DecisionMode, steps: &[Step]) -> Vec<Step> {
+    let mut steps = steps.to_vec();
+    if !mode.is_dice() {
+        steps.sort_unstable();
+    }
+    steps
+}
+
+fn other(message: impl Into<String>) -> IllegalTurn {
+    IllegalTurn::new(IllegalKind::Other, message)
+}
+
+/// Finds the legal turn a token means, or says why there is none.
+pub(super) fn resolve(position: &Wickets, syntax: &Syntax) -> Result<Turn, IllegalTurn> {
+    if let Some(end) = position.wicket_end() {
+        return Err(IllegalTurn::new(
+            IllegalKind::GameOver,
+            format!("the game is over: {end}"),
+        ));
+    }
+    let us = position.turn;
+    let side = us.name();
+    match (position.defender[idx(us)], syntax.naming) {
+        (None, None) => {
+            return Err(other(format!(
+                "{side} has no Defender and must name one first (D<place>: before the move)"
+            )));
+        }
+        (Some(defender), Some(_)) => {
+            return Err(other(format!(
+                "{side} already has a Defender (on {defender}); only a side without one names one"
+            )));
+        }
+        (None, Some(named)) => {
+            if position.piece_at(named).is_none_or(|p| p.color != us) {
+                return Err(other(format!(
+                    "{side} has no piece on {named} to name Defender"
+                )));
+            }
+            if position.haver[idx(us)] == Some(named) {
+                return Err(other(format!(
+                    "the Ball-haver on {named} cannot also be the Defender"
+                )));
+            }
+        }
+        (Some(_), None) => {}
+    }
+    let mut turns = Vec::new();
+    position.legal_turns(&mut turns);
+    turns.retain(|t| t.naming == syntax.naming && move_matches(position, &syntax.mv, &t.mv));
+    if turns.is_empty() {
+        return Err(diagnose_move(position, syntax));
+    }
+    if syntax.drop.is_some() || turns.iter().all(|t| t.drop.is_none()) {
+        turns.retain(|t| t.drop == syntax.drop);
+        if turns.is_empty() {
+            return Err(match syntax.drop {
+                Some(square) => other(format!(
+                    "the Ball cannot be dropped on {square}: it goes to an empty square next to \
+                     the capture"
+                )),
+                None => other("this move captures no Ball-haver, so nothing is dropped"),
+            });
+        }
+    } else {
+        let drops: Vec<Square> = turns.iter().filter_map(|t| t.drop).collect();
+        if drops.iter().any(|&d| d != drops[0]) {
+            return Err(other(format!(
+                "capturing the Ball-haver needs a square for its Ball (_O<square>): one of {}",
+                list(drops.iter())
+            )));
+        }
+    }
+    let by_move = turns.clone();
+    turns.retain(|t| t.throw == syntax.throw);
+    if turns.is_empty() {
+        return Err(diagnose_throw(position, syntax, &by_move));
+    }
+    let wanted = normalized(position.mode, &syntax.steps);
+    let by_throw = turns.clone();
+    turns.retain(|t| steps_of(&t.decision) == wanted);
+    if turns.is_empty() {
+        return Err(diagnose_decision(position, syntax, &by_throw));
+    }
+    let mut unique: Vec<Turn> = Vec::new();
+    for turn in turns {
+        if !unique.contains(&turn) {
+            unique.push(turn);
+        }
+    }
+    if unique.len() > 1 {
+        let written: Vec<String> = unique.iter().map(|t| write_turn(position, t)).collect();
+        return Err(IllegalTurn::new(
+            IllegalKind::Ambiguous(written.clone()),
+            format!("ambiguous: {}", written.join(", ")),
+        ));
+    }
+    Ok(unique.remove(0))
+}
+
+fn list<T: fmt::Display>(items: impl Iterator<Item = T>) -> String {
+    items.map(|i| i.to_string()).collect::<Vec<_>>().join(", ")
+}
+
+fn diagnose_move(position: &Wickets, syntax: &Syntax) -> IllegalTurn {
+    let us = position.turn;
+    let mut relaxed = Vec::new();
+    let mut base = position.clone();
+    if syntax.naming.is_some() {
+        base.defender[idx(us)] = syntax.naming;
+    }
+    base.pseudo_moves(false, &mut relaxed);
+    relaxed.retain(|m| move_matches(position, &syntax.mv, m));
+    let mut strict = Vec::new();
+    base.pseudo_moves(true, &mut strict);
+    strict.retain(|m| move_matches(position, &syntax.mv, m));
+    if let Some(m) = strict.first() {
+        let mut moved = base.clone();
+        if moved.apply_move(m) && moved.drop_squares(m.to).is_empty() {
+            return other(format!(
+                "capturing the Ball-haver on {} needs an empty square next to it for its Ball, \
+                 and there is none",
+                m.to
+            ));
+        }
+        return IllegalTurn::new(
+            IllegalKind::LeavesKingInCheck,
+            format!(
+                "{syntax} would leave the {} king in check",
+                us.name().to_lowercase()
+            ),
+        );
+    }
+    if let Some(m) = relaxed.first() {
+        if base.ball_at(m.to).is_some() && base.defender[idx(us)] == Some(m.from) {
+            return other("a Defender cannot capture a Ball");
+        }
+        if m.to.is_wicket() {
+            return other(format!(
+                "{} may be entered only by {}'s own Defender, the opposing Ball-haver, or a piece \
+                 capturing its own side's Ball there",
+                m.to,
+                if m.to == Loc::W0 { "White" } else { "Black" }
+            ));
+        }
+    }
+    IllegalTurn::new(
+        IllegalKind::NoSuchPiece,
+        format!(
+            "no {} piece can make the move {syntax}",
+            us.name().to_lowercase()
+        ),
+    )
+}
+
+fn diagnose_throw(position: &Wickets, syntax: &Syntax, by_move: &[Turn]) -> IllegalTurn {
+    let us = position.turn;
+    let Some(target) = syntax.throw else {
+        return IllegalTurn::new(
+            IllegalKind::LeavesKingInCheck,
+            "without a throw this move leaves the king in check (a thrown Ball may block it)",
+        );
+    };
+    let m = by_move[0].mv;
+    if m.kind == MoveKind::Ball {
+        return other("a piece that captured a Ball cannot throw on the same turn");
+    }
+    let mut moved = position.clone();
+    if syntax.naming.is_some() {
+        moved.defender[idx(us)] = syntax.naming;
+    }
+    moved.apply_move(&m);
+    if let Some(drop) = by_move[0].drop {
+        moved.loose[idx(us.other())] = Some(Loc::square(drop));
+    }
+    let throwers = moved.throwers(&m);
+    if throwers.is_empty() {
+        return other("only the Ball-haver that moved may throw");
+    }
+    if moved.defender[idx(us)] == Some(target) {
+        return other("a Ball cannot be thrown to the Defender");
+    }
+    if target == Loc::wicket_of(us) {
+        return other("a Ball cannot be thrown into its own side's wicket");
+    }
+    if moved.piece_at(target).is_some_and(|p| p.color != us) {
+        return other(format!(
+            "a Ball cannot be thrown onto the opposing piece on {target}"
+        ));
+    }
+    let (tf, tr) = target.coords();
+    let on_line = throwers.iter().any(|t| {
+        let (f, r) = t.coords();
+        f == tf || r == tr || (f - tf).abs() == (r - tr).abs()
+    });
+    if on_line {
+        other(format!(
+            "the throw to {target} is blocked: a Ball flies only over empty places"
+        ))
+    } else {
+        other(format!("{target} is not on a queen line from the thrower"))
+    }
+}
+
+fn diagnose_decision(position: &Wickets, syntax: &Syntax, by_throw: &[Turn]) -> IllegalTurn {
+    let us = position.turn;
+    let mode = position.mode;
+    if syntax.throw != Some(Loc::wicket_of(us.other())) {
+        return other("only a throw into the opposing wicket carries a decision");
+    }
+    if let Some(Step::Roll(r)) = syntax
+        .steps
+        .iter()
+        .find(|s| matches!(s, Step::Roll(r) if !(1..=6).contains(r)))
+    {
+        return other(format!("a die roll is 1 to 6, not {r}"));
+    }
+    let mut moved = position.clone();
+    if syntax.naming.is_some() {
+        moved.defender[idx(us)] = syntax.naming;
+    }
+    moved.apply_move(&by_throw[0].mv);
+    let sees = moved.defender_sees_wicket(us.other());
+    let sight = if sees { "sees" } else { "does not see" };
+    let expected = list(by_throw.iter().take(4).map(|t| write_turn(position, t)));
+    let rule = match mode {
+        DecisionMode::Dice => format!(
+            "in Dice mode the attempt is one roll (_r1 to _r6), {} needed",
+            if sees { "5 or 6" } else { "3 to 6" }
+        ),
+        DecisionMode::DiceII => format!(
+            "in Dice II mode the attempt is one roll ({} needed), and after a failure at most one \
+             sacrifice (not the King or the Defender) and a second roll",
+            if sees { "5 or 6" } else { "3 to 6" }
+        ),
+        _ if !sees => "no sacrifice is needed: the attempt succeeds".to_owned(),
+        _ => format!(
+            "success needs exactly {} sacrifices of pieces other than the King and the \
+             Defender (or none, and the attempt fails)",
+            mode.sacrifices()
+        ),
+    };
+    other(format!(
+        "the opposing Defender {sight} its wicket; {rule}; for example {expected}"
+    ))
+}
+
+/// The canonical token for a legal turn.
+pub(super) fn write_turn(position: &Wickets, turn: &Turn) -> String {
+    let mut out = String::with_capacity(16);
+    if let Some(naming) = turn.naming {
+        let _ = write!(out, "D{naming}:");
+    }
+    let m = &turn.mv;
+    if let MoveKind::Castle(side) = m.kind {
+        out.push_str(side.notation());
+    } else {
+        let capture = m.kind != MoveKind::Normal;
+        if m.role == Role::Pawn {
+            if capture {
+                out.push(m.from.file_char());
+            }
+        } else {
+            out.push(m.role.upper_char());
+            let mut all = Vec::new();
+            let mut base = position.clone();
+            if turn.naming.is_some() {
+                base.defender[idx(position.turn)] = turn.naming;
+            }
+            base.pseudo_moves(true, &mut all);
+            let rivals: Vec<Loc> = all
+                .iter()
+                .filter(|o| o.role == m.role && o.to == m.to && o.from != m.from)
+                .map(|o| o.from)
+                .collect();
+            if !rivals.is_empty() {
+                if rivals.iter().all(|r| r.file_char() != m.from.file_char()) {
+                    out.push(m.from.file_char());
+                } else if rivals.iter().all(|r| r.rank_char() != m.from.rank_char()) {
+                    out.push(m.from.rank_char());
+                } else {
+                    let _ = write!(out, "{}", m.from);
+                }
+            }
+        }
+        if capture {
+            out.push('x');
+        }
+        let _ = write!(out, "{}", m.to);
+        if let Some(role) = m.promotion {
+            let _ = write!(out, "={}", role.upper_char());
+        }
+    }
+    if let Some(drop) = turn.drop {
+        let _ = write!(out, "_O{drop}");
+    }
+    if let Some(throw) = turn.throw {
+        let _ = write!(out, ":{throw}");
+    }
+    for step in steps_of(&turn.decision) {
+        let _ = match step {
+            Step::Roll(r) => write!(out, "_r{r}"),
+            Step::Sacrifice(loc) => write!(out, "_s{loc}"),
+        };
+    }
+    let mut next = position.clone();
+    next.play(turn);
+    if next.wicket_end().is_none() && next.in_check(next.turn) {
+        let mut replies = Vec::new();
+        next.legal_turns(&mut replies);
+        out.push(if replies.is_empty() { '#' } else { '+' });
+    }
+    out
+}
+
+pub(super) fn annotation_mismatch(position: &Wickets, syntax: &Syntax) -> Option<String> {
+    let side = position.turn.name();
+    let check = position.wicket_end().is_none() && position.in_check(position.turn);
+    match syntax.marker {
+        1 | 2 if !check => Some(format!(
+            "claims {} but {side} is not in check (pieces in a wicket give no check)",
+            if syntax.marker == 1 { "check" } else { "mate" }
+        )),
+        2 => {
+            let mut turns = Vec::new();
+            position.legal_turns(&mut turns);
+            let example = turns.first()?;
+            Some(format!(
+                "claims mate but {side} has legal turns, e.g. {}",
+                write_turn(position, example)
+            ))
+        }
+        _ => None,
+    }
+}
+
+fn bad(field: usize, detail: impl fmt::Display) -> SetupError {
+    SetupError::new(format!("field {field} of the position string: {detail}"))
+}
+
+fn write_pair(out: &mut String, pair: [Option<Loc>; 2]) {
+    for (i, loc) in pair.iter().enumerate() {
+        if i == 1 {
+            out.push(',');
+        }
+        match loc {
+            Some(loc) => {
+                let _ = write!(out, "{loc}");
+            }
+            None => out.push('-'),
+        }
+    }
+}
+
+/// Writes the position string: placement (with `o`/`O` for loose Balls), side, castling,
+/// en passant, wickets, Ball-havers, Defenders, decision mode, the two counters.
+pub(super) fn write_position(position: &Wickets) -> String {
+    let mut out = String::with_capacity(90);
+    for rank in (0..8).rev() {
+        let mut empty = 0;
+        for file in 0..8 {
+            let loc = Loc::square(Square::from_coords(file, rank));
+            let c = position
+                .piece_at(loc)
+                .map(Piece::char)
+                .or_else(|| position.ball_at(loc).map(ball_char));
+            match c {
+                Some(c) => {
+                    if empty > 0 {
+                        let _ = write!(out, "{empty}");
+                        empty = 0;
+                    }
+                    out.push(c);
+                }
+                None => empty += 1,
+            }
+        }
+        if empty > 0 {
+            let _ = write!(out, "{empty}");
+        }
+        if rank > 0 {
+            out.push('/');
+        }
+    }
+    out.push_str(if position.turn == Color::White {
+        " w "
+    } else {
+        " b "
+    });
+    let castling = position.castling;
+    let mut any = false;
+    for (color, side, c) in [
+        (Color::White, CastlingSide::KingSide, 'K'),
+        (Color::White, CastlingSide::QueenSide, 'Q'),
+        (Color::Black, CastlingSide::KingSide, 'k'),
+        (Color::Black, CastlingSide::QueenSide, 'q'),
+    ] {
+        if castling.has(color, side) {
+            out.push(c);
+            any = true;
+        }
+    }
+    if !any {
+        out.push('-');
+    }
+    match position.ep_square {
+        Some(square) => {
+            let _ = write!(out, " {square} ");
+        }
+        None => out.push_str(" - "),
+    }
+    for (i, wicket) in [Loc::W0, Loc::W9].into_iter().enumerate() {
+        if i == 1 {
+            out.push(',');
+        }
+        let c = position
+            .piece_at(wicket)
+            .map(Piece::char)
+            .or_else(|| position.ball_at(wicket).map(ball_char))
+            .unwrap_or('-');
+        out.push(c);
+    }
+    out.push(' ');
+    write_pair(&mut out, position.haver);
+    out.push(' ');
+    write_pair(&mut out, position.defender);
+    let _ = write!(
+        out,
+        " {} {} {}",
+        position.mode.code(),
+        position.halfmove_clock,
+        position.fullmove_number
+    );
+    out
+}
+
+fn read_pair(field: usize, text: &str) -> Result<[Option<Loc>; 2], SetupError> {
+    let (a, b) = text.split_once(',').ok_or_else(|| {
+        bad(
+            field,
+            format!("expected two places joined by a comma, not \"{text}\""),
+        )
+    })?;
+    let one = |s: &str| -> Result<Option<Loc>, SetupError> {
+        if s == "-" {
+            return Ok(None);
+        }
+        Loc::from_name(s)
+            .map(Some)
+            .ok_or_else(|| bad(field, format!("\"{s}\" is not a place")))
+    };
+    Ok([one(a)?, one(b)?])
+}
+
+/// Reads and checks a position string.
+pub(super) fn read_position(text: &str) -> Result<Wickets, SetupError> {
+    let fields: Vec<&str> = text.split_whitespace().collect();
+    if !(7..=10).contains(&fields.len()) {
+        return Err(SetupError::new(format!(
+            "a position string has 7 to 10 fields (placement, side, castling, en passant, \
+             wickets, Ball-havers, Defenders, mode, counters), not {}",
+            fields.len()
+        )));
+    }
+    let mut board = Board::empty();
+    let mut loose: [Option<Loc>; 2] = [None; 2];
+    let mut put_ball = |owner: Color, loc: Loc, field: usize| {
+        if loose[idx(owner)].replace(loc).is_some() {
+            return Err(bad(field, format!("two loose Balls of {owner}")));
+        }
+        Ok(())
+    };
+    let ranks: Vec<&str> = fields[0].split('/').collect();
+    if ranks.len() != 8 {
+        return Err(bad(1, "the placement has 8 ranks"));
+    }
+    for (i, rank_text) in ranks.iter().enumerate() {
+        let rank = 7 - i as u8;
+        let mut file = 0u8;
+        for c in rank_text.chars() {
+            if let Some(n) = c.to_digit(10) {
+                file += n as u8;
+                continue;
+            }
+            if file >= 8 {
+                return Err(bad(1, format!("rank {} is too long", rank + 1)));
+            }
+            let loc = Loc::square(Square::from_coords(file, rank));
+            match c {
+                'o' => put_ball(Color::White, loc, 1)?,
+                'O' => put_ball(Color::Black, loc, 1)?,
+                _ => {
+                    let piece = Piece::from_char(c)
+                        .ok_or_else(|| bad(1, format!("unknown piece letter '{c}'")))?;
+                    board.put(Square::from_coords(file, rank), piece);
+                }
+            }
+            file += 1;
+        }
+        if file != 8 {
+            return Err(bad(1, format!("rank {} does not have 8 squares", rank + 1)));
+        }
+    }
+    let turn = match fields[1] {
+        "w" => Color::White,
+        "b" => Color::Black,
+        other => {
+            return Err(bad(
+                2,
+                format!("the side to move is w or b, not \"{other}\""),
+            ));
+        }
+    };
+    let mut castling = CastlingRights::NONE;
+    if fields[2] != "-" {
+        for c in fields[2].chars() {
+            let (color, side) = match c {
+                'K' => (Color::White, CastlingSide::KingSide),
+                'Q' => (Color::White, CastlingSide::QueenSide),
+                'k' => (Color::Black, CastlingSide::KingSide),
+                'q' => (Color::Black, CastlingSide::QueenSide),
+                _ => return Err(bad(3, format!("unknown castling letter '{c}'"))),
+            };
+            castling.set(color, side, true);
+        }
+    }
+    let ep_square = match fields[3] {
+        "-" => None,
+        s => Some(Square::from_name(s).ok_or_else(|| bad(4, format!("\"{s}\" is not a square")))?),
+    };
+    let mut wicket = [None; 2];
+    let wicket_chars: Vec<char> = fields[4].chars().collect();
+    if wicket_chars.len() != 3 || wicket_chars[1] != ',' {
+        return Err(bad(
+            5,
+            "the wickets field is two letters joined by a comma, as -,-",
+        ));
+    }
+    for (i, &c) in [wicket_chars[0], wicket_chars[2]].iter().enumerate() {
+        let loc = if i == 0 { Loc::W0 } else { Loc::W9 };
+        match c {
+            '-' => {}
+            'o' => put_ball(Color::White, loc, 5)?,
+            'O' => put_ball(Color::Black, loc, 5)?,
+            _ => {
+                wicket[i] = Some(
+                    Piece::from_char(c)
+                        .ok_or_else(|| bad(5, format!("unknown piece letter '{c}'")))?,
+                );
+            }
+        }
+    }
+    let haver = read_pair(6, fields[5])?;
+    let defender = read_pair(7, fields[6])?;
+    let mode = match fields.get(7) {
+        Some(code) => DecisionMode::from_name(code)?,
+        None => DecisionMode::Deterministic,
+    };
+    let number = |i: usize, default: u32| -> Result<u32, SetupError> {
+        fields.get(i).map_or(Ok(default), |s| {
+            s.parse()
+                .map_err(|_| bad(i + 1, format!("\"{s}\" is not a number")))
+        })
+    };
+    let position = Wickets {
+        board,
+        wicket,
+        loose,
+        haver,
+        defender,
+        turn,
+        castling,
+        ep_square,
+        halfmove_clock: number(8, 0)?,
+        fullmove_number: number(9, 1)?.max(1),
+        mode,
+    };
+    check(&position)?;
+    Ok(position)
+}
+
+fn check(p: &Wickets) -> Result<(), SetupError> {
+    for color in [Color::White, Color::Black] {
+        let kings = p
+            .locs_of(color)
+            .filter(|&l| p.piece_at(l).is_some_and(|q| q.role == Role::King))
+            .count();
+        if kings > 1 {
+            return Err(SetupError::new(format!("{color} has {kings} kings")));
+        }
+        match (p.haver[idx(color)], p.loose[idx(color)]) {
+            (Some(_), Some(_)) => {
+                return Err(SetupError::new(format!(
+                    "{color}'s Ball is both held and loose"
+                )));
+            }
+            (None, None) => {
+                return Err(SetupError::new(format!(
+                    "{color}'s Ball is neither held nor loose"
+                )));
+            }
+            _ => {}
+        }
+        if let Some(h) = p.haver[idx(color)]
+            && p.piece_at(h).is_none_or(|q| q.color != color)
+        {
+            return Err(SetupError::new(format!(
+                "{color}'s Ball-haver on {h} is not a {} piece",
+                color.name().to_lowercase()
+            )));
+        }
+        if let Some(d) = p.defender[idx(color)] {
+            if p.piece_at(d).is_none_or(|q| q.color != color) {
+                return Err(SetupError::new(format!(
+                    "{color}'s Defender on {d} is not a {} piece",
+                    color.name().to_lowercase()
+                )));
+            }
+            if p.haver[idx(color)] == Some(d) {
+                return Err(SetupError::new(format!(
+                    "{color}'s Defender on {d} is also its Ball-haver"
+                )));
+            }
+        } else if color != p.turn {
+            return Err(SetupError::new(format!(
+                "{color} is not to move and has no Defender"
+            )));
+        }
+        let wicket = Loc::wicket_of(color);
+        if let Some(piece) = p.piece_at(wicket) {
+            let allowed = if piece.color == color {
+                p.defender[idx(color)] == Some(wicket)
+            } else {
+                p.haver[idx(piece.color)] == Some(wicket)
+            };
+            if !allowed || piece.role == Role::Pawn {
+                return Err(SetupError::new(format!(
+                    "the {} in {wicket} may not stand there (only its own Defender or the \
+                     opposing Ball-haver, never a pawn)",
+                    piece.role.name()
+                )));
+            }
+        }
+        let rank = if color == Color::White { 0 } else { 7 };
+        for side in [CastlingSide::KingSide, CastlingSide::QueenSide] {
+            if p.castling.has(color, side)
+                && (p.board.piece_at(Square::from_coords(4, rank))
+                    != Some(Piece {
+                        color,
+                        role: Role::King,
+                    })
+                    || p.board
+                        .piece_at(Square::from_coords(side.rook_file(), rank))
+                        != Some(Piece {
+                            color,
+                            role: Role::Rook,
+                        }))
+            {
+                return Err(SetupError::new(format!(
+                    "{color} may not castle {}: king or rook is not at home",
+                    side.name()
+                )));
+            }
+        }
+    }
+    if (p.board.by_role(Role::Pawn)
+        & (crate::games::chess::bitboard::Bitboard::rank(0)
+            | crate::games::chess::bitboard::Bitboard::rank(7)))
+    .any()
+    {
+        return Err(SetupError::new("a pawn stands on the first or last rank"));
+    }
+    if let Some(ep) = p.ep_square {
+        let expected_rank = if p.turn == Color::White { 5 } else { 2 };
+        if ep.rank() != expected_rank || !p.is_empty(Loc::square(ep)) {
+            return Err(SetupError::new(format!(
+                "{ep} cannot be an en passant square here"
+            )));
+        }
+    }
+    if p.wicket_end().is_none() && p.in_check(p.turn.other()) {
+        return Err(SetupError::new(format!(
+            "the side not to move is in check ({})",
+            p.turn.other()
+        )));
+    }
+    Ok(())
+}
