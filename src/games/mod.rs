@@ -15,10 +15,12 @@
 
 use std::fmt;
 
+pub mod african;
 pub mod chesica;
 pub mod chess;
 pub mod wickets;
 
+pub use african::African;
 pub use chesica::Chesica;
 pub use chess::Chess;
 pub use wickets::Wickets;
@@ -116,6 +118,8 @@ pub enum WinReason {
     KingDefenderTaken,
     /// Chess with wickets: the loser had to name a new Defender and had no piece to name.
     NoDefender,
+    /// African Chess: the loser's touchstone is guarded and the loser has no legal turn.
+    Touch,
 }
 
 impl fmt::Display for WinReason {
@@ -126,6 +130,7 @@ impl fmt::Display for WinReason {
             WinReason::AllPiecesCaptured => "capturing every opposing piece",
             WinReason::KingDefenderTaken => "taking the wicket of a King Defender",
             WinReason::NoDefender => "the opponent having no piece to name Defender",
+            WinReason::Touch => "touch",
         })
     }
 }
@@ -441,12 +446,18 @@ pub enum Variant {
     Chesica,
     /// Chess with wickets (A. Black, 2011): Balls, Ball-havers, Defenders and wickets.
     ChessWithWickets,
+    /// African Chess (Arthur and Wald Amberstone, early 1960s): stones sown like mancala.
+    AfricanChess,
 }
 
 impl Variant {
     /// Every game pbem plays, in the order the help lists them.
-    pub const ALL: &'static [Variant] =
-        &[Variant::Chess, Variant::ChessWithWickets, Variant::Chesica];
+    pub const ALL: &'static [Variant] = &[
+        Variant::Chess,
+        Variant::ChessWithWickets,
+        Variant::Chesica,
+        Variant::AfricanChess,
+    ];
 
     /// The canonical `[Variant]` tag value.
     #[must_use]
@@ -455,6 +466,7 @@ impl Variant {
             Variant::Chess => "Chess",
             Variant::Chesica => "Chesica",
             Variant::ChessWithWickets => "Chess with wickets",
+            Variant::AfricanChess => "African Chess",
         }
     }
 
@@ -465,6 +477,7 @@ impl Variant {
             Variant::Chess => &["standard", "orthodox", "fide", "normal", "from position"],
             Variant::Chesica => &["Chesica Reconstructed", "Copley's Chesica"],
             Variant::ChessWithWickets => &["wickets", "chess-with-wickets", "wicket chess"],
+            Variant::AfricanChess => &["african", "african-chess", "Amberstone chess"],
         }
     }
 
@@ -520,6 +533,10 @@ macro_rules! with_game {
                 type $G = $crate::games::Wickets;
                 $body
             }
+            $crate::games::Variant::AfricanChess => {
+                type $G = $crate::games::African;
+                $body
+            }
         }
     };
 }
@@ -539,5 +556,10 @@ mod tests {
             Variant::from_name("chesica-reconstructed"),
             Some(Variant::Chesica)
         );
+        assert_eq!(
+            Variant::from_name("African-Chess"),
+            Some(Variant::AfricanChess)
+        );
+        assert_eq!(Variant::from_name("african"), Some(Variant::AfricanChess));
     }
 }

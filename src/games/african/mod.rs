@@ -1,0 +1,289 @@
+//! African Chess, Arthur and Wald Amberstone's cross of chess and mancala (early 1960s),
+//! as the project's rulings settle what the Mancala World page leaves open.
+//!
+//! Each side has sixteen stones, one of them its touchstone. A square holds up to four
+//! stones of either colour. A side's single stone on a square steps one square in any
+//! direction into a square holding at most three; two or more stones of one side on a
+//! square are a group and are sown whole, one stone a square along one of the eight
+//! directions, in an order the player chooses (which only decides where the touchstone
+//! goes); a full square or the edge stops the sowing and the rest are put on the last
+//! square reached. The touchstone may also step out of its group alone. A single stone
+//! or the last stone sown captures by what the square held before it arrived; the
+//! touchstone captures every enemy stone on every square it enters. A touchstone is never
+//! captured: a turn that would capture it is only a threat (guard, the check of this
+//! game), no turn may leave one's own touchstone capturable, having no legal turn while
+//! guarded loses (touch) and otherwise draws. A threefold repetition may be claimed.
+//!
+//! A square is counts, not an ordered stack ([`Cell`]): nothing in the rules looks at
+//! the order of the stones on a square. Tokens read into [`Notation`] without a board.
+
+mod board;
+mod movegen;
+mod notation;
+
+use std::fmt::Write as _;
+
+pub use board::{Board, Cell, MAX_STONES};
+pub use movegen::{Applied, Direction, Failure, Turn, TurnKind, apply, is_guarded};
+pub use notation::{Action, Marker, Notation};
+
+use crate::games::chess::Square;
+use crate::games::{
+    Color, DrawReason, Game, IllegalTurn, Outcome, RepetitionRule, SetupError, Tags,
+    TurnSyntaxError, Variant, WinReason,
+};
+
+/// A position of African Chess: the board, the side to move and the move number.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct African {
+    board: Board,
+    turn: Color,
+    fullmove_number: u32,
+}
+
+impl African {
+    /// The stones on a square.
+    #[must_use]
+    pub fn cell(&self, square: Square) -> Cell {
+        self.board[square.index()]
+    }
+
+    /// Whether the side to move is guarded (its touchstone could be captured).
+    #[must_use]
+    pub fn is_guarded(&self) -> bool {
+        is_guarded(&self.board, self.turn)
+    }
+
+    /// Whether the side to move has a legal turn.
+    #[must_use]
+    pub fn has_legal_turn(&self) -> bool {
+        let mut turns = Vec::new();
+        self.generate(None, &mut turns);
+        !turns.is_empty()
+    }
+
+    /// How many stones a side has on the board.
+    #[must_use]
+    pub fn stone_count(&self, color: Color) -> u32 {
+        self.board.iter().map(|c| u32::from(c.stones(color))).sum()
+    }
+}
+
+impl Game for African {
+    type Turn = Turn;
+    type Syntax = Notation;
+
+    const VARIANT: Variant = Variant::AfricanChess;
+    const REPETITION: RepetitionRule = RepetitionRule::Draw {
+        claim: 3,
+        automatic: None,
+    };
+
+    fn start() -> African {
+        African {
+            board: board::start_board(),
+            turn: Color::White,
+            fullmove_number: 1,
+        }
+    }
+
+    /// `[FEN]` sets the start (with or without `[SetUp "1"]`); `[SetUp "1"]` alone is an
+    /// error; without either the game starts from the standard position.
+    fn from_tags(tags: &dyn Tags) -> Result<African, SetupError> {
+        match (tags.tag("FEN"), tags.tag("SetUp")) {
+            (Some(text), _) => African::from_position_string(text),
+            (None, Some(setup)) if setup.trim() == "1" => Err(SetupError::new(
+                "the setup tag is \"1\" but there is no fen tag",
+            )),
+            (None, _) => Ok(African::start()),
+        }
+    }
+
+    /// Reads `placement side [fullmove]`, for example the start,
+    /// `pppptppp/pppppppp/8/8/8/8/PPPPPPPP/PPPPTPPP w 1`.
+    fn from_position_string(text: &str) -> Result<African, SetupError> {
+        let mut fields = text.split_whitespace();
+        let placement = fields
+            .next()
+            .ok_or_else(|| SetupError::new("empty position string"))?;
+        let board = board::read_placement(placement)?;
+        let turn = match fields.next() {
+            None => return Err(SetupError::new("missing field 2 (side to move)")),
+            Some("w") => Color::White,
+            Some("b") => Color::Black,
+            Some(other) => {
+                return Err(SetupError::new(format!(
+                    "bad field 2 (side to move): expected 'w' or 'b', found '{other}'"
+                )));
+            }
+        };
+        let fullmove_number = match fields.next() {
+            None => 1,
+            Some(number) => number
+                .parse::<u32>()
+                .ok()
+                .filter(|n| *n > 0)
+                .ok_or_else(|| {
+                    SetupError::new(format!(
+                        "bad field 3 (fullmove number): '{number}' is not a number from 1"
+                    ))
+                })?,
+        };
+        if let Some(extra) = fields.next() {
+            return Err(SetupError::new(format!(
+                "unexpected text after field 3: '{extra}'"
+            )));
+        }
+        board::check_board(&board)?;
+        if is_guarded(&board, turn.other()) {
+            return Err(SetupError::new(format!(
+                "the {} touchstone is capturable with {} to move",
+                turn.other().name().to_lowercase(),
+                turn.name()
+            )));
+        }
+        Ok(African {
+            board,
+            turn,
+            fullmove_number,
+        })
+    }
+
+    fn position_string(&self) -> String {
+        let mut out = String::with_capacity(80);
+        board::write_placement(&self.board, &mut out);
+        let side = match self.turn {
+            Color::White => 'w',
+            Color::Black => 'b',
+        };
+        let _ = write!(out, " {side} {}", self.fullmove_number);
+        out
+    }
+
+    /// Five characters a square: its letters (`T`, `P`, `t`, `p`) or `.` when empty.
+    fn diagram(&self) -> String {
+        let mut out = String::with_capacity(400);
+        for rank in (0..8).rev() {
+            let _ = write!(out, "{}", rank + 1);
+            for file in 0..8 {
+                let mut letters = String::new();
+                self.board[Square::from_coords(file, rank).index()].write_letters(&mut letters);
+                if letters.is_empty() {
+                    letters.push('.');
+                }
+                let _ = write!(out, " {letters:<4}");
+            }
+            out.truncate(out.trim_end().len());
+            out.push('\n');
+        }
+        out.push_str("  a    b    c    d    e    f    g    h\n");
+        out
+    }
+
+    fn side_to_move(&self) -> Color {
+        self.turn
+    }
+
+    fn fullmove_number(&self) -> u32 {
+        self.fullmove_number
+    }
+
+    fn legal_turns(&self, out: &mut Vec<Turn>) {
+        self.generate(None, out);
+    }
+
+    fn parse_turn(token: &str) -> Result<Notation, TurnSyntaxError> {
+        Notation::parse(token)
+    }
+
+    fn resolve(&self, syntax: &Notation) -> Result<Turn, IllegalTurn> {
+        notation::resolve(self, syntax)
+    }
+
+    fn write_turn(&self, turn: &Turn) -> String {
+        notation::write(self, turn)
+    }
+
+    fn play(&mut self, turn: &Turn) {
+        if let Ok(applied) = apply(&self.board, self.turn, turn) {
+            self.board = applied.board;
+        }
+        if self.turn == Color::Black {
+            self.fullmove_number += 1;
+        }
+        self.turn = self.turn.other();
+    }
+
+    /// No legal turn: touch (a loss) when guarded, a draw otherwise.
+    fn outcome(&self) -> Option<Outcome> {
+        if self.has_legal_turn() {
+            return None;
+        }
+        Some(if self.is_guarded() {
+            Outcome::Win {
+                winner: self.turn.other(),
+                reason: WinReason::Touch,
+            }
+        } else {
+            Outcome::Draw {
+                reason: DrawReason::Stalemate,
+            }
+        })
+    }
+
+    /// Every end of African Chess by the rules leaves the side to move without a turn.
+    fn outcome_with_legal_turn(&self) -> Option<Outcome> {
+        None
+    }
+
+    fn claimable_draw(&self) -> Option<DrawReason> {
+        None
+    }
+
+    fn repetition_key(&self) -> u64 {
+        let mut key = match self.turn {
+            Color::White => 0,
+            Color::Black => splitmix(0xAF21_CA00_FFFF_FFFF),
+        };
+        for (index, cell) in self.board.iter().enumerate() {
+            if !cell.is_empty() {
+                key ^= splitmix(0xAF21_CA00_0000_0000 ^ ((index as u64) << 8 | cell.code()));
+            }
+        }
+        key
+    }
+
+    fn annotation_mismatch(&self, syntax: &Notation) -> Option<String> {
+        let side = self.turn.name();
+        match syntax.marker {
+            Marker::None => None,
+            Marker::Guard if !self.is_guarded() => {
+                Some(format!("claims guard but {side} is not guarded"))
+            }
+            Marker::Guard => None,
+            Marker::Touch if !self.is_guarded() => {
+                Some(format!("claims touch but {side} is not guarded"))
+            }
+            Marker::Touch => {
+                let mut turns = Vec::new();
+                self.generate(None, &mut turns);
+                let example = turns.first()?;
+                Some(format!(
+                    "claims touch but {side} has legal turns, e.g. {}",
+                    self.write_turn(example)
+                ))
+            }
+        }
+    }
+}
+
+/// SplitMix64, for the hashing keys.
+const fn splitmix(state: u64) -> u64 {
+    let mut z = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,446 @@
+//! Turns and their mechanics: single-stone steps, the touchstone stepping out of its
+//! group, and group sowings, simulated square by square on a copy of the board; legal
+//! generation keeps the turns that neither capture the enemy touchstone (never captured:
+//! such a turn is only a threat) nor leave the mover's own touchstone capturable.
+
+use std::fmt;
+
+use super::African;
+use super::board::{Board, Cell, MAX_STONES};
+use crate::games::Color;
+use crate::games::chess::Square;
+
+/// One of the eight directions a group is sown in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Direction {
+    /// Toward the eighth rank.
+    N,
+    /// Toward h8.
+    NE,
+    /// Toward the h-file.
+    E,
+    /// Toward h1.
+    SE,
+    /// Toward the first rank.
+    S,
+    /// Toward a1.
+    SW,
+    /// Toward the a-file.
+    W,
+    /// Toward a8.
+    NW,
+}
+
+impl Direction {
+    /// Every direction, clockwise from north.
+    pub const ALL: [Direction; 8] = [
+        Direction::N,
+        Direction::NE,
+        Direction::E,
+        Direction::SE,
+        Direction::S,
+        Direction::SW,
+        Direction::W,
+        Direction::NW,
+    ];
+
+    /// The letters the notation writes: `N`, `NE`, ... `NW`.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Direction::N => "N",
+            Direction::NE => "NE",
+            Direction::E => "E",
+            Direction::SE => "SE",
+            Direction::S => "S",
+            Direction::SW => "SW",
+            Direction::W => "W",
+            Direction::NW => "NW",
+        }
+    }
+
+    /// Reads `N`, `NE`, ... `NW`.
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<Direction> {
+        Direction::ALL.into_iter().find(|d| d.name() == name)
+    }
+
+    /// The step in files and ranks.
+    #[must_use]
+    pub const fn delta(self) -> (i8, i8) {
+        match self {
+            Direction::N => (0, 1),
+            Direction::NE => (1, 1),
+            Direction::E => (1, 0),
+            Direction::SE => (1, -1),
+            Direction::S => (0, -1),
+            Direction::SW => (-1, -1),
+            Direction::W => (-1, 0),
+            Direction::NW => (-1, 1),
+        }
+    }
+
+    /// The square `distance` steps from `from` this way, if it is on the board.
+    #[must_use]
+    pub fn walk(self, from: Square, distance: i8) -> Option<Square> {
+        let (df, dr) = self.delta();
+        let file = from.file() as i8 + df * distance;
+        let rank = from.rank() as i8 + dr * distance;
+        ((0..8).contains(&file) && (0..8).contains(&rank))
+            .then(|| Square::from_coords(file as u8, rank as u8))
+    }
+
+    /// The direction from one square to an adjacent one.
+    #[must_use]
+    pub fn between(from: Square, to: Square) -> Option<Direction> {
+        Direction::ALL
+            .into_iter()
+            .find(|d| d.walk(from, 1) == Some(to))
+    }
+}
+
+impl fmt::Display for Direction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What a turn does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TurnKind {
+    /// One stone steps to an adjacent square: a single stone, or the touchstone out of
+    /// its group.
+    Step {
+        /// Where it goes.
+        to: Square,
+        /// Whether the stepping stone is the touchstone.
+        touchstone: bool,
+    },
+    /// The group on the origin is sown one stone a square.
+    Sow {
+        /// Which way.
+        direction: Direction,
+        /// Where the touchstone ends, when it is in the group.
+        touchstone: Option<Square>,
+    },
+}
+
+/// A legal turn of African Chess.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Turn {
+    from: Square,
+    kind: TurnKind,
+    /// For a sowing with the touchstone: its place in the sowing order (0 = first).
+    order: u8,
+}
+
+impl Turn {
+    /// The square the stone or the group leaves.
+    #[must_use]
+    pub const fn from(self) -> Square {
+        self.from
+    }
+
+    /// What the turn does.
+    #[must_use]
+    pub const fn kind(self) -> TurnKind {
+        self.kind
+    }
+
+    pub(crate) const fn step(from: Square, to: Square, touchstone: bool) -> Turn {
+        Turn {
+            from,
+            kind: TurnKind::Step { to, touchstone },
+            order: 0,
+        }
+    }
+
+    pub(crate) const fn sow(from: Square, direction: Direction, order: u8) -> Turn {
+        Turn {
+            from,
+            kind: TurnKind::Sow {
+                direction,
+                touchstone: None,
+            },
+            order,
+        }
+    }
+}
+
+/// Why a turn cannot be made at all, before any question of the touchstones.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Failure {
+    /// The mover has no stone on the origin.
+    NoStone,
+    /// A single stone steps only to an adjacent square.
+    NotAdjacent,
+    /// Two or more own stones are a group and are sown; only the touchstone steps out.
+    GroupMustSow,
+    /// A single stone steps; only groups are sown.
+    SingleMustStep,
+    /// The square stepped into already holds four stones.
+    TargetFull(Square),
+    /// The first square of a sowing is off the board.
+    FirstSquareOffBoard,
+    /// The first square of a sowing already holds four stones.
+    FirstSquareFull(Square),
+    /// The stones deposited on the last square reached would make more than four.
+    Overfull(Square, u8),
+}
+
+/// The result of a turn's mechanics.
+#[derive(Clone, Copy, Debug)]
+pub struct Applied {
+    /// The board after the turn.
+    pub board: Board,
+    /// The squares where stones were captured, as a bit set (a1 = bit 0).
+    pub captures: u64,
+    /// Whether the turn would capture the enemy touchstone.
+    pub takes_touchstone: bool,
+    /// Where the mover's touchstone ends (when it moved).
+    pub touchstone: Option<Square>,
+}
+
+/// A stone of `color` enters `square`: captures by ruling 4 (a single or last stone, by
+/// what the square held before it arrived) or ruling 5 (the touchstone takes every enemy
+/// stone), then it is put down. The 4-stone limit is the caller's.
+fn enter(applied: &mut Applied, square: Square, color: Color, touchstone: bool, last: bool) {
+    let enemy = color.other();
+    let cell = &mut applied.board[square.index()];
+    let before = *cell;
+    if touchstone {
+        if before.stones(enemy) > 0 {
+            applied.takes_touchstone |= before.has_touchstone(enemy);
+            cell.clear(enemy);
+            applied.captures |= 1 << square.index();
+        }
+        applied.touchstone = Some(square);
+    } else if last {
+        if before.has_touchstone(enemy) {
+            applied.takes_touchstone = true;
+            cell.remove(enemy, true);
+            applied.captures |= 1 << square.index();
+        } else if (before.total() == 1 && before.plain(enemy) == 1)
+            || (before.total() == 3 && before.stones(color) == 1 && before.plain(enemy) == 2)
+        {
+            cell.clear(enemy);
+            applied.captures |= 1 << square.index();
+        }
+    }
+    cell.add(color, touchstone);
+}
+
+/// The mechanics of a turn of `color` on `board`, or why it cannot be made.
+pub fn apply(board: &Board, color: Color, turn: &Turn) -> Result<Applied, Failure> {
+    let origin = board[turn.from.index()];
+    let own = origin.stones(color);
+    if own == 0 {
+        return Err(Failure::NoStone);
+    }
+    let mut applied = Applied {
+        board: *board,
+        captures: 0,
+        takes_touchstone: false,
+        touchstone: None,
+    };
+    match turn.kind {
+        TurnKind::Step { to, touchstone } => {
+            if Direction::between(turn.from, to).is_none() {
+                return Err(Failure::NotAdjacent);
+            }
+            let stepping_touchstone = origin.has_touchstone(color);
+            if own > 1 && !(touchstone && stepping_touchstone) {
+                return Err(Failure::GroupMustSow);
+            }
+            if touchstone != stepping_touchstone {
+                return Err(Failure::NoStone);
+            }
+            let target = board[to.index()];
+            if !touchstone && target.total() >= MAX_STONES {
+                return Err(Failure::TargetFull(to));
+            }
+            applied.board[turn.from.index()].remove(color, touchstone);
+            enter(&mut applied, to, color, touchstone, true);
+            if applied.board[to.index()].total() > MAX_STONES {
+                return Err(Failure::TargetFull(to));
+            }
+        }
+        TurnKind::Sow { direction, .. } => {
+            if own < 2 {
+                return Err(Failure::SingleMustStep);
+            }
+            let with_touchstone = origin.has_touchstone(color);
+            let order = if with_touchstone { turn.order } else { u8::MAX };
+            applied.board[turn.from.index()].clear(color);
+            let mut last_reached: Option<Square> = None;
+            let mut placed = 0;
+            let mut distance = 1;
+            while placed < own {
+                let is_touchstone = placed == order;
+                let next = direction.walk(turn.from, distance);
+                let blocked = match next {
+                    None => true,
+                    Some(square) => {
+                        let cell = applied.board[square.index()];
+                        let staying = if is_touchstone {
+                            cell.stones(color)
+                        } else {
+                            cell.total()
+                        };
+                        staying >= MAX_STONES
+                    }
+                };
+                if blocked {
+                    let Some(deposit) = last_reached else {
+                        return Err(match next {
+                            None => Failure::FirstSquareOffBoard,
+                            Some(square) => Failure::FirstSquareFull(square),
+                        });
+                    };
+                    for index in placed..own {
+                        enter(
+                            &mut applied,
+                            deposit,
+                            color,
+                            index == order,
+                            index + 1 == own,
+                        );
+                    }
+                    let total = applied.board[deposit.index()].total();
+                    if total > MAX_STONES {
+                        return Err(Failure::Overfull(deposit, total));
+                    }
+                    break;
+                }
+                let square = next.unwrap_or(turn.from);
+                enter(
+                    &mut applied,
+                    square,
+                    color,
+                    is_touchstone,
+                    placed + 1 == own,
+                );
+                last_reached = Some(square);
+                placed += 1;
+                distance += 1;
+            }
+        }
+    }
+    Ok(applied)
+}
+
+/// Where a colour's touchstone stands.
+#[must_use]
+pub fn touchstone_square(board: &Board, color: Color) -> Option<Square> {
+    board
+        .iter()
+        .position(|cell| cell.has_touchstone(color))
+        .map(|index| Square::new(index as u8))
+}
+
+/// Whether `attacker` has a turn (legal or not for its own touchstone) that would capture
+/// the touchstone of the other side: guard, the check of this game. Only stones on the
+/// eight lines through the touchstone, at most four squares away, can reach it.
+#[must_use]
+pub fn is_guarded(board: &Board, defender: Color) -> bool {
+    let Some(target) = touchstone_square(board, defender) else {
+        return false;
+    };
+    let attacker = defender.other();
+    for direction in Direction::ALL {
+        for distance in 1..=4i8 {
+            // The origin lies `distance` squares back from the target.
+            let Some(origin) = direction.walk(target, -distance) else {
+                break;
+            };
+            let cell: Cell = board[origin.index()];
+            let stones = cell.stones(attacker);
+            if stones == 0 {
+                continue;
+            }
+            let takes = |turn: Turn| {
+                apply(board, attacker, &turn).is_ok_and(|applied| applied.takes_touchstone)
+            };
+            if distance == 1
+                && (stones == 1 || cell.has_touchstone(attacker))
+                && takes(Turn::step(origin, target, cell.has_touchstone(attacker)))
+            {
+                return true;
+            }
+            if stones >= 2 && i8::try_from(stones).unwrap_or(4) >= distance {
+                let orders = if cell.has_touchstone(attacker) {
+                    stones
+                } else {
+                    1
+                };
+                if (0..orders).any(|order| takes(Turn::sow(origin, direction, order))) {
+                    return true;
+                }
+            }
+        }
+    }
+    false
+}
+
+impl African {
+    /// Appends every legal turn of the side to move, or of the origin only when given.
+    pub(crate) fn generate(&self, only_from: Option<Square>, out: &mut Vec<Turn>) {
+        let color = self.turn;
+        let keep = |turn: Turn, out: &mut Vec<Turn>| -> Option<Applied> {
+            let applied = apply(&self.board, color, &turn).ok()?;
+            if applied.takes_touchstone || is_guarded(&applied.board, color) {
+                return None;
+            }
+            let mut turn = turn;
+            if let TurnKind::Sow { touchstone, .. } = &mut turn.kind {
+                *touchstone = applied.touchstone;
+            }
+            out.push(turn);
+            Some(applied)
+        };
+        for index in 0..64u8 {
+            let from = Square::new(index);
+            if only_from.is_some_and(|only| only != from) {
+                continue;
+            }
+            let cell = self.board[from.index()];
+            let stones = cell.stones(color);
+            if stones == 0 {
+                continue;
+            }
+            let touchstone = cell.has_touchstone(color);
+            if stones == 1 || touchstone {
+                for direction in Direction::ALL {
+                    if let Some(to) = direction.walk(from, 1) {
+                        keep(Turn::step(from, to, touchstone), out);
+                    }
+                }
+            }
+            if stones < 2 {
+                continue;
+            }
+            for direction in Direction::ALL {
+                if !touchstone {
+                    keep(Turn::sow(from, direction, 0), out);
+                    continue;
+                }
+                // Orders that leave the touchstone on the same square give the same
+                // position: one turn, the first such order.
+                let mut seen: [Option<Square>; 4] = [None; 4];
+                let mut count = 0;
+                for order in 0..stones {
+                    let Ok(applied) = apply(&self.board, color, &Turn::sow(from, direction, order))
+                    else {
+                        continue;
+                    };
+                    if seen[..count].contains(&applied.touchstone) {
+                        continue;
+                    }
+                    seen[count] = applied.touchstone;
+                    count += 1;
+                    keep(Turn::sow(from, direction, order), out);
+                }
+            }
+        }
+    }
+}

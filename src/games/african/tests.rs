@@ -1,0 +1,75 @@
+//! Unit tests of the pieces the scenario table (`tests/data/african/scenarios.txt`) does
+//! not reach: the token's own spelling, the repetition key and the diagram.
+
+use super::*;
+
+#[test]
+fn tokens_read_and_write_back_in_one_spelling() {
+    let cases = [
+        ("e2-e3", "e2-e3"),
+        ("e2e3", "e2-e3"),
+        ("e2xe3", "e2xe3"),
+        ("Te1-e2", "Te1-e2"),
+        ("Te1xe2+", "Te1xe2+"),
+        ("d2N", "d2N"),
+        ("d2NE", "d2NE"),
+        ("e1N=e3", "e1N=e3"),
+        ("e1NW=d2xd2xc3#", "e1NW=d2xd2xc3#"),
+    ];
+    for (token, written) in cases {
+        let notation = African::parse_turn(token).unwrap_or_else(|e| panic!("{token}: {e}"));
+        assert_eq!(notation.to_string(), written, "{token}");
+        assert_eq!(African::parse_turn(written), Ok(notation), "{written}");
+    }
+}
+
+#[test]
+fn syntax_errors_point_into_the_token() {
+    let error = African::parse_turn("e2-z9").unwrap_err();
+    assert_eq!(error.offset, 3);
+    assert_eq!(error.message, "unexpected character 'z'");
+    assert_eq!(African::parse_turn("").unwrap_err().message, "empty turn");
+    assert_eq!(African::parse_turn("d2Q").unwrap_err().offset, 2);
+    assert_eq!(African::parse_turn("d2N+x").unwrap_err().offset, 4);
+}
+
+#[test]
+fn the_repetition_key_is_the_placement_and_the_side_to_move() {
+    let white = African::from_position_string("4t3/8/8/8/8/8/8/(TP)7 w 1").unwrap();
+    let later = African::from_position_string("4t3/8/8/8/8/8/8/(TP)7 w 30").unwrap();
+    let black = African::from_position_string("4t3/8/8/8/8/8/8/(TP)7 b 1").unwrap();
+    let moved = African::from_position_string("4t3/8/8/8/8/8/P7/T7 w 1").unwrap();
+    assert_eq!(white.repetition_key(), later.repetition_key());
+    assert_ne!(white.repetition_key(), black.repetition_key());
+    assert_ne!(white.repetition_key(), moved.repetition_key());
+}
+
+#[test]
+fn the_diagram_writes_every_stone() {
+    let p = African::from_position_string("4t3/8/8/8/3(PPpp)4/8/8/(TP)7 w 1").unwrap();
+    let expected = "\
+8 .    .    .    .    t    .    .    .
+7 .    .    .    .    .    .    .    .
+6 .    .    .    .    .    .    .    .
+5 .    .    .    .    .    .    .    .
+4 .    .    .    PPpp .    .    .    .
+3 .    .    .    .    .    .    .    .
+2 .    .    .    .    .    .    .    .
+1 TP   .    .    .    .    .    .    .
+  a    b    c    d    e    f    g    h
+";
+    assert_eq!(p.diagram(), expected);
+}
+
+#[test]
+fn the_start_is_the_page_setup() {
+    let start = African::start();
+    assert_eq!(
+        start.position_string(),
+        "pppptppp/pppppppp/8/8/8/8/PPPPPPPP/PPPPTPPP w 1"
+    );
+    assert_eq!(start.stone_count(Color::White), 16);
+    assert_eq!(start.stone_count(Color::Black), 16);
+    assert!(!start.is_guarded());
+    assert!(start.has_legal_turn());
+}
