@@ -23,6 +23,7 @@ pub fn shared_data(test: &str) -> Option<PathBuf> {
     }
 }
 
+mod african;
 mod chesica;
 mod chess;
 mod cli;

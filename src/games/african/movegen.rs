@@ -297,6 +297,18 @@ pub fn apply(board: &Board, color: Color, turn: &Turn) -> Result<Applied, Failur
                             Some(square) => Failure::FirstSquareFull(square),
                         });
                     };
+                    // The stones left count against the limit with what the square
+                    // holds, less what the touchstone among them would capture (ruling 5);
+                    // a plain stone's capture does not make room (ruling 3).
+                    let cell = applied.board[deposit.index()];
+                    let staying = if (placed..own).contains(&order) {
+                        cell.stones(color)
+                    } else {
+                        cell.total()
+                    };
+                    if staying + own - placed > MAX_STONES {
+                        return Err(Failure::Overfull(deposit, staying + own - placed));
+                    }
                     for index in placed..own {
                         enter(
                             &mut applied,
@@ -305,10 +317,6 @@ pub fn apply(board: &Board, color: Color, turn: &Turn) -> Result<Applied, Failur
                             index == order,
                             index + 1 == own,
                         );
-                    }
-                    let total = applied.board[deposit.index()].total();
-                    if total > MAX_STONES {
-                        return Err(Failure::Overfull(deposit, total));
                     }
                     break;
                 }

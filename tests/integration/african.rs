@@ -1,0 +1,304 @@
+//! African Chess: the scenario table (`tests/data/african/scenarios.txt`, one rule or
+//! ruling a block), perft from the start and from crowded positions, and random playouts
+//! whose every turn writes, reads back and resolves to itself, whose position strings
+//! round-trip, and whose records replay as valid games.
+
+use std::path::Path;
+
+use pbem::games::african::{African, Notation, Turn};
+use pbem::games::{Game, GameResult, IllegalKind};
+use pbem::notation::{Line, Numbering, Record, Span, Tag, TurnNode, parse_record, write_record};
+use pbem::replay::replay;
+use proptest::prelude::*;
+
+fn kind_name(kind: &IllegalKind) -> &'static str {
+    match kind {
+        IllegalKind::NoSuchPiece => "no-such-piece",
+        IllegalKind::Blocked => "blocked",
+        IllegalKind::LeavesKingInCheck => "leaves-king-in-check",
+        IllegalKind::Ambiguous(_) => "ambiguous",
+        IllegalKind::GameOver => "game-over",
+        _ => "other",
+    }
+}
+
+/// Every legal turn, canonically written and sorted.
+fn legal_tokens(position: &African) -> Vec<String> {
+    let mut turns = Vec::new();
+    position.legal_turns(&mut turns);
+    let mut tokens: Vec<String> = turns.iter().map(|t| position.write_turn(t)).collect();
+    tokens.sort();
+    tokens
+}
+
+/// Runs one line of the table against the current position; returns a problem, if any.
+fn run_line(fields: &[&str], position: &mut Option<African>) -> Result<(), String> {
+    let current = || position.clone().ok_or("no position yet".to_owned());
+    match fields {
+        ["position", text] => {
+            let p = African::from_position_string(text).map_err(|e| e.to_string())?;
+            if p.position_string() != *text {
+                return Err(format!("written back as {}", p.position_string()));
+            }
+            *position = Some(p);
+        }
+        ["turn", token, after, canonical @ ..] => {
+            let p = current()?;
+            let syntax = African::parse_turn(token).map_err(|e| e.to_string())?;
+            let turn = p.resolve(&syntax).map_err(|e| e.message)?;
+            let written = p.write_turn(&turn);
+            let wanted = canonical.first().copied().unwrap_or(token);
+            if written != wanted {
+                return Err(format!("written as {written}, not {wanted}"));
+            }
+            let again = African::parse_turn(&written).map_err(|e| e.to_string())?;
+            if p.resolve(&again).as_ref() != Ok(&turn) {
+                return Err(format!("{written} does not resolve back to the turn"));
+            }
+            let mut next = p.clone();
+            next.play(&turn);
+            if next.position_string() != *after {
+                return Err(format!("leads to {}", next.position_string()));
+            }
+        }
+        ["illegal", token, kind, fragment] => {
+            let p = current()?;
+            let syntax = African::parse_turn(token).map_err(|e| e.to_string())?;
+            match p.resolve(&syntax) {
+                Ok(turn) => return Err(format!("legal: {}", p.write_turn(&turn))),
+                Err(error) => {
+                    if kind_name(&error.kind) != *kind || !error.message.contains(fragment) {
+                        return Err(format!(
+                            "got {} \"{}\"",
+                            kind_name(&error.kind),
+                            error.message
+                        ));
+                    }
+                    if let IllegalKind::Ambiguous(paths) = &error.kind
+                        && paths
+                            .iter()
+                            .any(|path| !error.message.contains(path.as_str()))
+                    {
+                        return Err(format!("the message does not list {paths:?}"));
+                    }
+                }
+            }
+        }
+        ["syntax", token, fragment] => match African::parse_turn(token) {
+            Ok(syntax) => return Err(format!("reads as {syntax}")),
+            Err(error) if error.message.contains(fragment) => {}
+            Err(error) => return Err(format!("got \"{}\"", error.message)),
+        },
+        ["legal", tokens] => {
+            let mut wanted: Vec<String> = tokens.split_whitespace().map(str::to_owned).collect();
+            if wanted == ["none"] {
+                wanted.clear();
+            }
+            wanted.sort();
+            let got = legal_tokens(&current()?);
+            if got != wanted {
+                return Err(format!("legal turns are {}", got.join(" ")));
+            }
+        }
+        ["outcome", text] => {
+            let got = current()?
+                .outcome()
+                .map_or_else(|| "none".to_owned(), |outcome| outcome.to_string());
+            if got != *text {
+                return Err(format!("the outcome is {got}"));
+            }
+        }
+        ["bad-position", text, fragment] => match African::from_position_string(text) {
+            Ok(p) => return Err(format!("accepted as {}", p.position_string())),
+            Err(error) if error.message.contains(fragment) => {}
+            Err(error) => return Err(format!("got \"{error}\"")),
+        },
+        _ => return Err("malformed line".to_owned()),
+    }
+    Ok(())
+}
+
+#[test]
+fn every_scenario_holds() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/african/scenarios.txt");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut position = None;
+    let mut problems = Vec::new();
+    let mut lines = 0;
+    for (index, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        lines += 1;
+        let fields: Vec<&str> = line.split('|').map(str::trim).collect();
+        if let Err(problem) = run_line(&fields, &mut position) {
+            problems.push(format!("line {}: {line}\n    {problem}", index + 1));
+        }
+    }
+    assert!(lines > 100, "the scenario table is missing ({lines} lines)");
+    assert!(problems.is_empty(), "\n{}", problems.join("\n"));
+}
+
+#[test]
+fn perft_from_the_start_and_from_crowded_positions() {
+    let cases: [(&str, &[u64]); 5] = [
+        // 94 single-stone steps a side; the sides cannot touch for two turns.
+        (
+            "pppptppp/pppppppp/8/8/8/8/PPPPPPPP/PPPPTPPP w 1",
+            &[94, 8836, 799_658],
+        ),
+        // A touchstone in a group of three: 5 steps out and 15 sowings (north, east, west,
+        // north-east and north-west, three places each); Black's lone touchstone then has
+        // 3 steps after every one of them.
+        ("7t/8/8/8/8/8/8/3(TPP)4 w 1", &[20, 60, 1050, 6252]),
+        // A guarded touchstone inside a group of three (the scenario table lists the 22).
+        ("8/8/8/3(tpp)4/3P4/8/8/T7 b 1", &[22, 215, 3923]),
+        // Groups of every size on the back ranks: 5 touchstone steps, 14 sowings from d1,
+        // 5 from b1, 5 from f1, 3 from h1 and 27 single steps.
+        (
+            "(pppp)1(ppp)1(tpp)1(pp)1/pppp4/8/8/8/8/4PPPP/1(PP)1(TPP)1(PPP)1(PPPP) w 1",
+            &[59, 3465, 196_658],
+        ),
+        // Mixed squares in the middle, touchstones among enemy stones.
+        (
+            "4t3/8/2(pp)(PP)(pp)3/2(Pp)(TPpp)(pp)3/2(PPp)(pP)(PPP)3/8/8/8 w 1",
+            &[38, 1520, 54_739],
+        ),
+    ];
+    for (text, counts) in cases {
+        let position = African::from_position_string(text).unwrap();
+        for (depth, &expected) in (1..).zip(counts) {
+            assert_eq!(position.perft(depth), expected, "{text} depth {depth}");
+        }
+    }
+}
+
+fn tag(name: &str, value: &str) -> Tag {
+    Tag {
+        name: name.into(),
+        value: value.into(),
+        span: Span::default(),
+    }
+}
+
+/// Plays random legal turns from `start`, checking every token and position string on the
+/// way; returns the record.
+fn playout(start: &African, choices: &[u32]) -> Result<Record, TestCaseError> {
+    let mut position = start.clone();
+    let mut legal: Vec<Turn> = Vec::new();
+    let mut nodes = Vec::new();
+    let mut ended = None;
+    for &choice in choices {
+        legal.clear();
+        position.legal_turns(&mut legal);
+        if legal.is_empty() {
+            ended = position.outcome();
+            prop_assert!(ended.is_some());
+            break;
+        }
+        let turn = legal[choice as usize % legal.len()];
+        let token = position.write_turn(&turn);
+        let syntax: Notation = African::parse_turn(&token)
+            .map_err(|e| TestCaseError::fail(format!("{token}: {e}")))?;
+        prop_assert_eq!(syntax.to_string(), token.clone());
+        prop_assert_eq!(position.resolve(&syntax), Ok(turn), "{}", token);
+        position.play(&turn);
+        let text = position.position_string();
+        let read = African::from_position_string(&text)
+            .map_err(|e| TestCaseError::fail(format!("{text}: {e}")))?;
+        prop_assert_eq!(&read, &position);
+        nodes.push(TurnNode::new(token));
+    }
+    let result = ended.map_or(GameResult::Unknown, |outcome| outcome.result());
+    Ok(Record {
+        tags: vec![
+            tag("Event", "random"),
+            tag("Result", result.as_str()),
+            tag("Variant", "African Chess"),
+            tag("SetUp", "1"),
+            tag("FEN", &start.position_string()),
+        ],
+        moves: Line {
+            comments: Vec::new(),
+            turns: nodes,
+        },
+        result: Some(result),
+        number: 1,
+        ..Record::default()
+    })
+}
+
+fn check_playout(start: &African, choices: &[u32]) -> Result<(), TestCaseError> {
+    let record = playout(start, choices)?;
+    let numbering = Numbering {
+        fullmove: start.fullmove_number(),
+        side: start.side_to_move(),
+    };
+    let mut text = String::new();
+    write_record(&record, numbering, &mut text);
+    let parsed =
+        parse_record(&text).map_err(|error| TestCaseError::fail(format!("{error}\n{text}")))?;
+    prop_assert_eq!(&parsed, &record, "{}", text);
+    let report = replay(&parsed);
+    prop_assert!(report.is_valid(), "{:?}\n{}", report.findings, text);
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn random_playouts_round_trip_from_the_start(choices in prop::collection::vec(any::<u32>(), 0..300)) {
+        check_playout(&African::start(), &choices)?;
+    }
+
+    #[test]
+    fn random_playouts_round_trip_among_groups(choices in prop::collection::vec(any::<u32>(), 0..200)) {
+        // Groups of every size, mixed squares and both touchstones inside groups.
+        let start = African::from_position_string("(pppp)1(ppp)1(tpp)1(pp)1/pppp4/8/8/8/8/4PPPP/1(PP)1(TPP)1(PPP)1(PPPP) w 1").unwrap();
+        check_playout(&start, &choices)?;
+    }
+}
+
+#[test]
+fn the_example_game_is_valid_and_ends_as_its_result_says() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/african-chess.pgn");
+    let text = std::fs::read_to_string(path).unwrap();
+    let record = parse_record(&text).unwrap();
+    let report = replay(&record);
+    assert!(report.is_valid(), "{:?}", report.findings);
+    let outcome = report
+        .outcome
+        .expect("the example game is played to its end");
+    assert_eq!(Some(outcome.result()), record.result);
+}
+
+fn pbem(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_pbem"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("pbem runs")
+}
+
+#[test]
+fn the_commands_play_african_chess() {
+    let output = pbem(&["validate", "examples/african-chess.pgn"]);
+    let out = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{out}");
+    assert!(
+        out.contains("valid, 82 plies, 0-1 (Black wins by touch)"),
+        "{out}"
+    );
+
+    let output = pbem(&["perft", "--variant", "african", "2"]);
+    assert_eq!(String::from_utf8_lossy(&output.stdout), "8836\n");
+
+    let output = pbem(&["fmt", "examples/african-chess.pgn"]);
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/african-chess.pgn"),
+    )
+    .unwrap();
+    assert_eq!(String::from_utf8_lossy(&output.stdout), text);
+}
