@@ -12,11 +12,14 @@
 //! Ball-haver's Ball, the throw and the decision of a scoring attempt) and kept only if
 //! the mover's king is safe at the end of the turn.
 
+mod cards;
 mod notation;
 
 use std::fmt::{self, Write as _};
 use std::hash::{DefaultHasher, Hash, Hasher};
 
+use cards::{CardState, Deal, Verdict};
+pub use cards::Card;
 pub use notation::{MovePart, Step, Syntax};
 
 use crate::games::chess::attacks::{self, tables};
@@ -152,15 +155,22 @@ pub enum DecisionMode {
     Dice,
     /// As Dice, with one second roll after a failure, bought by one sacrifice.
     DiceII,
+    /// Each side plays a card, the opponent following suit; the higher card wins, the
+    /// opponent's with a 2.5 bonus when its Defender sees its wicket; ties are replayed.
+    Cards,
+    /// As Cards, with one second try after a failure.
+    CardsII,
 }
 
 impl DecisionMode {
     /// Every mode, in the order of the rules page.
-    pub const ALL: [DecisionMode; 4] = [
+    pub const ALL: [DecisionMode; 6] = [
         DecisionMode::Deterministic,
         DecisionMode::DeterministicII,
         DecisionMode::Dice,
         DecisionMode::DiceII,
+        DecisionMode::Cards,
+        DecisionMode::CardsII,
     ];
 
     /// The `[Decision]` tag value.
@@ -171,6 +181,8 @@ impl DecisionMode {
             DecisionMode::DeterministicII => "Deterministic II",
             DecisionMode::Dice => "Dice",
             DecisionMode::DiceII => "Dice II",
+            DecisionMode::Cards => "Cards",
+            DecisionMode::CardsII => "Cards II",
         }
     }
 
@@ -182,6 +194,8 @@ impl DecisionMode {
             DecisionMode::DeterministicII => "det2",
             DecisionMode::Dice => "dice",
             DecisionMode::DiceII => "dice2",
+            DecisionMode::Cards => "cards",
+            DecisionMode::CardsII => "cards2",
         }
     }
 
@@ -192,12 +206,6 @@ impl DecisionMode {
             .filter(|c| !c.is_whitespace() && *c != '-' && *c != '_')
             .collect::<String>()
             .to_ascii_lowercase();
-        if wanted.starts_with("card") {
-            return Err(SetupError::new(format!(
-                "the decision mode \"{text}\" is not supported yet (only Deterministic, \
-                 Deterministic II, Dice and Dice II are)"
-            )));
-        }
         DecisionMode::ALL
             .into_iter()
             .find(|mode| {
@@ -207,7 +215,7 @@ impl DecisionMode {
             .ok_or_else(|| {
                 SetupError::new(format!(
                     "unknown decision mode \"{text}\" (expected Deterministic, Deterministic II, \
-                     Dice or Dice II)"
+                     Dice, Dice II, Cards or Cards II)"
                 ))
             })
     }
@@ -217,12 +225,18 @@ impl DecisionMode {
         match self {
             DecisionMode::Deterministic => 3,
             DecisionMode::DeterministicII => 2,
-            DecisionMode::Dice | DecisionMode::DiceII => 0,
+            _ => 0,
         }
     }
 
     const fn is_dice(self) -> bool {
         matches!(self, DecisionMode::Dice | DecisionMode::DiceII)
+    }
+
+    /// Whether the mode decides by cards.
+    #[must_use]
+    pub const fn is_cards(self) -> bool {
+        matches!(self, DecisionMode::Cards | DecisionMode::CardsII)
     }
 }
 
@@ -263,6 +277,8 @@ pub enum Decision {
     Roll(u8),
     /// One of the thrower's own pieces removed from the board.
     Sacrifice(Loc),
+    /// A card played: the thrower's and the opponent's in turn.
+    Card(Card),
 }
 
 /// A whole legal turn.
@@ -296,6 +312,7 @@ pub struct Wickets {
     halfmove_clock: u32,
     fullmove_number: u32,
     mode: DecisionMode,
+    cards: CardState,
 }
 
 fn idx(color: Color) -> usize {
@@ -328,6 +345,7 @@ impl Wickets {
             halfmove_clock: 0,
             fullmove_number: 1,
             mode,
+            cards: CardState::default(),
         }
     }
 
@@ -862,6 +880,12 @@ impl Wickets {
     fn decisions(&self) -> Vec<(Vec<Decision>, bool)> {
         let sees = self.defender_sees_wicket(self.turn.other());
         let mut out = Vec::new();
+        if self.mode.is_cards() {
+            // The cards are played by both sides as the attempt goes: the turn is listed
+            // once, its cards still to be played.
+            out.push((Vec::new(), false));
+            return out;
+        }
         if self.mode.is_dice() {
             let need = if sees { 5 } else { 3 };
             let pieces = self.sacrificable();
@@ -963,7 +987,7 @@ impl Wickets {
     /// Generates the legal turns; with `strict` off, the move rules are relaxed (for
     /// saying why a token is illegal).
     fn generate(&self, strict: bool, out: &mut Vec<Turn>) {
-        if self.wicket_end().is_some() {
+        if self.wicket_end().is_some() || self.cards.attempt.is_some() {
             return;
         }
         let us = self.turn;
@@ -1038,6 +1062,10 @@ impl Wickets {
         }
         moved.apply_move(&turn.mv);
         let sees = moved.defender_sees_wicket(us.other());
+        if self.mode.is_cards() {
+            let cards = card_plays(&turn.decision);
+            return cards::judge(self.mode, sees, &cards) == Ok(Verdict::Success);
+        }
         if self.mode.is_dice() {
             let need = if sees { 5 } else { 3 };
             return matches!(turn.decision.last(), Some(Decision::Roll(r)) if *r >= need);
@@ -1045,8 +1073,49 @@ impl Wickets {
         !sees || !turn.decision.is_empty()
     }
 
+    /// Whether the cards of an attempt decided it; called before the turn passes, while
+    /// the thrower is the side to move.
+    fn attempt_decided(&self, played: &[Card]) -> bool {
+        let sees = self.defender_sees_wicket(self.turn.other());
+        matches!(
+            cards::judge(self.mode, sees, played),
+            Ok(Verdict::Success | Verdict::Failure)
+        )
+    }
+
+    /// What a scoring attempt still waits for, when the last turn's cards did not decide
+    /// it: the thrower's next card (none played yet, or a tie) or the opponent's reply.
+    #[must_use]
+    pub fn awaiting(&self) -> Option<String> {
+        let played = self.cards.attempt.as_ref()?;
+        let thrower = self.turn.other();
+        Some(match played.len() % 2 {
+            1 => format!(
+                "the scoring attempt awaits {}'s card in reply to {thrower}'s {}",
+                self.turn,
+                played[played.len() - 1]
+            ),
+            _ if played.is_empty() => {
+                format!("the scoring attempt awaits {thrower}'s card")
+            }
+            _ => format!("the scoring attempt awaits {thrower}'s next card after a tie"),
+        })
+    }
+
+    /// The cards played since the last reshuffle (the discard pile), in deck order.
+    pub fn discards(&self) -> impl Iterator<Item = Card> + use<> {
+        let mask = self.cards.discards;
+        (0..40u8).filter_map(move |i| {
+            (mask & (1 << i) != 0)
+                .then(|| Card::new(cards::SUITS[usize::from(i / 10)], i % 10 + 1))
+                .flatten()
+        })
+    }
+
     fn position_key(&self) -> u64 {
         let mut hasher = DefaultHasher::new();
+        self.cards.discards.hash(&mut hasher);
+        self.cards.attempt.hash(&mut hasher);
         self.board.placement_hash().hash(&mut hasher);
         self.wicket.hash(&mut hasher);
         self.loose.hash(&mut hasher);
@@ -1121,6 +1190,20 @@ impl Game for Wickets {
                 )));
             }
             position.mode = mode;
+        }
+        if let Some(deal) = tags.tag("Deal") {
+            if !position.mode.is_cards() {
+                return Err(SetupError::new(format!(
+                    "a deal tag needs a Cards mode, and the decision mode is {}",
+                    position.mode.name()
+                )));
+            }
+            if position.cards.discards != 0 || position.cards.attempt.is_some() {
+                return Err(SetupError::new(
+                    "a deal tag gives the deal before any card is played: the fen has discards",
+                ));
+            }
+            position.cards.deal = Some(Deal::from_tag(deal)?);
         }
         Ok(position)
     }
@@ -1202,6 +1285,20 @@ impl Game for Wickets {
         }
         if let Some(target) = turn.throw {
             self.apply_throw(target, &turn.decision, success);
+            if self.mode.is_cards() && target == Loc::wicket_of(us.other()) {
+                let played = card_plays(&turn.decision);
+                let mut lead = None;
+                for (i, &card) in played.iter().enumerate() {
+                    let player = if i % 2 == 0 { us } else { us.other() };
+                    // A legal turn's cards are playable; an illegal one is played as far
+                    // as it goes.
+                    let _ = self.cards.play(player, card, lead);
+                    lead = (i % 2 == 0).then_some(card);
+                }
+                if !success && !self.attempt_decided(&played) {
+                    self.cards.attempt = Some(played);
+                }
+            }
         }
         self.finish_turn();
     }
@@ -1210,6 +1307,9 @@ impl Game for Wickets {
     /// stalemate, then the seventy-five-move rule. Material is never insufficient: a lone
     /// King can still take a wicket.
     fn outcome(&self) -> Option<Outcome> {
+        if self.cards.attempt.is_some() {
+            return None;
+        }
         if let Some(end) = self.wicket_end() {
             return Some(end);
         }
@@ -1247,6 +1347,21 @@ impl Game for Wickets {
     fn annotation_mismatch(&self, syntax: &Syntax) -> Option<String> {
         notation::annotation_mismatch(self, syntax)
     }
+
+    fn awaiting(&self) -> Option<String> {
+        Wickets::awaiting(self)
+    }
+}
+
+/// The cards of a decision, in the order played.
+fn card_plays(decision: &[Decision]) -> Vec<Card> {
+    decision
+        .iter()
+        .filter_map(|d| match d {
+            Decision::Card(card) => Some(*card),
+            _ => None,
+        })
+        .collect()
 }
 
 /// The placement letter of a loose Ball owned by `owner`: it is a piece of the other
