@@ -120,7 +120,9 @@ impl Deal {
                 ))
             })?;
             if seen & card.bit() != 0 {
-                return Err(SetupError::new(format!("the deal tag: {card} is dealt twice")));
+                return Err(SetupError::new(format!(
+                    "the deal tag: {card} is dealt twice"
+                )));
             }
             seen |= card.bit();
             order.push(card);
@@ -270,12 +272,18 @@ mod tests {
 
     #[test]
     fn cards_read_and_write() {
-        assert_eq!(Card::from_name("H10").map(|c| c.to_string()), Some("H10".into()));
+        assert_eq!(
+            Card::from_name("H10").map(|c| c.to_string()),
+            Some("H10".into())
+        );
         assert_eq!(Card::from_name("S0"), None);
         assert_eq!(Card::from_name("X3"), None);
         assert_eq!(Card::from_name("S11"), None);
         assert_eq!(Card::from_name("S07"), None);
-        assert_eq!(write_mask(cards("S7C3H10").iter().fold(0, |m, c| m | c.bit())), "C3H10S7");
+        assert_eq!(
+            write_mask(cards("S7C3H10").iter().fold(0, |m, c| m | c.bit())),
+            "C3H10S7"
+        );
     }
 
     #[test]
@@ -284,11 +292,23 @@ mod tests {
         assert_eq!(judge(Cards, false, &cards("S7S5")), Ok(Verdict::Success));
         assert_eq!(judge(Cards, true, &cards("S7S5")), Ok(Verdict::Failure));
         assert_eq!(judge(Cards, true, &cards("S8S5")), Ok(Verdict::Success));
-        assert_eq!(judge(Cards, false, &cards("S5H5")), Ok(Verdict::AwaitsMover));
-        assert_eq!(judge(Cards, false, &cards("S5H5C2")), Ok(Verdict::AwaitsReply(cards("C2")[0])));
-        assert_eq!(judge(Cards, false, &cards("S5H5C2C9")), Ok(Verdict::Failure));
+        assert_eq!(
+            judge(Cards, false, &cards("S5H5")),
+            Ok(Verdict::AwaitsMover)
+        );
+        assert_eq!(
+            judge(Cards, false, &cards("S5H5C2")),
+            Ok(Verdict::AwaitsReply(cards("C2")[0]))
+        );
+        assert_eq!(
+            judge(Cards, false, &cards("S5H5C2C9")),
+            Ok(Verdict::Failure)
+        );
         assert!(judge(Cards, false, &cards("S2S9C7C1")).is_err());
-        assert_eq!(judge(CardsII, false, &cards("S2S9C7C1")), Ok(Verdict::Success));
+        assert_eq!(
+            judge(CardsII, false, &cards("S2S9C7C1")),
+            Ok(Verdict::Success)
+        );
         assert!(judge(CardsII, false, &cards("S2S9C1C7D1D2")).is_err());
         assert!(judge(Cards, false, &cards("S9S2C1C7")).is_err());
         assert_eq!(judge(Cards, false, &[]), Ok(Verdict::AwaitsMover));

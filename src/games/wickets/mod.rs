@@ -18,8 +18,8 @@ mod notation;
 use std::fmt::{self, Write as _};
 use std::hash::{DefaultHasher, Hash, Hasher};
 
-use cards::{CardState, Deal, Verdict};
 pub use cards::Card;
+use cards::{CardState, Deal, Verdict};
 pub use notation::{MovePart, Step, Syntax};
 
 use crate::games::chess::attacks::{self, tables};

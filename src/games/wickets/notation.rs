@@ -135,9 +135,7 @@ impl Syntax {
                 let suit = chars.next().filter(char::is_ascii_uppercase);
                 let value = chars.as_str();
                 match (suit, value.parse::<u8>()) {
-                    (Some(suit), Ok(v)) if v.to_string() == value => {
-                        Step::Card(suit, v)
-                    }
+                    (Some(suit), Ok(v)) if v.to_string() == value => Step::Card(suit, v),
                     _ => {
                         return Err(err(
                             offset + 2,
@@ -836,8 +834,7 @@ pub(super) fn write_position(position: &Wickets) -> String {
     let _ = write!(
         out,
         " {} {}",
-        position.halfmove_clock,
-        position.fullmove_number
+        position.halfmove_clock, position.fullmove_number
     );
     out
 }
@@ -990,16 +987,15 @@ pub(super) fn read_position(text: &str) -> Result<Wickets, SetupError> {
                 }
             }
             card_state.attempt = read("attempt cards")?;
-            if let Some(attempt) = &card_state.attempt {
-                if let Some(card) = attempt
+            if let Some(attempt) = &card_state.attempt
+                && let Some(card) = attempt
                     .iter()
                     .find(|&&c| card_state.discards & c.bit() == 0)
-                {
-                    return Err(bad(
-                        8,
-                        format!("the attempt card {card} is not among the discards"),
-                    ));
-                }
+            {
+                return Err(bad(
+                    8,
+                    format!("the attempt card {card} is not among the discards"),
+                ));
             }
             if parts.next().is_some() {
                 return Err(bad(8, "the mode field is mode[/discards[/attempt]]"));
