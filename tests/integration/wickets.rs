@@ -622,3 +622,21 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn the_example_games_are_valid_without_warnings() {
+    for name in [
+        "wickets-deterministic.pgn",
+        "wickets-dice.pgn",
+        "wickets-cards.pgn",
+    ] {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("examples")
+            .join(name);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let record = pbem::notation::parse_record(&text).unwrap();
+        let report = pbem::replay::replay(&record);
+        assert!(report.is_valid(), "{name}: {:?}", report.findings);
+        assert!(report.findings.is_empty(), "{name}: {:?}", report.findings);
+    }
+}
