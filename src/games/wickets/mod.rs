@@ -131,6 +131,57 @@ impl fmt::Display for Loc {
     }
 }
 
+/// A set of places, one bit per place (the 64 squares, then w0 and w9): the engine's
+/// scratch sets, kept on the stack so generation does not allocate per node.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct LocSet(u128);
+
+impl LocSet {
+    fn insert(&mut self, loc: Loc) {
+        self.0 |= 1 << loc.0;
+    }
+
+    fn remove(&mut self, loc: Loc) {
+        self.0 &= !(1 << loc.0);
+    }
+
+    fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+}
+
+impl Iterator for LocSet {
+    type Item = Loc;
+
+    /// The places in ascending order (the board from a1, then w0, w9).
+    fn next(&mut self) -> Option<Loc> {
+        if self.0 == 0 {
+            return None;
+        }
+        let i = self.0.trailing_zeros();
+        self.0 &= self.0 - 1;
+        Some(Loc(i as u8))
+    }
+}
+
+impl Extend<Loc> for LocSet {
+    fn extend<I: IntoIterator<Item = Loc>>(&mut self, iter: I) {
+        for loc in iter {
+            self.insert(loc);
+        }
+    }
+}
+
+impl FromIterator<Loc> for LocSet {
+    fn from_iter<I: IntoIterator<Item = Loc>>(iter: I) -> LocSet {
+        let mut set = LocSet::default();
+        for loc in iter {
+            set.insert(loc);
+        }
+        set
+    }
+}
+
 const ROOK_DIRS: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
 const BISHOP_DIRS: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
 const KNIGHT_DELTAS: [(i8, i8); 8] = [
@@ -502,7 +553,13 @@ impl Wickets {
     }
 
     /// Every place a piece on `from` could go to by geometry (for pawns: captures only).
-    fn targets(&self, from: Loc, piece: Piece, out: &mut Vec<Loc>) {
+    fn targets(&self, from: Loc, piece: Piece) -> LocSet {
+        let mut set = LocSet::default();
+        self.targets_into(from, piece, &mut set);
+        set
+    }
+
+    fn targets_into(&self, from: Loc, piece: Piece, out: &mut LocSet) {
         if let Some(square) = from.as_square() {
             let occ = self.occupied();
             let set = match piece.role {
@@ -516,16 +573,16 @@ impl Wickets {
             out.extend(set.map(Loc::square));
             for wicket in [Loc::W0, Loc::W9] {
                 if self.reaches_wicket(square, piece, wicket) {
-                    out.push(wicket);
+                    out.insert(wicket);
                 }
             }
             return;
         }
-        let walk = |dirs: &[(i8, i8)], out: &mut Vec<Loc>| {
+        let walk = |dirs: &[(i8, i8)], out: &mut LocSet| {
             for &dir in dirs {
                 let mut at = from.step(dir);
                 while let Some(loc) = at {
-                    out.push(loc);
+                    out.insert(loc);
                     if !self.is_empty(loc) {
                         break;
                     }
@@ -584,19 +641,24 @@ impl Wickets {
 
     /// The moves of the side to move, before king safety.
     fn pseudo_moves(&self, strict: bool, out: &mut Vec<Move>) {
+        self.each_pseudo_move(strict, &mut |m| out.push(m));
+    }
+
+    /// Calls `out` with every move of the side to move before the king-safety test;
+    /// `strict` as in [`Wickets::move_kind`].
+    fn each_pseudo_move(&self, strict: bool, out: &mut dyn FnMut(Move)) {
         let us = self.turn;
-        let mut targets = Vec::with_capacity(32);
-        for from in self.locs_of(us).collect::<Vec<_>>() {
+        let mine: LocSet = self.locs_of(us).collect();
+        for from in mine {
             let piece = self.piece_at(from).expect("own piece");
-            targets.clear();
-            self.targets(from, piece, &mut targets);
+            let targets = self.targets(from, piece);
             if piece.role == Role::Pawn {
-                self.pawn_moves(from, &targets, out);
+                self.pawn_moves(from, targets, out);
                 continue;
             }
-            for &to in &targets {
+            for to in targets {
                 if let Some(kind) = self.move_kind(from, to, strict) {
-                    out.push(Move {
+                    out(Move {
                         from,
                         to,
                         role: piece.role,
@@ -609,7 +671,7 @@ impl Wickets {
         self.castling_moves(out);
     }
 
-    fn pawn_moves(&self, from: Loc, captures: &[Loc], out: &mut Vec<Move>) {
+    fn pawn_moves(&self, from: Loc, captures: LocSet, out: &mut dyn FnMut(Move)) {
         let us = self.turn;
         let Some(square) = from.as_square() else {
             return;
@@ -628,7 +690,7 @@ impl Wickets {
                 &[None]
             };
             for &promotion in promotions {
-                out.push(Move {
+                out(Move {
                     from,
                     to: Loc::square(to),
                     role: Role::Pawn,
@@ -649,7 +711,7 @@ impl Wickets {
                 push(two, MoveKind::Normal);
             }
         }
-        for &to in captures {
+        for to in captures {
             let Some(target) = to.as_square() else {
                 continue;
             };
@@ -663,7 +725,7 @@ impl Wickets {
         }
     }
 
-    fn castling_moves(&self, out: &mut Vec<Move>) {
+    fn castling_moves(&self, out: &mut dyn FnMut(Move)) {
         let us = self.turn;
         let rank = if us == Color::White { 0 } else { 7 };
         let king = Square::from_coords(4, rank);
@@ -699,7 +761,7 @@ impl Wickets {
             }) {
                 continue;
             }
-            out.push(Move {
+            out(Move {
                 from: Loc::square(king),
                 to: Loc::square(king_to),
                 role: Role::King,
@@ -801,56 +863,56 @@ impl Wickets {
     }
 
     /// The empty board squares next to `loc` where a dropped Ball may go.
-    fn drop_squares(&self, loc: Loc) -> Vec<Square> {
+    fn drop_squares(&self, loc: Loc) -> LocSet {
         ROOK_DIRS
             .iter()
             .chain(&BISHOP_DIRS)
             .filter_map(|&d| loc.step(d))
-            .filter(|&l| self.is_empty(l))
-            .filter_map(Loc::as_square)
+            .filter(|&l| !l.is_wicket() && self.is_empty(l))
             .collect()
     }
 
     /// The pieces that may throw after `m` (none after a Ball capture).
-    fn throwers(&self, m: &Move) -> Vec<Loc> {
+    fn throwers(&self, m: &Move) -> LocSet {
         let us = self.turn;
+        let mut out = LocSet::default();
         let Some(haver) = self.haver[idx(us)] else {
-            return Vec::new();
+            return out;
         };
         match m.kind {
-            MoveKind::Ball => Vec::new(),
+            MoveKind::Ball => {}
             MoveKind::Castle(side) => {
                 let rank = if us == Color::White { 0 } else { 7 };
                 let rook = Loc::square(Square::from_coords(side.rook_to_file(), rank));
                 if haver == m.to || haver == rook {
-                    vec![m.to, rook]
-                } else {
-                    Vec::new()
+                    out.insert(m.to);
+                    out.insert(rook);
                 }
             }
-            _ if haver == m.to => vec![m.to],
-            _ => Vec::new(),
+            _ if haver == m.to => out.insert(m.to),
+            _ => {}
         }
+        out
     }
 
     /// Where the throwers may throw: along queen lines over empty places, to the first
     /// own non-Defender piece or to an empty place (never into the thrower's own wicket).
-    fn throw_targets(&self, throwers: &[Loc]) -> Vec<Loc> {
+    fn throw_targets(&self, throwers: LocSet) -> LocSet {
         let us = self.turn;
-        let mut out = Vec::new();
-        for &thrower in throwers {
+        let mut out = LocSet::default();
+        for thrower in throwers {
             for &dir in ROOK_DIRS.iter().chain(&BISHOP_DIRS) {
                 let mut at = thrower.step(dir);
                 while let Some(loc) = at {
                     if self.is_empty(loc) {
                         if loc != Loc::wicket_of(us) {
-                            out.push(loc);
+                            out.insert(loc);
                         }
                     } else {
                         if self.piece_at(loc).is_some_and(|p| p.color == us)
                             && self.defender[idx(us)] != Some(loc)
                         {
-                            out.push(loc);
+                            out.insert(loc);
                         }
                         break;
                     }
@@ -858,10 +920,9 @@ impl Wickets {
                 }
             }
         }
-        let haver = self.haver[idx(us)];
-        out.retain(|&loc| Some(loc) != haver);
-        out.sort_unstable();
-        out.dedup();
+        if let Some(haver) = self.haver[idx(us)] {
+            out.remove(haver);
+        }
         out
     }
 
@@ -991,61 +1052,75 @@ impl Wickets {
             return;
         }
         let us = self.turn;
-        let namings: Vec<Option<Loc>> = if self.defender[idx(us)].is_none() {
-            self.naming_candidates(us).into_iter().map(Some).collect()
-        } else {
-            vec![None]
-        };
-        let mut moves = Vec::with_capacity(64);
-        for naming in namings {
-            let mut base = self.clone();
-            if naming.is_some() {
-                base.defender[idx(us)] = naming;
+        if self.defender[idx(us)].is_none() {
+            for naming in self.naming_candidates(us) {
+                let mut base = self.clone();
+                base.defender[idx(us)] = Some(naming);
+                base.generate_named(Some(naming), strict, out);
             }
-            moves.clear();
-            base.pseudo_moves(strict, &mut moves);
-            for m in &moves {
-                let mut moved = base.clone();
-                let drops = if moved.apply_move(m) {
-                    moved.drop_squares(m.to).into_iter().map(Some).collect()
-                } else {
-                    vec![None]
-                };
-                for drop in drops {
+        } else {
+            self.generate_named(None, strict, out);
+        }
+    }
+
+    /// The turns after `naming` (already applied to `self`): moves, drops, throws and
+    /// decisions. Allocates nothing but the turns pushed (and the decision lists of
+    /// scoring attempts in the dice and deterministic modes).
+    fn generate_named(&self, naming: Option<Loc>, strict: bool, out: &mut Vec<Turn>) {
+        let us = self.turn;
+        self.each_pseudo_move(strict, &mut |m| {
+            let mut moved = self.clone();
+            if moved.apply_move(&m) {
+                for drop in moved.drop_squares(m.to) {
+                    let square = drop.as_square().expect("a board square");
                     let mut dropped = moved.clone();
-                    if let Some(square) = drop {
-                        dropped.loose[idx(us.other())] = Some(Loc::square(square));
-                    }
-                    let turn = Turn {
-                        naming,
-                        mv: *m,
-                        drop,
-                        throw: None,
-                        decision: Vec::new(),
-                    };
-                    if !dropped.in_check(us) {
-                        out.push(turn.clone());
-                    }
-                    let throwers = dropped.throwers(m);
-                    for target in dropped.throw_targets(&throwers) {
-                        let decisions = if target == Loc::wicket_of(us.other()) {
-                            dropped.decisions()
-                        } else {
-                            vec![(Vec::new(), false)]
-                        };
-                        for (decision, success) in decisions {
-                            let mut thrown = dropped.clone();
-                            thrown.apply_throw(target, &decision, success);
-                            if !thrown.in_check(us) {
-                                out.push(Turn {
-                                    throw: Some(target),
-                                    decision,
-                                    ..turn.clone()
-                                });
-                            }
-                        }
-                    }
+                    dropped.loose[idx(us.other())] = Some(drop);
+                    dropped.finish_generating(naming, &m, Some(square), out);
                 }
+            } else {
+                moved.finish_generating(naming, &m, None, out);
+            }
+        });
+    }
+
+    /// Pushes the turns of a move once its drop is done: without a throw, then with each
+    /// throw (and each decision of a scoring attempt), those that leave the king safe.
+    fn finish_generating(
+        &self,
+        naming: Option<Loc>,
+        m: &Move,
+        drop: Option<Square>,
+        out: &mut Vec<Turn>,
+    ) {
+        let us = self.turn;
+        let turn = Turn {
+            naming,
+            mv: *m,
+            drop,
+            throw: None,
+            decision: Vec::new(),
+        };
+        if !self.in_check(us) {
+            out.push(turn.clone());
+        }
+        for target in self.throw_targets(self.throwers(m)) {
+            let push = |decision: Vec<Decision>, success: bool, out: &mut Vec<Turn>| {
+                let mut thrown = self.clone();
+                thrown.apply_throw(target, &decision, success);
+                if !thrown.in_check(us) {
+                    out.push(Turn {
+                        throw: Some(target),
+                        decision,
+                        ..turn.clone()
+                    });
+                }
+            };
+            if target == Loc::wicket_of(us.other()) {
+                for (decision, success) in self.decisions() {
+                    push(decision, success, out);
+                }
+            } else {
+                push(Vec::new(), false, out);
             }
         }
     }

@@ -560,7 +560,7 @@ fn diagnose_throw(position: &Wickets, syntax: &Syntax, by_move: &[Turn]) -> Ille
     if let Some(drop) = by_move[0].drop {
         moved.loose[idx(us.other())] = Some(Loc::square(drop));
     }
-    let throwers = moved.throwers(&m);
+    let mut throwers = moved.throwers(&m);
     if throwers.is_empty() {
         return other("only the Ball-haver that moved may throw");
     }
@@ -576,7 +576,7 @@ fn diagnose_throw(position: &Wickets, syntax: &Syntax, by_move: &[Turn]) -> Ille
         ));
     }
     let (tf, tr) = target.coords();
-    let on_line = throwers.iter().any(|t| {
+    let on_line = throwers.any(|t| {
         let (f, r) = t.coords();
         f == tf || r == tr || (f - tf).abs() == (r - tr).abs()
     });
