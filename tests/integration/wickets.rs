@@ -640,3 +640,26 @@ fn the_example_games_are_valid_without_warnings() {
         assert!(report.findings.is_empty(), "{name}: {:?}", report.findings);
     }
 }
+
+#[test]
+fn show_says_which_card_a_record_awaits() {
+    let path = std::env::temp_dir().join(format!("pbem-wickets-awaits-{}.pgn", std::process::id()));
+    std::fs::write(
+        &path,
+        "[Variant \"wickets\"]\n[Decision \"Cards\"]\n[SetUp \"1\"]\n\
+         [FEN \"7k/8/8/8/8/8/PPP5/3QK2b w - - -,- e1,h8 d1,h1 cards 0 1\"]\n[Result \"*\"]\n\n\
+         1. Ke2:w9_cD10 *\n",
+    )
+    .unwrap();
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_pbem"))
+        .arg("show")
+        .arg(&path)
+        .output()
+        .expect("pbem runs");
+    std::fs::remove_file(&path).unwrap();
+    let out = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        out.contains("cards/D10/D10 1 1\nafter ply 1: the scoring attempt awaits Black's card in reply to White's D10"),
+        "{out}"
+    );
+}
