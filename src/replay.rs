@@ -49,6 +49,9 @@ pub enum FindingKind {
     Result,
     /// A check or mate marker the position does not bear out.
     Annotation,
+    /// The record ends inside a turn whose decision waits for a player's hidden play (a
+    /// card in reply, in Chess with wickets): valid so far, with what is awaited.
+    Awaiting,
 }
 
 /// One thing wrong (or worth a look) in a record.
@@ -533,6 +536,18 @@ impl<G: Game> Replayer<G> {
             added.push(key);
         }
 
+        if complete
+            && let Some(message) = position.awaiting()
+            && let Some(node) = line.turns.last()
+        {
+            self.findings.push(Finding {
+                ply: Some(ply),
+                move_number: Some(self.move_number(ply - 1)),
+                token: Some(node.token.to_string()),
+                in_variation,
+                ..Finding::new(Severity::Warning, FindingKind::Awaiting, message, node.span)
+            });
+        }
         let outcome = if complete {
             drawn
                 .or_else(|| repetition_end::<G>(occurrences))

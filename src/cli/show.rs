@@ -80,9 +80,10 @@ fn show<G: Game>(
     writeln!(out)?;
     writeln!(out, "{}", position.position_string())?;
     let mut state = format!("after ply {shown}: ");
-    match position.outcome() {
-        Some(outcome) => state.push_str(&outcome.to_string()),
-        None => state.push_str(&format!("{} to move", position.side_to_move())),
+    match (position.awaiting(), position.outcome()) {
+        (Some(awaited), _) => state.push_str(&awaited),
+        (None, Some(outcome)) => state.push_str(&outcome.to_string()),
+        (None, None) => state.push_str(&format!("{} to move", position.side_to_move())),
     }
     writeln!(out, "{state}")?;
     Ok(Status::Ok)

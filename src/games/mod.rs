@@ -408,6 +408,14 @@ pub trait Game: Clone + fmt::Debug + Sized {
         None
     }
 
+    /// What the last turn played still waits for, when a decision in it depends on a
+    /// player's hidden play that the record does not give yet (a card in reply), or
+    /// `None`. No turn may follow until the record completes it; a record ending here is
+    /// valid and the replay reports what is awaited as a warning.
+    fn awaiting(&self) -> Option<String> {
+        None
+    }
+
     /// The number of leaf positions `depth` turns deep. Games override it with a faster
     /// count where they have one; this one allocates one vector per level, not per node.
     fn perft(&self, depth: u32) -> u64 {

@@ -2,6 +2,7 @@
 //! for every numbered rule of the page and every ruling, perft, and random playouts whose
 //! every turn writes and re-reads to itself.
 
+use pbem::games::wickets::{Card, Decision, Turn};
 use pbem::games::{Color, Game, Outcome, Wickets, WinReason};
 use proptest::prelude::*;
 
@@ -223,6 +224,85 @@ const SCENARIOS: &[(&str, &str, &str, Expect)] = &[
         "5b1k/8/8/8/8/8/PPP5/3QK3 w - - -,- e1,h8 d1,f8 det2 0 1",
         "Ke2:w9_sa2_sc2",
         After("7k/8/8/8/8/8/1P2K3/3Q4 b - - -,o -,h8 d1,- det2 1 1"),
+    ),
+    // Cards modes (ruling 9): the page's Cards and Cards II, the discards in the position.
+    (
+        "cards: S7 beats S5 without the bonus, both discarded",
+        "7k/8/8/8/8/8/PPP5/3QK2b w - - -,- e1,h8 d1,h1 cards 0 1",
+        "Ke2:w9_cS7_cS5",
+        After("7k/8/8/8/8/8/PPP1K3/3Q4 b - - -,o -,h8 d1,- cards/S5S7 1 1"),
+    ),
+    (
+        "cards: the defender sees, S5 plus 2.5 beats S7",
+        "5b1k/8/8/8/8/8/PPP5/3QK3 w - - -,- e1,h8 d1,f8 cards 0 1",
+        "Ke2:w9_cS7_cS5",
+        After("5b1k/8/8/8/8/8/PPP1K3/3Q4 b - - -,o -,h8 d1,f8 cards/S5S7 1 1"),
+    ),
+    (
+        "cards: the defender sees, S8 beats S5 plus 2.5",
+        "5b1k/8/8/8/8/8/PPP5/3QK3 w - - -,- e1,h8 d1,f8 cards/C1 0 1",
+        "Ke2:w9_cS8_cS5",
+        After("7k/8/8/8/8/8/PPP1K3/3Q4 b - - -,o -,h8 d1,- cards/C1S5S8 1 1"),
+    ),
+    (
+        "cards: a tie is replayed",
+        "7k/8/8/8/8/8/PPP5/3QK2b w - - -,- e1,h8 d1,h1 cards 0 1",
+        "Ke2:w9_cS5_cH5_cC2_cC9",
+        After("7k/8/8/8/8/8/PPP1K3/3Q3b b - - -,o -,h8 d1,h1 cards/C2C9H5S5 1 1"),
+    ),
+    (
+        "cards: a tie with no replay yet awaits the thrower's card",
+        "7k/8/8/8/8/8/PPP5/3QK2b w - - -,- e1,h8 d1,h1 cards 0 1",
+        "Ke2:w9_cS5_cH5",
+        After("7k/8/8/8/8/8/PPP1K3/3Q3b b - - -,o -,h8 d1,h1 cards/H5S5/S5H5 1 1"),
+    ),
+    (
+        "cards: the opponent's reply awaited",
+        "7k/8/8/8/8/8/PPP5/3QK2b w - - -,- e1,h8 d1,h1 cards 0 1",
+        "Ke2:w9_cD10",
+        After("7k/8/8/8/8/8/PPP1K3/3Q3b b - - -,o -,h8 d1,h1 cards/D10/D10 1 1"),
+    ),
+    (
+        "cards: a card played twice between reshuffles",
+        "7k/8/8/8/8/8/PPP5/3QK2b w - - -,- e1,h8 d1,h1 cards/S7 0 1",
+        "Ke2:w9_cS7_cS5",
+        Illegal("already played since the last reshuffle"),
+    ),
+    (
+        "cards: the twenty-first discard empties the deck: the pile, S5 too, is reshuffled",
+        "7k/8/8/8/8/8/PPP5/3QK2b w - - -,- e1,h8 d1,h1 cards/C1C2C3C4C5C6C7C8C9C10D1D2D3D4D5D6D7D8D9 0 1",
+        "Ke2:w9_cS7_cS5",
+        After("7k/8/8/8/8/8/PPP1K3/3Q4 b - - -,o -,h8 d1,- cards 1 1"),
+    ),
+    (
+        "cards: no card after the attempt is decided",
+        "7k/8/8/8/8/8/PPP5/3QK2b w - - -,- e1,h8 d1,h1 cards 0 1",
+        "Ke2:w9_cS7_cS5_cH2",
+        Illegal("no more cards are played"),
+    ),
+    (
+        "cards: no rolls in a cards mode",
+        "7k/8/8/8/8/8/PPP5/3QK2b w - - -,- e1,h8 d1,h1 cards 0 1",
+        "Ke2:w9_r6",
+        Illegal("decided by cards"),
+    ),
+    (
+        "cards II: a second pair after a failure",
+        "7k/8/8/8/8/8/PPP5/3QK2b w - - -,- e1,h8 d1,h1 cards2 0 1",
+        "Ke2:w9_cS2_cS9_cH7_cH1",
+        After("7k/8/8/8/8/8/PPP1K3/3Q4 b - - -,o -,h8 d1,- cards2/H1H7S2S9 1 1"),
+    ),
+    (
+        "cards II: no third pair",
+        "7k/8/8/8/8/8/PPP5/3QK2b w - - -,- e1,h8 d1,h1 cards2 0 1",
+        "Ke2:w9_cS2_cS9_cH1_cH7_cC1_cC2",
+        Illegal("one second try only"),
+    ),
+    (
+        "cards: a turn while a card is awaited",
+        "7k/8/8/8/8/8/PPP1K3/3Q3b b - - -,o -,h8 d1,h1 cards/D10/D10 1 1",
+        "Kg8",
+        Illegal("awaits Black's card in reply to White's D10"),
     ),
     // Dice modes.
     (
@@ -470,4 +550,116 @@ proptest! {
             prop_assert_eq!(back.position_string(), text);
         }
     }
+}
+
+/// Completes a Cards-mode scoring attempt listed without its cards: `count` cards not in
+/// the discards, shortened two at a time until the validator takes them (a prefix of one
+/// or two cards always is: the reply is awaited, or the pair decides or ties).
+fn with_cards(p: &Wickets, turn: &Turn, count: usize, seed: u32) -> Turn {
+    let discarded: Vec<Card> = p.discards().collect();
+    let mut free: Vec<Card> = ['C', 'D', 'H', 'S']
+        .into_iter()
+        .flat_map(|suit| (1..=10).filter_map(move |value| Card::new(suit, value)))
+        .filter(|card| !discarded.contains(card))
+        .collect();
+    let mut state = seed;
+    let mut chosen = Vec::new();
+    while chosen.len() < count && !free.is_empty() {
+        state = state.wrapping_mul(1_103_515_245).wrapping_add(12345);
+        chosen.push(free.swap_remove((state >> 8) as usize % free.len()));
+    }
+    loop {
+        let candidate = Turn {
+            decision: chosen.iter().map(|&c| Decision::Card(c)).collect(),
+            ..turn.clone()
+        };
+        let token = p.write_turn(&candidate);
+        if Wickets::parse_turn(&token).is_ok_and(|s| p.resolve(&s).is_ok()) || chosen.len() <= 1 {
+            return candidate;
+        }
+        chosen.truncate(chosen.len().saturating_sub(2).max(1));
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+    #[test]
+    fn random_playouts_in_the_cards_modes_write_and_reread_every_turn(choices in prop::collection::vec(any::<u32>(), 1..60), second in any::<bool>(), rich in any::<bool>()) {
+        let mode = if second { "cards2" } else { "cards" };
+        let fen = if rich {
+            format!("2r3k1/1p4p1/8/8/8/8/1P4P1/2RQK3 w - - -,- e1,g8 d1,c8 {mode} 0 1")
+        } else {
+            format!("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - -,- e1,e8 d1,d8 {mode} 0 1")
+        };
+        let mut p = position(&fen);
+        let mut turns = Vec::new();
+        for choice in choices {
+            turns.clear();
+            p.legal_turns(&mut turns);
+            if turns.is_empty() || p.outcome().is_some() {
+                break;
+            }
+            let wicket = if p.side_to_move() == Color::White { "w9" } else { "w0" };
+            let attempts: Vec<&Turn> = turns.iter().filter(|t| t.throw.is_some_and(|w| w.to_string() == wicket)).collect();
+            let mut turn = if choice % 3 == 0 && !attempts.is_empty() {
+                attempts[choice as usize / 3 % attempts.len()].clone()
+            } else {
+                turns[choice as usize % turns.len()].clone()
+            };
+            if turn.throw.is_some_and(|w| w.to_string() == wicket) && choice % 7 != 0 {
+                turn = with_cards(&p, &turn, 1 + choice as usize % 6, choice);
+            }
+            let token = p.write_turn(&turn);
+            let syntax = Wickets::parse_turn(&token).map_err(|e| TestCaseError::fail(format!("{token}: {e}")))?;
+            let again = p.resolve(&syntax).map_err(|e| TestCaseError::fail(format!("{token}: {}", e.message)))?;
+            prop_assert_eq!(&again, &turn, "{}", token);
+            prop_assert_eq!(syntax.to_string(), token.clone());
+            p.play(&turn);
+            let text = p.position_string();
+            let back = Wickets::from_position_string(&text).map_err(|e| TestCaseError::fail(format!("{text}: {e}")))?;
+            prop_assert_eq!(back.position_string(), text.clone());
+            prop_assert_eq!(back.awaiting(), p.awaiting(), "{}", text);
+        }
+    }
+}
+
+#[test]
+fn the_example_games_are_valid_without_warnings() {
+    for name in [
+        "wickets-deterministic.pgn",
+        "wickets-dice.pgn",
+        "wickets-cards.pgn",
+    ] {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("examples")
+            .join(name);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let record = pbem::notation::parse_record(&text).unwrap();
+        let report = pbem::replay::replay(&record);
+        assert!(report.is_valid(), "{name}: {:?}", report.findings);
+        assert!(report.findings.is_empty(), "{name}: {:?}", report.findings);
+    }
+}
+
+#[test]
+fn show_says_which_card_a_record_awaits() {
+    let path = std::env::temp_dir().join(format!("pbem-wickets-awaits-{}.pgn", std::process::id()));
+    std::fs::write(
+        &path,
+        "[Variant \"wickets\"]\n[Decision \"Cards\"]\n[SetUp \"1\"]\n\
+         [FEN \"7k/8/8/8/8/8/PPP5/3QK2b w - - -,- e1,h8 d1,h1 cards 0 1\"]\n[Result \"*\"]\n\n\
+         1. Ke2:w9_cD10 *\n",
+    )
+    .unwrap();
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_pbem"))
+        .arg("show")
+        .arg(&path)
+        .output()
+        .expect("pbem runs");
+    std::fs::remove_file(&path).unwrap();
+    let out = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        out.contains("cards/D10/D10 1 1\nafter ply 1: the scoring attempt awaits Black's card in reply to White's D10"),
+        "{out}"
+    );
 }

@@ -12,11 +12,14 @@
 //! Ball-haver's Ball, the throw and the decision of a scoring attempt) and kept only if
 //! the mover's king is safe at the end of the turn.
 
+mod cards;
 mod notation;
 
 use std::fmt::{self, Write as _};
 use std::hash::{DefaultHasher, Hash, Hasher};
 
+pub use cards::Card;
+use cards::{CardState, Deal, Verdict};
 pub use notation::{MovePart, Step, Syntax};
 
 use crate::games::chess::attacks::{self, tables};
@@ -128,6 +131,57 @@ impl fmt::Display for Loc {
     }
 }
 
+/// A set of places, one bit per place (the 64 squares, then w0 and w9): the engine's
+/// scratch sets, kept on the stack so generation does not allocate per node.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct LocSet(u128);
+
+impl LocSet {
+    fn insert(&mut self, loc: Loc) {
+        self.0 |= 1 << loc.0;
+    }
+
+    fn remove(&mut self, loc: Loc) {
+        self.0 &= !(1 << loc.0);
+    }
+
+    fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+}
+
+impl Iterator for LocSet {
+    type Item = Loc;
+
+    /// The places in ascending order (the board from a1, then w0, w9).
+    fn next(&mut self) -> Option<Loc> {
+        if self.0 == 0 {
+            return None;
+        }
+        let i = self.0.trailing_zeros();
+        self.0 &= self.0 - 1;
+        Some(Loc(i as u8))
+    }
+}
+
+impl Extend<Loc> for LocSet {
+    fn extend<I: IntoIterator<Item = Loc>>(&mut self, iter: I) {
+        for loc in iter {
+            self.insert(loc);
+        }
+    }
+}
+
+impl FromIterator<Loc> for LocSet {
+    fn from_iter<I: IntoIterator<Item = Loc>>(iter: I) -> LocSet {
+        let mut set = LocSet::default();
+        for loc in iter {
+            set.insert(loc);
+        }
+        set
+    }
+}
+
 const ROOK_DIRS: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
 const BISHOP_DIRS: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
 const KNIGHT_DELTAS: [(i8, i8); 8] = [
@@ -152,15 +206,22 @@ pub enum DecisionMode {
     Dice,
     /// As Dice, with one second roll after a failure, bought by one sacrifice.
     DiceII,
+    /// Each side plays a card, the opponent following suit; the higher card wins, the
+    /// opponent's with a 2.5 bonus when its Defender sees its wicket; ties are replayed.
+    Cards,
+    /// As Cards, with one second try after a failure.
+    CardsII,
 }
 
 impl DecisionMode {
     /// Every mode, in the order of the rules page.
-    pub const ALL: [DecisionMode; 4] = [
+    pub const ALL: [DecisionMode; 6] = [
         DecisionMode::Deterministic,
         DecisionMode::DeterministicII,
         DecisionMode::Dice,
         DecisionMode::DiceII,
+        DecisionMode::Cards,
+        DecisionMode::CardsII,
     ];
 
     /// The `[Decision]` tag value.
@@ -171,6 +232,8 @@ impl DecisionMode {
             DecisionMode::DeterministicII => "Deterministic II",
             DecisionMode::Dice => "Dice",
             DecisionMode::DiceII => "Dice II",
+            DecisionMode::Cards => "Cards",
+            DecisionMode::CardsII => "Cards II",
         }
     }
 
@@ -182,6 +245,8 @@ impl DecisionMode {
             DecisionMode::DeterministicII => "det2",
             DecisionMode::Dice => "dice",
             DecisionMode::DiceII => "dice2",
+            DecisionMode::Cards => "cards",
+            DecisionMode::CardsII => "cards2",
         }
     }
 
@@ -192,12 +257,6 @@ impl DecisionMode {
             .filter(|c| !c.is_whitespace() && *c != '-' && *c != '_')
             .collect::<String>()
             .to_ascii_lowercase();
-        if wanted.starts_with("card") {
-            return Err(SetupError::new(format!(
-                "the decision mode \"{text}\" is not supported yet (only Deterministic, \
-                 Deterministic II, Dice and Dice II are)"
-            )));
-        }
         DecisionMode::ALL
             .into_iter()
             .find(|mode| {
@@ -207,7 +266,7 @@ impl DecisionMode {
             .ok_or_else(|| {
                 SetupError::new(format!(
                     "unknown decision mode \"{text}\" (expected Deterministic, Deterministic II, \
-                     Dice or Dice II)"
+                     Dice, Dice II, Cards or Cards II)"
                 ))
             })
     }
@@ -217,12 +276,18 @@ impl DecisionMode {
         match self {
             DecisionMode::Deterministic => 3,
             DecisionMode::DeterministicII => 2,
-            DecisionMode::Dice | DecisionMode::DiceII => 0,
+            _ => 0,
         }
     }
 
     const fn is_dice(self) -> bool {
         matches!(self, DecisionMode::Dice | DecisionMode::DiceII)
+    }
+
+    /// Whether the mode decides by cards.
+    #[must_use]
+    pub const fn is_cards(self) -> bool {
+        matches!(self, DecisionMode::Cards | DecisionMode::CardsII)
     }
 }
 
@@ -263,6 +328,8 @@ pub enum Decision {
     Roll(u8),
     /// One of the thrower's own pieces removed from the board.
     Sacrifice(Loc),
+    /// A card played: the thrower's and the opponent's in turn.
+    Card(Card),
 }
 
 /// A whole legal turn.
@@ -296,6 +363,7 @@ pub struct Wickets {
     halfmove_clock: u32,
     fullmove_number: u32,
     mode: DecisionMode,
+    cards: CardState,
 }
 
 fn idx(color: Color) -> usize {
@@ -328,6 +396,7 @@ impl Wickets {
             halfmove_clock: 0,
             fullmove_number: 1,
             mode,
+            cards: CardState::default(),
         }
     }
 
@@ -484,7 +553,13 @@ impl Wickets {
     }
 
     /// Every place a piece on `from` could go to by geometry (for pawns: captures only).
-    fn targets(&self, from: Loc, piece: Piece, out: &mut Vec<Loc>) {
+    fn targets(&self, from: Loc, piece: Piece) -> LocSet {
+        let mut set = LocSet::default();
+        self.targets_into(from, piece, &mut set);
+        set
+    }
+
+    fn targets_into(&self, from: Loc, piece: Piece, out: &mut LocSet) {
         if let Some(square) = from.as_square() {
             let occ = self.occupied();
             let set = match piece.role {
@@ -498,16 +573,16 @@ impl Wickets {
             out.extend(set.map(Loc::square));
             for wicket in [Loc::W0, Loc::W9] {
                 if self.reaches_wicket(square, piece, wicket) {
-                    out.push(wicket);
+                    out.insert(wicket);
                 }
             }
             return;
         }
-        let walk = |dirs: &[(i8, i8)], out: &mut Vec<Loc>| {
+        let walk = |dirs: &[(i8, i8)], out: &mut LocSet| {
             for &dir in dirs {
                 let mut at = from.step(dir);
                 while let Some(loc) = at {
-                    out.push(loc);
+                    out.insert(loc);
                     if !self.is_empty(loc) {
                         break;
                     }
@@ -566,19 +641,24 @@ impl Wickets {
 
     /// The moves of the side to move, before king safety.
     fn pseudo_moves(&self, strict: bool, out: &mut Vec<Move>) {
+        self.each_pseudo_move(strict, &mut |m| out.push(m));
+    }
+
+    /// Calls `out` with every move of the side to move before the king-safety test;
+    /// `strict` as in [`Wickets::move_kind`].
+    fn each_pseudo_move(&self, strict: bool, out: &mut dyn FnMut(Move)) {
         let us = self.turn;
-        let mut targets = Vec::with_capacity(32);
-        for from in self.locs_of(us).collect::<Vec<_>>() {
+        let mine: LocSet = self.locs_of(us).collect();
+        for from in mine {
             let piece = self.piece_at(from).expect("own piece");
-            targets.clear();
-            self.targets(from, piece, &mut targets);
+            let targets = self.targets(from, piece);
             if piece.role == Role::Pawn {
-                self.pawn_moves(from, &targets, out);
+                self.pawn_moves(from, targets, out);
                 continue;
             }
-            for &to in &targets {
+            for to in targets {
                 if let Some(kind) = self.move_kind(from, to, strict) {
-                    out.push(Move {
+                    out(Move {
                         from,
                         to,
                         role: piece.role,
@@ -591,7 +671,7 @@ impl Wickets {
         self.castling_moves(out);
     }
 
-    fn pawn_moves(&self, from: Loc, captures: &[Loc], out: &mut Vec<Move>) {
+    fn pawn_moves(&self, from: Loc, captures: LocSet, out: &mut dyn FnMut(Move)) {
         let us = self.turn;
         let Some(square) = from.as_square() else {
             return;
@@ -610,7 +690,7 @@ impl Wickets {
                 &[None]
             };
             for &promotion in promotions {
-                out.push(Move {
+                out(Move {
                     from,
                     to: Loc::square(to),
                     role: Role::Pawn,
@@ -631,7 +711,7 @@ impl Wickets {
                 push(two, MoveKind::Normal);
             }
         }
-        for &to in captures {
+        for to in captures {
             let Some(target) = to.as_square() else {
                 continue;
             };
@@ -645,7 +725,7 @@ impl Wickets {
         }
     }
 
-    fn castling_moves(&self, out: &mut Vec<Move>) {
+    fn castling_moves(&self, out: &mut dyn FnMut(Move)) {
         let us = self.turn;
         let rank = if us == Color::White { 0 } else { 7 };
         let king = Square::from_coords(4, rank);
@@ -681,7 +761,7 @@ impl Wickets {
             }) {
                 continue;
             }
-            out.push(Move {
+            out(Move {
                 from: Loc::square(king),
                 to: Loc::square(king_to),
                 role: Role::King,
@@ -783,56 +863,56 @@ impl Wickets {
     }
 
     /// The empty board squares next to `loc` where a dropped Ball may go.
-    fn drop_squares(&self, loc: Loc) -> Vec<Square> {
+    fn drop_squares(&self, loc: Loc) -> LocSet {
         ROOK_DIRS
             .iter()
             .chain(&BISHOP_DIRS)
             .filter_map(|&d| loc.step(d))
-            .filter(|&l| self.is_empty(l))
-            .filter_map(Loc::as_square)
+            .filter(|&l| !l.is_wicket() && self.is_empty(l))
             .collect()
     }
 
     /// The pieces that may throw after `m` (none after a Ball capture).
-    fn throwers(&self, m: &Move) -> Vec<Loc> {
+    fn throwers(&self, m: &Move) -> LocSet {
         let us = self.turn;
+        let mut out = LocSet::default();
         let Some(haver) = self.haver[idx(us)] else {
-            return Vec::new();
+            return out;
         };
         match m.kind {
-            MoveKind::Ball => Vec::new(),
+            MoveKind::Ball => {}
             MoveKind::Castle(side) => {
                 let rank = if us == Color::White { 0 } else { 7 };
                 let rook = Loc::square(Square::from_coords(side.rook_to_file(), rank));
                 if haver == m.to || haver == rook {
-                    vec![m.to, rook]
-                } else {
-                    Vec::new()
+                    out.insert(m.to);
+                    out.insert(rook);
                 }
             }
-            _ if haver == m.to => vec![m.to],
-            _ => Vec::new(),
+            _ if haver == m.to => out.insert(m.to),
+            _ => {}
         }
+        out
     }
 
     /// Where the throwers may throw: along queen lines over empty places, to the first
     /// own non-Defender piece or to an empty place (never into the thrower's own wicket).
-    fn throw_targets(&self, throwers: &[Loc]) -> Vec<Loc> {
+    fn throw_targets(&self, throwers: LocSet) -> LocSet {
         let us = self.turn;
-        let mut out = Vec::new();
-        for &thrower in throwers {
+        let mut out = LocSet::default();
+        for thrower in throwers {
             for &dir in ROOK_DIRS.iter().chain(&BISHOP_DIRS) {
                 let mut at = thrower.step(dir);
                 while let Some(loc) = at {
                     if self.is_empty(loc) {
                         if loc != Loc::wicket_of(us) {
-                            out.push(loc);
+                            out.insert(loc);
                         }
                     } else {
                         if self.piece_at(loc).is_some_and(|p| p.color == us)
                             && self.defender[idx(us)] != Some(loc)
                         {
-                            out.push(loc);
+                            out.insert(loc);
                         }
                         break;
                     }
@@ -840,10 +920,9 @@ impl Wickets {
                 }
             }
         }
-        let haver = self.haver[idx(us)];
-        out.retain(|&loc| Some(loc) != haver);
-        out.sort_unstable();
-        out.dedup();
+        if let Some(haver) = self.haver[idx(us)] {
+            out.remove(haver);
+        }
         out
     }
 
@@ -862,6 +941,12 @@ impl Wickets {
     fn decisions(&self) -> Vec<(Vec<Decision>, bool)> {
         let sees = self.defender_sees_wicket(self.turn.other());
         let mut out = Vec::new();
+        if self.mode.is_cards() {
+            // The cards are played by both sides as the attempt goes: the turn is listed
+            // once, its cards still to be played.
+            out.push((Vec::new(), false));
+            return out;
+        }
         if self.mode.is_dice() {
             let need = if sees { 5 } else { 3 };
             let pieces = self.sacrificable();
@@ -963,65 +1048,79 @@ impl Wickets {
     /// Generates the legal turns; with `strict` off, the move rules are relaxed (for
     /// saying why a token is illegal).
     fn generate(&self, strict: bool, out: &mut Vec<Turn>) {
-        if self.wicket_end().is_some() {
+        if self.wicket_end().is_some() || self.cards.attempt.is_some() {
             return;
         }
         let us = self.turn;
-        let namings: Vec<Option<Loc>> = if self.defender[idx(us)].is_none() {
-            self.naming_candidates(us).into_iter().map(Some).collect()
-        } else {
-            vec![None]
-        };
-        let mut moves = Vec::with_capacity(64);
-        for naming in namings {
-            let mut base = self.clone();
-            if naming.is_some() {
-                base.defender[idx(us)] = naming;
+        if self.defender[idx(us)].is_none() {
+            for naming in self.naming_candidates(us) {
+                let mut base = self.clone();
+                base.defender[idx(us)] = Some(naming);
+                base.generate_named(Some(naming), strict, out);
             }
-            moves.clear();
-            base.pseudo_moves(strict, &mut moves);
-            for m in &moves {
-                let mut moved = base.clone();
-                let drops = if moved.apply_move(m) {
-                    moved.drop_squares(m.to).into_iter().map(Some).collect()
-                } else {
-                    vec![None]
-                };
-                for drop in drops {
+        } else {
+            self.generate_named(None, strict, out);
+        }
+    }
+
+    /// The turns after `naming` (already applied to `self`): moves, drops, throws and
+    /// decisions. Allocates nothing but the turns pushed (and the decision lists of
+    /// scoring attempts in the dice and deterministic modes).
+    fn generate_named(&self, naming: Option<Loc>, strict: bool, out: &mut Vec<Turn>) {
+        let us = self.turn;
+        self.each_pseudo_move(strict, &mut |m| {
+            let mut moved = self.clone();
+            if moved.apply_move(&m) {
+                for drop in moved.drop_squares(m.to) {
+                    let square = drop.as_square().expect("a board square");
                     let mut dropped = moved.clone();
-                    if let Some(square) = drop {
-                        dropped.loose[idx(us.other())] = Some(Loc::square(square));
-                    }
-                    let turn = Turn {
-                        naming,
-                        mv: *m,
-                        drop,
-                        throw: None,
-                        decision: Vec::new(),
-                    };
-                    if !dropped.in_check(us) {
-                        out.push(turn.clone());
-                    }
-                    let throwers = dropped.throwers(m);
-                    for target in dropped.throw_targets(&throwers) {
-                        let decisions = if target == Loc::wicket_of(us.other()) {
-                            dropped.decisions()
-                        } else {
-                            vec![(Vec::new(), false)]
-                        };
-                        for (decision, success) in decisions {
-                            let mut thrown = dropped.clone();
-                            thrown.apply_throw(target, &decision, success);
-                            if !thrown.in_check(us) {
-                                out.push(Turn {
-                                    throw: Some(target),
-                                    decision,
-                                    ..turn.clone()
-                                });
-                            }
-                        }
-                    }
+                    dropped.loose[idx(us.other())] = Some(drop);
+                    dropped.finish_generating(naming, &m, Some(square), out);
                 }
+            } else {
+                moved.finish_generating(naming, &m, None, out);
+            }
+        });
+    }
+
+    /// Pushes the turns of a move once its drop is done: without a throw, then with each
+    /// throw (and each decision of a scoring attempt), those that leave the king safe.
+    fn finish_generating(
+        &self,
+        naming: Option<Loc>,
+        m: &Move,
+        drop: Option<Square>,
+        out: &mut Vec<Turn>,
+    ) {
+        let us = self.turn;
+        let turn = Turn {
+            naming,
+            mv: *m,
+            drop,
+            throw: None,
+            decision: Vec::new(),
+        };
+        if !self.in_check(us) {
+            out.push(turn.clone());
+        }
+        for target in self.throw_targets(self.throwers(m)) {
+            let push = |decision: Vec<Decision>, success: bool, out: &mut Vec<Turn>| {
+                let mut thrown = self.clone();
+                thrown.apply_throw(target, &decision, success);
+                if !thrown.in_check(us) {
+                    out.push(Turn {
+                        throw: Some(target),
+                        decision,
+                        ..turn.clone()
+                    });
+                }
+            };
+            if target == Loc::wicket_of(us.other()) {
+                for (decision, success) in self.decisions() {
+                    push(decision, success, out);
+                }
+            } else {
+                push(Vec::new(), false, out);
             }
         }
     }
@@ -1038,6 +1137,10 @@ impl Wickets {
         }
         moved.apply_move(&turn.mv);
         let sees = moved.defender_sees_wicket(us.other());
+        if self.mode.is_cards() {
+            let cards = card_plays(&turn.decision);
+            return cards::judge(self.mode, sees, &cards) == Ok(Verdict::Success);
+        }
         if self.mode.is_dice() {
             let need = if sees { 5 } else { 3 };
             return matches!(turn.decision.last(), Some(Decision::Roll(r)) if *r >= need);
@@ -1045,8 +1148,49 @@ impl Wickets {
         !sees || !turn.decision.is_empty()
     }
 
+    /// Whether the cards of an attempt decided it; called before the turn passes, while
+    /// the thrower is the side to move.
+    fn attempt_decided(&self, played: &[Card]) -> bool {
+        let sees = self.defender_sees_wicket(self.turn.other());
+        matches!(
+            cards::judge(self.mode, sees, played),
+            Ok(Verdict::Success | Verdict::Failure)
+        )
+    }
+
+    /// What a scoring attempt still waits for, when the last turn's cards did not decide
+    /// it: the thrower's next card (none played yet, or a tie) or the opponent's reply.
+    #[must_use]
+    pub fn awaiting(&self) -> Option<String> {
+        let played = self.cards.attempt.as_ref()?;
+        let thrower = self.turn.other();
+        Some(match played.len() % 2 {
+            1 => format!(
+                "the scoring attempt awaits {}'s card in reply to {thrower}'s {}",
+                self.turn,
+                played[played.len() - 1]
+            ),
+            _ if played.is_empty() => {
+                format!("the scoring attempt awaits {thrower}'s card")
+            }
+            _ => format!("the scoring attempt awaits {thrower}'s next card after a tie"),
+        })
+    }
+
+    /// The cards played since the last reshuffle (the discard pile), in deck order.
+    pub fn discards(&self) -> impl Iterator<Item = Card> + use<> {
+        let mask = self.cards.discards;
+        (0..40u8).filter_map(move |i| {
+            (mask & (1 << i) != 0)
+                .then(|| Card::new(cards::SUITS[usize::from(i / 10)], i % 10 + 1))
+                .flatten()
+        })
+    }
+
     fn position_key(&self) -> u64 {
         let mut hasher = DefaultHasher::new();
+        self.cards.discards.hash(&mut hasher);
+        self.cards.attempt.hash(&mut hasher);
         self.board.placement_hash().hash(&mut hasher);
         self.wicket.hash(&mut hasher);
         self.loose.hash(&mut hasher);
@@ -1121,6 +1265,20 @@ impl Game for Wickets {
                 )));
             }
             position.mode = mode;
+        }
+        if let Some(deal) = tags.tag("Deal") {
+            if !position.mode.is_cards() {
+                return Err(SetupError::new(format!(
+                    "a deal tag needs a Cards mode, and the decision mode is {}",
+                    position.mode.name()
+                )));
+            }
+            if position.cards.discards != 0 || position.cards.attempt.is_some() {
+                return Err(SetupError::new(
+                    "a deal tag gives the deal before any card is played: the fen has discards",
+                ));
+            }
+            position.cards.deal = Some(Deal::from_tag(deal)?);
         }
         Ok(position)
     }
@@ -1202,6 +1360,20 @@ impl Game for Wickets {
         }
         if let Some(target) = turn.throw {
             self.apply_throw(target, &turn.decision, success);
+            if self.mode.is_cards() && target == Loc::wicket_of(us.other()) {
+                let played = card_plays(&turn.decision);
+                let mut lead = None;
+                for (i, &card) in played.iter().enumerate() {
+                    let player = if i % 2 == 0 { us } else { us.other() };
+                    // A legal turn's cards are playable; an illegal one is played as far
+                    // as it goes.
+                    let _ = self.cards.play(player, card, lead);
+                    lead = (i % 2 == 0).then_some(card);
+                }
+                if !success && !self.attempt_decided(&played) {
+                    self.cards.attempt = Some(played);
+                }
+            }
         }
         self.finish_turn();
     }
@@ -1210,6 +1382,9 @@ impl Game for Wickets {
     /// stalemate, then the seventy-five-move rule. Material is never insufficient: a lone
     /// King can still take a wicket.
     fn outcome(&self) -> Option<Outcome> {
+        if self.cards.attempt.is_some() {
+            return None;
+        }
         if let Some(end) = self.wicket_end() {
             return Some(end);
         }
@@ -1247,6 +1422,21 @@ impl Game for Wickets {
     fn annotation_mismatch(&self, syntax: &Syntax) -> Option<String> {
         notation::annotation_mismatch(self, syntax)
     }
+
+    fn awaiting(&self) -> Option<String> {
+        Wickets::awaiting(self)
+    }
+}
+
+/// The cards of a decision, in the order played.
+fn card_plays(decision: &[Decision]) -> Vec<Card> {
+    decision
+        .iter()
+        .filter_map(|d| match d {
+            Decision::Card(card) => Some(*card),
+            _ => None,
+        })
+        .collect()
 }
 
 /// The placement letter of a loose Ball owned by `owner`: it is a piece of the other

@@ -6,11 +6,13 @@
 //! move     = castle | piece-move | pawn-move ;  (* SAN; places may be w0 and w9 *)
 //! drop     = "_O" square ;                      (* a captured Ball-haver's Ball *)
 //! throw    = ":" place ;                        (* a throw, a pass, a scoring attempt *)
-//! step     = "_r" digit | "_s" place ;          (* a die roll, a sacrifice *)
+//! step     = "_r" digit | "_s" place            (* a die roll, a sacrifice *)
+//!          | "_c" suit value ;                  (* a card, thrower and opponent in turn *)
 //! ```
 
 use std::fmt::{self, Write as _};
 
+use super::cards::{self, Card, CardState};
 use super::{Decision, DecisionMode, Loc, Move, MoveKind, Turn, Wickets, ball_char, idx};
 use crate::games::chess::types::{CastlingSide, Piece, Role, Square};
 use crate::games::chess::{Board, CastlingRights};
@@ -23,6 +25,8 @@ pub enum Step {
     Roll(u8),
     /// `_sa2`: a sacrifice.
     Sacrifice(Loc),
+    /// `_cS7`: a card as written, suit letter and value (checked when resolved).
+    Card(char, u8),
 }
 
 /// The move part of a token, without a board.
@@ -126,10 +130,24 @@ impl Syntax {
                 }
             } else if let Some(place) = part.strip_prefix('s') {
                 Step::Sacrifice(read_loc(place, offset + 2)?)
+            } else if let Some(card) = part.strip_prefix('c') {
+                let mut chars = card.chars();
+                let suit = chars.next().filter(char::is_ascii_uppercase);
+                let value = chars.as_str();
+                match (suit, value.parse::<u8>()) {
+                    (Some(suit), Ok(v)) if v.to_string() == value => Step::Card(suit, v),
+                    _ => {
+                        return Err(err(
+                            offset + 2,
+                            "a card is a suit letter and a value, as in _cS7 or _cH10",
+                        ));
+                    }
+                }
             } else {
                 return Err(err(
                     offset + 1,
-                    "expected a decision step: _r<roll> or _s<sacrificed piece's place>",
+                    "expected a decision step: _r<roll>, _s<sacrificed piece's place> or \
+                     _c<card>",
                 ));
             };
             if throw.is_none() {
@@ -263,6 +281,7 @@ impl fmt::Display for Syntax {
             match step {
                 Step::Roll(r) => write!(f, "_r{r}")?,
                 Step::Sacrifice(loc) => write!(f, "_s{loc}")?,
+                Step::Card(suit, value) => write!(f, "_c{suit}{value}")?,
             }
         }
         f.write_str(match self.marker {
@@ -301,6 +320,7 @@ fn steps_of(decision: &[Decision]) -> Vec<Step> {
         .map(|d| match *d {
             Decision::Roll(r) => Step::Roll(r),
             Decision::Sacrifice(loc) => Step::Sacrifice(loc),
+            Decision::Card(card) => Step::Card(card.suit(), card.value()),
         })
         .collect()
 }
@@ -324,6 +344,11 @@ pub(super) fn resolve(position: &Wickets, syntax: &Syntax) -> Result<Turn, Illeg
             IllegalKind::GameOver,
             format!("the game is over: {end}"),
         ));
+    }
+    if let Some(awaited) = position.awaiting() {
+        return Err(other(format!(
+            "{awaited}: the record must give it before the game goes on"
+        )));
     }
     let us = position.turn;
     let side = us.name();
@@ -383,6 +408,9 @@ pub(super) fn resolve(position: &Wickets, syntax: &Syntax) -> Result<Turn, Illeg
     if turns.is_empty() {
         return Err(diagnose_throw(position, syntax, &by_move));
     }
+    if position.mode.is_cards() {
+        return resolve_cards(position, syntax, turns);
+    }
     let wanted = normalized(position.mode, &syntax.steps);
     let by_throw = turns.clone();
     turns.retain(|t| steps_of(&t.decision) == wanted);
@@ -403,6 +431,58 @@ pub(super) fn resolve(position: &Wickets, syntax: &Syntax) -> Result<Turn, Illeg
         ));
     }
     Ok(unique.remove(0))
+}
+
+/// Checks the cards of a scoring attempt in a Cards mode and completes the turn with them.
+fn resolve_cards(
+    position: &Wickets,
+    syntax: &Syntax,
+    mut turns: Vec<Turn>,
+) -> Result<Turn, IllegalTurn> {
+    let us = position.turn;
+    let mut turn = turns.swap_remove(0);
+    if syntax.steps.is_empty() {
+        return Ok(turn);
+    }
+    if turn.throw != Some(Loc::wicket_of(us.other())) {
+        return Err(other(
+            "only a throw into the opposing wicket carries a decision",
+        ));
+    }
+    let mut played = Vec::with_capacity(syntax.steps.len());
+    for step in &syntax.steps {
+        let Step::Card(suit, value) = *step else {
+            return Err(other(format!(
+                "in {} mode a scoring attempt is decided by cards (_cS7), not by rolls or \
+                 sacrifices",
+                position.mode.name()
+            )));
+        };
+        let card = Card::new(suit, value).ok_or_else(|| {
+            other(format!(
+                "{suit}{value} is not a card: the suits are C, D, H and S and the values 1 to 10"
+            ))
+        })?;
+        played.push(card);
+    }
+    let mut moved = position.clone();
+    if turn.naming.is_some() {
+        moved.defender[idx(us)] = turn.naming;
+    }
+    moved.apply_move(&turn.mv);
+    let sees = moved.defender_sees_wicket(us.other());
+    let mut state: CardState = position.cards.clone();
+    let mut lead = None;
+    for (i, &card) in played.iter().enumerate() {
+        let player = if i % 2 == 0 { us } else { us.other() };
+        state
+            .play(player, card, lead)
+            .map_err(|message| other(format!("card {} of the attempt: {message}", i + 1)))?;
+        lead = (i % 2 == 0).then_some(card);
+    }
+    cards::judge(position.mode, sees, &played).map_err(other)?;
+    turn.decision = played.into_iter().map(Decision::Card).collect();
+    Ok(turn)
 }
 
 fn list<T: fmt::Display>(items: impl Iterator<Item = T>) -> String {
@@ -480,7 +560,7 @@ fn diagnose_throw(position: &Wickets, syntax: &Syntax, by_move: &[Turn]) -> Ille
     if let Some(drop) = by_move[0].drop {
         moved.loose[idx(us.other())] = Some(Loc::square(drop));
     }
-    let throwers = moved.throwers(&m);
+    let mut throwers = moved.throwers(&m);
     if throwers.is_empty() {
         return other("only the Ball-haver that moved may throw");
     }
@@ -496,7 +576,7 @@ fn diagnose_throw(position: &Wickets, syntax: &Syntax, by_move: &[Turn]) -> Ille
         ));
     }
     let (tf, tr) = target.coords();
-    let on_line = throwers.iter().any(|t| {
+    let on_line = throwers.any(|t| {
         let (f, r) = t.coords();
         f == tf || r == tr || (f - tf).abs() == (r - tr).abs()
     });
@@ -608,6 +688,7 @@ pub(super) fn write_turn(position: &Wickets, turn: &Turn) -> String {
         let _ = match step {
             Step::Roll(r) => write!(out, "_r{r}"),
             Step::Sacrifice(loc) => write!(out, "_s{loc}"),
+            Step::Card(suit, value) => write!(out, "_c{suit}{value}"),
         };
     }
     let mut next = position.clone();
@@ -731,12 +812,29 @@ pub(super) fn write_position(position: &Wickets) -> String {
     write_pair(&mut out, position.haver);
     out.push(' ');
     write_pair(&mut out, position.defender);
+    let _ = write!(out, " {}", position.mode.code());
+    let state = &position.cards;
+    if state.discards != 0 || state.attempt.is_some() {
+        out.push('/');
+        if state.discards == 0 {
+            out.push('-');
+        } else {
+            out.push_str(&cards::write_mask(state.discards));
+        }
+    }
+    if let Some(attempt) = &state.attempt {
+        out.push('/');
+        if attempt.is_empty() {
+            out.push('-');
+        }
+        for card in attempt {
+            let _ = write!(out, "{card}");
+        }
+    }
     let _ = write!(
         out,
-        " {} {} {}",
-        position.mode.code(),
-        position.halfmove_clock,
-        position.fullmove_number
+        " {} {}",
+        position.halfmove_clock, position.fullmove_number
     );
     out
 }
@@ -859,8 +957,51 @@ pub(super) fn read_position(text: &str) -> Result<Wickets, SetupError> {
     }
     let haver = read_pair(6, fields[5])?;
     let defender = read_pair(7, fields[6])?;
+    let mut card_state = CardState::default();
     let mode = match fields.get(7) {
-        Some(code) => DecisionMode::from_name(code)?,
+        Some(field) => {
+            let mut parts = field.split('/');
+            let mode = DecisionMode::from_name(parts.next().unwrap_or_default())?;
+            let mut read = |what: &str| -> Result<Option<Vec<Card>>, SetupError> {
+                parts
+                    .next()
+                    .map(|text| {
+                        if !mode.is_cards() {
+                            return Err(bad(8, format!("{what} need a Cards mode")));
+                        }
+                        cards::read_cards(text)
+                            .ok_or_else(|| bad(8, format!("\"{text}\" is not a list of cards")))
+                    })
+                    .transpose()
+            };
+            if let Some(discards) = read("discards")? {
+                for card in discards {
+                    let bit = card.bit();
+                    if card_state.discards & bit != 0 {
+                        return Err(bad(8, format!("{card} is discarded twice")));
+                    }
+                    card_state.discards |= bit;
+                }
+                if card_state.discards.count_ones() > 20 {
+                    return Err(bad(8, "at most 20 cards are discarded before a reshuffle"));
+                }
+            }
+            card_state.attempt = read("attempt cards")?;
+            if let Some(attempt) = &card_state.attempt
+                && let Some(card) = attempt
+                    .iter()
+                    .find(|&&c| card_state.discards & c.bit() == 0)
+            {
+                return Err(bad(
+                    8,
+                    format!("the attempt card {card} is not among the discards"),
+                ));
+            }
+            if parts.next().is_some() {
+                return Err(bad(8, "the mode field is mode[/discards[/attempt]]"));
+            }
+            mode
+        }
         None => DecisionMode::Deterministic,
     };
     let number = |i: usize, default: u32| -> Result<u32, SetupError> {
@@ -881,6 +1022,7 @@ pub(super) fn read_position(text: &str) -> Result<Wickets, SetupError> {
         halfmove_clock: number(8, 0)?,
         fullmove_number: number(9, 1)?.max(1),
         mode,
+        cards: card_state,
     };
     check(&position)?;
     Ok(position)
