@@ -334,8 +334,12 @@ pub trait Game: Clone + fmt::Debug + Sized {
     fn start() -> Self;
 
     /// The position a record starts from, chosen by its tags (`SetUp`/`FEN`, and any
-    /// option tags the game defines). Without setup tags it is the standard start.
-    fn from_tags(tags: &dyn Tags) -> Result<Self, SetupError>;
+    /// option tags the game defines). Without setup tags it is the standard start. The
+    /// default reads only the setup tags ([`position_from_setup_tags`]); games with
+    /// option tags read those and call it.
+    fn from_tags(tags: &dyn Tags) -> Result<Self, SetupError> {
+        position_from_setup_tags(tags)
+    }
 
     /// Reads the game's FEN-like position string.
     fn from_position_string(text: &str) -> Result<Self, SetupError>;
@@ -441,6 +445,19 @@ pub trait Game: Clone + fmt::Debug + Sized {
         }
         let mut buffers: Vec<Vec<Self::Turn>> = (0..depth).map(|_| Vec::new()).collect();
         walk(self, depth, &mut buffers)
+    }
+}
+
+/// The start the standard setup tags choose: `[FEN]` (with or without `[SetUp "1"]`) read
+/// as the game's position string; `[SetUp "1"]` without `[FEN]` is an error; without
+/// either, the game's standard start.
+pub fn position_from_setup_tags<G: Game>(tags: &dyn Tags) -> Result<G, SetupError> {
+    match (tags.tag("FEN"), tags.tag("SetUp")) {
+        (Some(text), _) => G::from_position_string(text),
+        (None, Some(setup)) if setup.trim() == "1" => Err(SetupError::new(
+            "the setup tag is \"1\" but there is no fen tag",
+        )),
+        (None, _) => Ok(G::start()),
     }
 }
 

@@ -29,8 +29,8 @@ pub use notation::{Action, Marker, Notation};
 
 use crate::games::chess::Square;
 use crate::games::{
-    Color, DrawReason, Game, IllegalTurn, Outcome, RepetitionRule, SetupError, Tags,
-    TurnSyntaxError, Variant, WinReason,
+    Color, DrawReason, Game, IllegalTurn, Outcome, RepetitionRule, SetupError, TurnSyntaxError,
+    Variant, WinReason,
 };
 
 /// A position of African Chess: the board, the side to move and the move number.
@@ -84,18 +84,6 @@ impl Game for African {
             board: board::start_board(),
             turn: Color::White,
             fullmove_number: 1,
-        }
-    }
-
-    /// `[FEN]` sets the start (with or without `[SetUp "1"]`); `[SetUp "1"]` alone is an
-    /// error; without either the game starts from the standard position.
-    fn from_tags(tags: &dyn Tags) -> Result<African, SetupError> {
-        match (tags.tag("FEN"), tags.tag("SetUp")) {
-            (Some(text), _) => African::from_position_string(text),
-            (None, Some(setup)) if setup.trim() == "1" => Err(SetupError::new(
-                "the setup tag is \"1\" but there is no fen tag",
-            )),
-            (None, _) => Ok(African::start()),
         }
     }
 

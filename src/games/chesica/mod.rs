@@ -27,8 +27,8 @@ pub use notation::Notation;
 
 use crate::games::chess::Square;
 use crate::games::{
-    Color, DrawReason, Game, IllegalTurn, Outcome, RepetitionRule, SetupError, Tags,
-    TurnSyntaxError, Variant, WinReason,
+    Color, DrawReason, Game, IllegalTurn, Outcome, RepetitionRule, SetupError, TurnSyntaxError,
+    Variant, WinReason,
 };
 
 /// A position of Chesica: the board, the side to move and the move number.
@@ -69,18 +69,6 @@ impl Game for Chesica {
             board: board::start_board(),
             turn: Color::White,
             fullmove_number: 1,
-        }
-    }
-
-    /// `[FEN]` sets the start (with or without `[SetUp "1"]`); `[SetUp "1"]` alone is an
-    /// error; without either the game starts from the standard position.
-    fn from_tags(tags: &dyn Tags) -> Result<Chesica, SetupError> {
-        match (tags.tag("FEN"), tags.tag("SetUp")) {
-            (Some(text), _) => Chesica::from_position_string(text),
-            (None, Some(setup)) if setup.trim() == "1" => Err(SetupError::new(
-                "the setup tag is \"1\" but there is no fen tag",
-            )),
-            (None, _) => Ok(Chesica::start()),
         }
     }
 

@@ -23,8 +23,8 @@ pub use types::{CastlingSide, Piece, Role, Square};
 
 use self::bitboard::Bitboard;
 use crate::games::{
-    Color, DrawReason, Game, IllegalTurn, Outcome, RepetitionRule, SetupError, Tags,
-    TurnSyntaxError, Variant, WinReason,
+    Color, DrawReason, Game, IllegalTurn, Outcome, RepetitionRule, SetupError, TurnSyntaxError,
+    Variant, WinReason,
 };
 
 /// A legal position of orthodox chess: exactly one king a side, the side not to move not
@@ -207,18 +207,6 @@ impl Game for Chess {
 
     fn start() -> Chess {
         Chess::from_setup(Setup::default()).expect("the standard start is valid")
-    }
-
-    /// `[FEN]` sets the start (with or without `[SetUp "1"]`); `[SetUp "1"]` alone is an
-    /// error; without either the game starts from the standard position.
-    fn from_tags(tags: &dyn Tags) -> Result<Chess, SetupError> {
-        match (tags.tag("FEN"), tags.tag("SetUp")) {
-            (Some(fen), _) => Chess::from_position_string(fen),
-            (None, Some(setup)) if setup.trim() == "1" => Err(SetupError::new(
-                "the setup tag is \"1\" but there is no fen tag",
-            )),
-            (None, _) => Ok(Chess::start()),
-        }
     }
 
     fn from_position_string(text: &str) -> Result<Chess, SetupError> {
@@ -488,7 +476,7 @@ mod tests {
     /// passed as `&dyn Tags` directly).
     struct TagList(Vec<(&'static str, &'static str)>);
 
-    impl Tags for TagList {
+    impl crate::games::Tags for TagList {
         fn tag(&self, name: &str) -> Option<&str> {
             self.0.as_slice().tag(name)
         }

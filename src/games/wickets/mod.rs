@@ -1243,15 +1243,7 @@ impl Game for Wickets {
             .tag("Decision")
             .map(DecisionMode::from_name)
             .transpose()?;
-        let mut position = match (tags.tag("FEN"), tags.tag("SetUp")) {
-            (Some(fen), _) => Wickets::from_position_string(fen)?,
-            (None, Some(setup)) if setup.trim() == "1" => {
-                return Err(SetupError::new(
-                    "the setup tag is \"1\" but there is no fen tag",
-                ));
-            }
-            (None, _) => Wickets::start(),
-        };
+        let mut position: Wickets = crate::games::position_from_setup_tags(tags)?;
         if let Some(mode) = mode {
             if tags
                 .tag("FEN")
