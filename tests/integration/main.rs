@@ -33,6 +33,7 @@ mod notation;
 mod play;
 mod robustness;
 mod roundtrip;
+mod scenarios;
 mod shared_files;
 mod smtp;
 mod validate;

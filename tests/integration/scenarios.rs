@@ -1,0 +1,153 @@
+//! The scenario tables of the games (`tests/data/<game>/scenarios.txt`): one runner for
+//! every game. Lines are `command | argument | ...`:
+//!
+//! ```text
+//! position | POSITION                 the position the next lines use (canonically written)
+//! turn | TOKEN | AFTER [| CANONICAL]  TOKEN is legal; AFTER is the position it leads to;
+//!                                     the turn is written canonically as CANONICAL (or TOKEN)
+//! illegal | TOKEN | KIND | FRAGMENT   TOKEN reads but is illegal: KIND (other, no-such-piece,
+//!                                     blocked, ambiguous, game-over), message has FRAGMENT
+//! syntax | TOKEN | FRAGMENT           TOKEN does not read; the message has FRAGMENT
+//! legal | TOKEN TOKEN ...             exactly these canonical turns are legal (or `none`)
+//! outcome | TEXT                      the rules' verdict on the position (or `none`)
+//! bad-position | POSITION | FRAGMENT  the position string is refused with FRAGMENT
+//! ```
+//!
+//! Every legal turn is also written back and read again (it must resolve to itself).
+
+use std::path::Path;
+
+use pbem::games::{Game, IllegalKind};
+
+fn kind_name(kind: &IllegalKind) -> &'static str {
+    match kind {
+        IllegalKind::NoSuchPiece => "no-such-piece",
+        IllegalKind::Blocked => "blocked",
+        IllegalKind::LeavesKingInCheck => "leaves-king-in-check",
+        IllegalKind::Ambiguous(_) => "ambiguous",
+        IllegalKind::GameOver => "game-over",
+        _ => "other",
+    }
+}
+
+/// Every legal turn, canonically written and sorted.
+fn legal_tokens<G: Game>(position: &G) -> Vec<String> {
+    let mut turns = Vec::new();
+    position.legal_turns(&mut turns);
+    let mut tokens: Vec<String> = turns.iter().map(|t| position.write_turn(t)).collect();
+    tokens.sort();
+    tokens
+}
+
+/// Runs one line of the table against the current position; returns a problem, if any.
+fn run_line<G: Game>(fields: &[&str], position: &mut Option<G>) -> Result<(), String> {
+    let current = || position.clone().ok_or("no position yet".to_owned());
+    match fields {
+        ["position", text] => {
+            let p = G::from_position_string(text).map_err(|e| e.to_string())?;
+            if p.position_string() != *text {
+                return Err(format!("written back as {}", p.position_string()));
+            }
+            *position = Some(p);
+        }
+        ["turn", token, after, canonical @ ..] => {
+            let p = current()?;
+            let syntax = G::parse_turn(token).map_err(|e| e.to_string())?;
+            let turn = p.resolve(&syntax).map_err(|e| e.message)?;
+            let written = p.write_turn(&turn);
+            let wanted = canonical.first().copied().unwrap_or(token);
+            if written != wanted {
+                return Err(format!("written as {written}, not {wanted}"));
+            }
+            let again = G::parse_turn(&written).map_err(|e| e.to_string())?;
+            if p.resolve(&again).as_ref() != Ok(&turn) {
+                return Err(format!("{written} does not resolve back to the turn"));
+            }
+            let mut next = p.clone();
+            next.play(&turn);
+            if next.position_string() != *after {
+                return Err(format!("leads to {}", next.position_string()));
+            }
+        }
+        ["illegal", token, kind, fragment] => {
+            let p = current()?;
+            let syntax = G::parse_turn(token).map_err(|e| e.to_string())?;
+            match p.resolve(&syntax) {
+                Ok(turn) => return Err(format!("legal: {}", p.write_turn(&turn))),
+                Err(error) => {
+                    if kind_name(&error.kind) != *kind || !error.message.contains(fragment) {
+                        return Err(format!(
+                            "got {} \"{}\"",
+                            kind_name(&error.kind),
+                            error.message
+                        ));
+                    }
+                    if let IllegalKind::Ambiguous(paths) = &error.kind
+                        && paths
+                            .iter()
+                            .any(|path| !error.message.contains(path.as_str()))
+                    {
+                        return Err(format!("the message does not list {paths:?}"));
+                    }
+                }
+            }
+        }
+        ["syntax", token, fragment] => match G::parse_turn(token) {
+            Ok(syntax) => return Err(format!("reads as {syntax}")),
+            Err(error) if error.message.contains(fragment) => {}
+            Err(error) => return Err(format!("got \"{}\"", error.message)),
+        },
+        ["legal", tokens] => {
+            let mut wanted: Vec<String> = tokens.split_whitespace().map(str::to_owned).collect();
+            if wanted == ["none"] {
+                wanted.clear();
+            }
+            wanted.sort();
+            let got = legal_tokens(&current()?);
+            if got != wanted {
+                return Err(format!("legal turns are {}", got.join(" ")));
+            }
+        }
+        ["outcome", text] => {
+            let got = current()?
+                .outcome()
+                .map_or_else(|| "none".to_owned(), |outcome| outcome.to_string());
+            if got != *text {
+                return Err(format!("the outcome is {got}"));
+            }
+        }
+        ["bad-position", text, fragment] => match G::from_position_string(text) {
+            Ok(p) => return Err(format!("accepted as {}", p.position_string())),
+            Err(error) if error.message.contains(fragment) => {}
+            Err(error) => return Err(format!("got \"{error}\"")),
+        },
+        _ => return Err("malformed line".to_owned()),
+    }
+    Ok(())
+}
+
+/// Runs a game's scenario table (a file under `tests/data`, relative to the project) and
+/// fails with every line that does not hold. At least `minimum` lines must be there.
+pub fn run_table<G: Game>(relative: &str, minimum: usize) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(relative);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut position: Option<G> = None;
+    let mut problems = Vec::new();
+    let mut lines = 0;
+    for (index, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        lines += 1;
+        let fields: Vec<&str> = line.split('|').map(str::trim).collect();
+        if let Err(problem) = run_line(&fields, &mut position) {
+            problems.push(format!("line {}: {line}\n    {problem}", index + 1));
+        }
+    }
+    assert!(
+        lines >= minimum,
+        "the scenario table is missing ({lines} lines)"
+    );
+    assert!(problems.is_empty(), "\n{}", problems.join("\n"));
+}
