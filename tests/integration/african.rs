@@ -5,9 +5,9 @@
 
 use std::path::Path;
 
-use pbem::games::african::{African, Notation, Turn};
-use pbem::games::{Game, GameResult};
-use pbem::notation::{Line, Numbering, Record, Span, Tag, TurnNode, parse_record, write_record};
+use pbem::games::Game;
+use pbem::games::african::African;
+use pbem::notation::parse_record;
 use pbem::replay::replay;
 use proptest::prelude::*;
 
@@ -50,76 +50,7 @@ fn perft_from_the_start_and_from_crowded_positions() {
     }
 }
 
-fn tag(name: &str, value: &str) -> Tag {
-    Tag {
-        name: name.into(),
-        value: value.into(),
-        span: Span::default(),
-    }
-}
-
-/// Plays random legal turns from `start`, checking every token and position string on the
-/// way; returns the record.
-fn playout(start: &African, choices: &[u32]) -> Result<Record, TestCaseError> {
-    let mut position = start.clone();
-    let mut legal: Vec<Turn> = Vec::new();
-    let mut nodes = Vec::new();
-    let mut ended = None;
-    for &choice in choices {
-        legal.clear();
-        position.legal_turns(&mut legal);
-        if legal.is_empty() {
-            ended = position.outcome();
-            prop_assert!(ended.is_some());
-            break;
-        }
-        let turn = legal[choice as usize % legal.len()];
-        let token = position.write_turn(&turn);
-        let syntax: Notation = African::parse_turn(&token)
-            .map_err(|e| TestCaseError::fail(format!("{token}: {e}")))?;
-        prop_assert_eq!(syntax.to_string(), token.clone());
-        prop_assert_eq!(position.resolve(&syntax), Ok(turn), "{}", token);
-        position.play(&turn);
-        let text = position.position_string();
-        let read = African::from_position_string(&text)
-            .map_err(|e| TestCaseError::fail(format!("{text}: {e}")))?;
-        prop_assert_eq!(&read, &position);
-        nodes.push(TurnNode::new(token));
-    }
-    let result = ended.map_or(GameResult::Unknown, |outcome| outcome.result());
-    Ok(Record {
-        tags: vec![
-            tag("Event", "random"),
-            tag("Result", result.as_str()),
-            tag("Variant", "African Chess"),
-            tag("SetUp", "1"),
-            tag("FEN", &start.position_string()),
-        ],
-        moves: Line {
-            comments: Vec::new(),
-            turns: nodes,
-        },
-        result: Some(result),
-        number: 1,
-        ..Record::default()
-    })
-}
-
-fn check_playout(start: &African, choices: &[u32]) -> Result<(), TestCaseError> {
-    let record = playout(start, choices)?;
-    let numbering = Numbering {
-        fullmove: start.fullmove_number(),
-        side: start.side_to_move(),
-    };
-    let mut text = String::new();
-    write_record(&record, numbering, &mut text);
-    let parsed =
-        parse_record(&text).map_err(|error| TestCaseError::fail(format!("{error}\n{text}")))?;
-    prop_assert_eq!(&parsed, &record, "{}", text);
-    let report = replay(&parsed);
-    prop_assert!(report.is_valid(), "{:?}\n{}", report.findings, text);
-    Ok(())
-}
+use crate::scenarios::check_playout;
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]

@@ -14,10 +14,16 @@
 //! ```
 //!
 //! Every legal turn is also written back and read again (it must resolve to itself).
+//!
+//! Also the random playouts every game runs ([`check_playout`]).
 
+use std::collections::HashMap;
 use std::path::Path;
 
-use pbem::games::{Game, IllegalKind};
+use pbem::games::{Game, GameResult, IllegalKind, RepetitionRule};
+use pbem::notation::{Line, Numbering, Record, Span, Tag, TurnNode, parse_record, write_record};
+use pbem::replay::replay;
+use proptest::prelude::*;
 
 fn kind_name(kind: &IllegalKind) -> &'static str {
     match kind {
@@ -150,4 +156,94 @@ pub fn run_table<G: Game>(relative: &str, minimum: usize) {
         "the scenario table is missing ({lines} lines)"
     );
     assert!(problems.is_empty(), "\n{}", problems.join("\n"));
+}
+
+fn tag(name: &str, value: &str) -> Tag {
+    Tag {
+        name: name.into(),
+        value: value.into(),
+        span: Span::default(),
+    }
+}
+
+/// Plays random legal turns from `start` (never one a repetition ban forbids), checking
+/// every token and position string on the way; returns the record.
+fn playout<G: Game + PartialEq>(start: &G, choices: &[u32]) -> Result<Record, TestCaseError> {
+    let ban = match G::REPETITION {
+        RepetitionRule::IllegalAt(limit) => Some(limit),
+        RepetitionRule::Draw { .. } => None,
+    };
+    let mut position = start.clone();
+    let mut seen: HashMap<u64, u32> = HashMap::from([(position.repetition_key(), 1)]);
+    let mut legal: Vec<G::Turn> = Vec::new();
+    let mut nodes = Vec::new();
+    let mut ended = None;
+    for &choice in choices {
+        legal.clear();
+        position.legal_turns(&mut legal);
+        if let Some(limit) = ban {
+            legal.retain(|turn| {
+                let mut next = position.clone();
+                next.play(turn);
+                seen.get(&next.repetition_key()).copied().unwrap_or(0) + 1 < limit
+            });
+        }
+        if legal.is_empty() {
+            // Without a legal turn the rules end the game; under a repetition ban the
+            // game also ends when every turn is banned.
+            ended = position
+                .outcome()
+                .or_else(|| ban.map(|_| position.outcome_without_legal_turn()));
+            prop_assert!(ended.is_some());
+            break;
+        }
+        let turn = legal[choice as usize % legal.len()].clone();
+        let token = position.write_turn(&turn);
+        let syntax =
+            G::parse_turn(&token).map_err(|e| TestCaseError::fail(format!("{token}: {e}")))?;
+        prop_assert_eq!(syntax.to_string(), token.clone());
+        prop_assert_eq!(position.resolve(&syntax), Ok(turn.clone()), "{}", token);
+        position.play(&turn);
+        let text = position.position_string();
+        let read = G::from_position_string(&text)
+            .map_err(|e| TestCaseError::fail(format!("{text}: {e}")))?;
+        prop_assert_eq!(&read, &position);
+        *seen.entry(position.repetition_key()).or_insert(0) += 1;
+        nodes.push(TurnNode::new(token));
+    }
+    let result = ended.map_or(GameResult::Unknown, |outcome| outcome.result());
+    Ok(Record {
+        tags: vec![
+            tag("Event", "random"),
+            tag("Result", result.as_str()),
+            tag("Variant", G::VARIANT.name()),
+            tag("SetUp", "1"),
+            tag("FEN", &start.position_string()),
+        ],
+        moves: Line {
+            comments: Vec::new(),
+            turns: nodes,
+        },
+        result: Some(result),
+        number: 1,
+        ..Record::default()
+    })
+}
+
+/// A random game from `start` through the writer, the reader and the validator: it reads
+/// back as the same record and validates.
+pub fn check_playout<G: Game + PartialEq>(start: &G, choices: &[u32]) -> Result<(), TestCaseError> {
+    let record = playout(start, choices)?;
+    let numbering = Numbering {
+        fullmove: start.fullmove_number(),
+        side: start.side_to_move(),
+    };
+    let mut text = String::new();
+    write_record(&record, numbering, &mut text);
+    let parsed =
+        parse_record(&text).map_err(|error| TestCaseError::fail(format!("{error}\n{text}")))?;
+    prop_assert_eq!(&parsed, &record, "{}", text);
+    let report = replay(&parsed);
+    prop_assert!(report.is_valid(), "{:?}\n{}", report.findings, text);
+    Ok(())
 }
