@@ -16,11 +16,13 @@
 use std::fmt;
 
 pub mod african;
+pub mod cascudo;
 pub mod chesica;
 pub mod chess;
 pub mod wickets;
 
 pub use african::African;
+pub use cascudo::Cascudo;
 pub use chesica::Chesica;
 pub use chess::Chess;
 pub use wickets::Wickets;
@@ -473,6 +475,8 @@ pub enum Variant {
     ChessWithWickets,
     /// African Chess (Arthur and Wald Amberstone, early 1960s): stones sown like mancala.
     AfricanChess,
+    /// Cascudo (David Jagger, 2003): a hexagonal chess whose turns are cascades of moves.
+    Cascudo,
 }
 
 impl Variant {
@@ -482,6 +486,7 @@ impl Variant {
         Variant::ChessWithWickets,
         Variant::Chesica,
         Variant::AfricanChess,
+        Variant::Cascudo,
     ];
 
     /// The canonical `[Variant]` tag value.
@@ -492,6 +497,7 @@ impl Variant {
             Variant::Chesica => "Chesica",
             Variant::ChessWithWickets => "Chess with wickets",
             Variant::AfricanChess => "African Chess",
+            Variant::Cascudo => "Cascudo",
         }
     }
 
@@ -503,6 +509,7 @@ impl Variant {
             Variant::Chesica => &["Chesica Reconstructed", "Copley's Chesica"],
             Variant::ChessWithWickets => &["wickets", "chess-with-wickets", "wicket chess"],
             Variant::AfricanChess => &["african", "african-chess", "Amberstone chess"],
+            Variant::Cascudo => &["Cascudo Chess", "cascade chess"],
         }
     }
 
@@ -562,6 +569,10 @@ macro_rules! with_game {
                 type $G = $crate::games::African;
                 $body
             }
+            $crate::games::Variant::Cascudo => {
+                type $G = $crate::games::Cascudo;
+                $body
+            }
         }
     };
 }
@@ -586,5 +597,6 @@ mod tests {
             Some(Variant::AfricanChess)
         );
         assert_eq!(Variant::from_name("african"), Some(Variant::AfricanChess));
+        assert_eq!(Variant::from_name("cascudo-chess"), Some(Variant::Cascudo));
     }
 }

@@ -1,0 +1,398 @@
+//! Cascudo, David Jagger's hexagonal chess of cascades (2003), with the project's
+//! reconstruction of the lost setup diagram.
+//!
+//! The board is 44 hexagonal cells in Glinski's orientation ([`hex`]: files a to g of 5,
+//! 6, 7, 8, 7, 6, 5 cells, three colours). Rooks, bishops, knights and pawns move as in
+//! Glinski's chess, the Queen as rook and bishop, the King as queen and knight. Every turn
+//! is a cascade of at least two moves: each move but the last enters the cell of a
+//! friendly token that has not moved yet this turn, which then moves next; the last move
+//! goes to an empty cell or captures an enemy token (never the King). No token moves
+//! twice; pawns promote at once, even inside a cascade. No turn may end with one's own
+//! King in check; a side with no cascade loses, in check or not. Threefold repetition
+//! and fifty turns of each side without a capture draw by themselves.
+//!
+//! Two chains that happen to leave the same position are distinct turns: the rules make
+//! the turn the chain of moves, and the notation names each chain by its cells.
+
+pub mod hex;
+mod movegen;
+mod notation;
+
+use std::fmt::Write as _;
+
+pub use hex::{Cell, Colour};
+pub use movegen::{Board, MAX_LINKS, Piece, Role, Turn};
+pub use notation::Notation;
+
+use crate::games::{
+    Color, DrawReason, Game, IllegalTurn, Outcome, RepetitionRule, SetupError, TurnSyntaxError,
+    Variant, WinReason,
+};
+
+/// Turns of both sides without a capture after which the game is drawn (fifty each).
+const NO_CAPTURE_LIMIT: u32 = 100;
+
+/// A position of Cascudo: the cells, the side to move, the turns since the last capture
+/// and the move number.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cascudo {
+    board: Board,
+    turn: Color,
+    halfmove_clock: u32,
+    fullmove_number: u32,
+}
+
+impl Cascudo {
+    /// The token on a cell.
+    #[must_use]
+    pub fn piece_at(&self, cell: Cell) -> Option<Piece> {
+        self.board[cell.index()]
+    }
+
+    /// Turns (of either side) since the last capture.
+    #[must_use]
+    pub fn halfmove_clock(&self) -> u32 {
+        self.halfmove_clock
+    }
+
+    /// Whether playing `turn` captures (its last move lands on an enemy token).
+    #[must_use]
+    pub fn is_capture(&self, turn: &Turn) -> bool {
+        self.board[turn.last().index()].is_some_and(|piece| piece.color != self.turn)
+    }
+}
+
+/// The start as the rulings reconstruct it; Black mirrors White across the middle line.
+const START: &str = "b/qbk/npbpn/rp3pr/p5p/3B3/PPPBPPP/RNQBKNR w 0 1";
+
+impl Game for Cascudo {
+    type Turn = Turn;
+    type Syntax = Notation;
+
+    const VARIANT: Variant = Variant::Cascudo;
+    const REPETITION: RepetitionRule = RepetitionRule::Draw {
+        claim: 3,
+        automatic: Some(3),
+    };
+
+    fn start() -> Cascudo {
+        Cascudo::from_position_string(START).expect("the start reads")
+    }
+
+    /// Reads `placement side [halfmove fullmove]`: the placement gives ranks 8 to 1,
+    /// separated by `/`, each rank's cells from the a-side, digits for runs of empty
+    /// cells (rank 8 has one cell, 7 three, 6 five, 5 to 1 seven each).
+    fn from_position_string(text: &str) -> Result<Cascudo, SetupError> {
+        let mut fields = text.split_whitespace();
+        let placement = fields
+            .next()
+            .ok_or_else(|| SetupError::new("empty position string"))?;
+        let board = read_placement(placement)?;
+        let turn = match fields.next() {
+            None => return Err(SetupError::new("missing field 2 (side to move)")),
+            Some("w") => Color::White,
+            Some("b") => Color::Black,
+            Some(other) => {
+                return Err(SetupError::new(format!(
+                    "bad field 2 (side to move): expected 'w' or 'b', found '{other}'"
+                )));
+            }
+        };
+        let number = |field: Option<&str>, index: u32, what: &str, least: u32| match field {
+            None => Ok(None),
+            Some(text) => text
+                .parse::<u32>()
+                .ok()
+                .filter(|n| *n >= least)
+                .map(Some)
+                .ok_or_else(|| {
+                    SetupError::new(format!(
+                        "bad field {index} ({what}): '{text}' is not a number from {least}"
+                    ))
+                }),
+        };
+        let halfmove_clock = number(fields.next(), 3, "turns without a capture", 0)?;
+        let fullmove_number = number(fields.next(), 4, "fullmove number", 1)?;
+        if halfmove_clock.is_some() && fullmove_number.is_none() {
+            return Err(SetupError::new("missing field 4 (fullmove number)"));
+        }
+        if let Some(extra) = fields.next() {
+            return Err(SetupError::new(format!(
+                "unexpected text after field 4: '{extra}'"
+            )));
+        }
+        let position = Cascudo {
+            board,
+            turn,
+            halfmove_clock: halfmove_clock.unwrap_or(0),
+            fullmove_number: fullmove_number.unwrap_or(1),
+        };
+        position.check()?;
+        Ok(position)
+    }
+
+    fn position_string(&self) -> String {
+        let mut out = String::with_capacity(64);
+        write_placement(&self.board, &mut out);
+        let side = match self.turn {
+            Color::White => 'w',
+            Color::Black => 'b',
+        };
+        let _ = write!(
+            out,
+            " {side} {} {}",
+            self.halfmove_clock, self.fullmove_number
+        );
+        out
+    }
+
+    /// The hex board drawn twice side by side: the tokens (uppercase White, lowercase
+    /// Black, `.` empty) and the cell names, files a to g across.
+    fn diagram(&self) -> String {
+        let tokens = hex::picture(2, |cell| {
+            self.board[cell.index()].map_or_else(|| ".".to_owned(), |piece| piece.char().to_string())
+        });
+        let names = hex::picture(2, |cell| cell.to_string());
+        let mut out = String::with_capacity(1200);
+        for (left, right) in tokens.iter().zip(&names) {
+            let _ = writeln!(out, "{left:<22}    {right}").map(|()| ());
+        }
+        // Trailing spaces of rows whose right half is empty are trimmed by the format.
+        let out: Vec<&str> = out.lines().map(str::trim_end).collect();
+        let mut text = out.join("\n");
+        text.push_str("\n a  b  c  d  e  f  g        a  b  c  d  e  f  g\n");
+        text
+    }
+
+    fn side_to_move(&self) -> Color {
+        self.turn
+    }
+
+    fn fullmove_number(&self) -> u32 {
+        self.fullmove_number
+    }
+
+    fn legal_turns(&self, out: &mut Vec<Turn>) {
+        self.generate(out);
+    }
+
+    fn parse_turn(token: &str) -> Result<Notation, TurnSyntaxError> {
+        Notation::parse(token)
+    }
+
+    fn resolve(&self, syntax: &Notation) -> Result<Turn, IllegalTurn> {
+        notation::resolve(self, syntax)
+    }
+
+    fn write_turn(&self, turn: &Turn) -> String {
+        notation::write(self, turn)
+    }
+
+    fn play(&mut self, turn: &Turn) {
+        let capture = self.is_capture(turn);
+        let cells = turn.cells();
+        let Some(mut hand) = self.board[cells[0].index()].take() else {
+            return;
+        };
+        for (&to, promotion) in cells[1..].iter().zip(turn.promotions()) {
+            if let Some(role) = promotion {
+                hand.role = *role;
+            }
+            let displaced = self.board[to.index()].replace(hand);
+            match displaced {
+                Some(piece) if piece.color == self.turn => hand = piece,
+                _ => break,
+            }
+        }
+        self.halfmove_clock = if capture { 0 } else { self.halfmove_clock + 1 };
+        if self.turn == Color::Black {
+            self.fullmove_number += 1;
+        }
+        self.turn = self.turn.other();
+    }
+
+    /// No cascade loses (checkmate when in check); fifty turns of each side without a
+    /// capture draw.
+    fn outcome(&self) -> Option<Outcome> {
+        if !self.has_legal_turn() {
+            let reason = if self.is_check() {
+                WinReason::Checkmate
+            } else {
+                WinReason::NoLegalTurn
+            };
+            return Some(Outcome::Win {
+                winner: self.turn.other(),
+                reason,
+            });
+        }
+        self.outcome_with_legal_turn()
+    }
+
+    fn outcome_with_legal_turn(&self) -> Option<Outcome> {
+        (self.halfmove_clock >= NO_CAPTURE_LIMIT).then_some(Outcome::Draw {
+            reason: DrawReason::FiftyMoves,
+        })
+    }
+
+    /// Cascudo's draws happen by themselves; there is nothing to claim.
+    fn claimable_draw(&self) -> Option<DrawReason> {
+        None
+    }
+
+    fn repetition_key(&self) -> u64 {
+        let mut key = match self.turn {
+            Color::White => 0,
+            Color::Black => BLACK_TO_MOVE,
+        };
+        for (index, piece) in self.board.iter().enumerate() {
+            if let Some(piece) = piece {
+                key ^= KEYS[piece.index()][index];
+            }
+        }
+        key
+    }
+
+    fn annotation_mismatch(&self, syntax: &Notation) -> Option<String> {
+        notation::marker_mismatch(self, syntax)
+    }
+}
+
+impl Cascudo {
+    /// Refuses positions the game cannot play: not one King a side, more than 16 tokens
+    /// a side, a pawn on its promotion cell, the side not to move in check.
+    fn check(&self) -> Result<(), SetupError> {
+        for color in [Color::White, Color::Black] {
+            let own = || self.board.iter().flatten().filter(move |p| p.color == color);
+            let kings = own().filter(|p| p.role == Role::King).count();
+            if kings != 1 {
+                return Err(SetupError::new(format!(
+                    "{} has {kings} kings instead of one",
+                    color.name().to_lowercase()
+                )));
+            }
+            let count = own().count();
+            if count > movegen::MAX_TOKENS {
+                return Err(SetupError::new(format!(
+                    "{} has {count} tokens, more than {}",
+                    color.name().to_lowercase(),
+                    movegen::MAX_TOKENS
+                )));
+            }
+        }
+        for cell in Cell::all() {
+            if let Some(piece) = self.board[cell.index()]
+                && piece.role == Role::Pawn
+                && movegen::promotes_on(piece.color, cell)
+            {
+                return Err(SetupError::new(format!(
+                    "a {piece} on its promotion cell {cell}"
+                )));
+            }
+        }
+        let waiting = self.turn.other();
+        if let Some(king) = movegen::king_cell(&self.board, waiting)
+            && movegen::attacked(&self.board, king, self.turn)
+        {
+            return Err(SetupError::new(format!(
+                "the {} king on {king} is in check but it is not {}'s turn",
+                waiting.name().to_lowercase(),
+                waiting.name()
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// The cells of each rank from the a-side, for the placement field: rank 8 first.
+fn ranks() -> impl Iterator<Item = (u8, Vec<Cell>)> {
+    (0..8u8).rev().map(|rank| {
+        let cells = (0..hex::FILES as u8)
+            .filter_map(|file| Cell::from_file_rank(file, rank))
+            .collect();
+        (rank, cells)
+    })
+}
+
+fn write_placement(board: &Board, out: &mut String) {
+    for (rank, cells) in ranks() {
+        let mut empty = 0u8;
+        for cell in cells {
+            match board[cell.index()] {
+                None => empty += 1,
+                Some(piece) => {
+                    if empty > 0 {
+                        out.push(char::from(b'0' + empty));
+                        empty = 0;
+                    }
+                    out.push(piece.char());
+                }
+            }
+        }
+        if empty > 0 {
+            out.push(char::from(b'0' + empty));
+        }
+        if rank > 0 {
+            out.push('/');
+        }
+    }
+}
+
+fn read_placement(field: &str) -> Result<Board, SetupError> {
+    let bad =
+        |message: String| SetupError::new(format!("bad field 1 (piece placement): {message}"));
+    let rows: Vec<&str> = field.split('/').collect();
+    if rows.len() != 8 {
+        return Err(bad(format!("expected 8 ranks, found {}", rows.len())));
+    }
+    let mut board: Board = [None; hex::CELLS];
+    for ((rank, cells), text) in ranks().zip(&rows) {
+        let mut at = 0usize;
+        for c in text.chars() {
+            if let Some(run) = c.to_digit(10).filter(|d| *d > 0) {
+                at += run as usize;
+                continue;
+            }
+            let piece = Piece::from_char(c).ok_or_else(|| bad(format!("unknown piece letter '{c}'")))?;
+            if let Some(cell) = cells.get(at) {
+                board[cell.index()] = Some(piece);
+            }
+            at += 1;
+        }
+        if at != cells.len() {
+            return Err(bad(format!(
+                "rank {} has {at} cells instead of {}",
+                rank + 1,
+                cells.len()
+            )));
+        }
+    }
+    Ok(board)
+}
+
+/// SplitMix64, for the constant hashing keys.
+const fn splitmix(state: u64) -> u64 {
+    let mut z = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// One key per token kind (side and role) and cell.
+const KEYS: [[u64; hex::CELLS]; 12] = {
+    let mut keys = [[0; hex::CELLS]; 12];
+    let mut piece = 0;
+    while piece < 12 {
+        let mut cell = 0;
+        while cell < hex::CELLS {
+            keys[piece][cell] = splitmix(0xCA5C_AD00_0000_0000 ^ (piece * 64 + cell) as u64);
+            cell += 1;
+        }
+        piece += 1;
+    }
+    keys
+};
+
+const BLACK_TO_MOVE: u64 = splitmix(0xCA5C_AD00_FFFF_FFFF);
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,530 @@
+//! Pieces, single moves, attacks and cascade generation.
+//!
+//! A cascade is found by a depth-first search over chains on one scratch board, changed
+//! and restored in place: each link moves the token in hand; a move onto an unmoved
+//! friendly token places the mover there and takes that token in hand for the next link
+//! (an internal move); a move to an empty cell or onto an enemy token other than the King
+//! ends the chain (an external move), allowed from the second link on. A bit set of
+//! cells holding tokens that already moved keeps every token to one move. Whether the
+//! mover's King is in check is asked only at the leaves. Nothing is allocated per node:
+//! the chain lives in a fixed array and finished turns are pushed to the caller's vector.
+
+use std::fmt;
+
+use crate::games::Color;
+
+use super::Cascudo;
+use super::hex::{
+    BLACK_PAWN_CAPTURES, CELLS, Cell, DIAGONAL, DOWN, ORTHOGONAL, UP, WHITE_PAWN_CAPTURES,
+};
+
+/// A kind of token.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Role {
+    /// One cell straight forward; captures one cell sideways-forward.
+    Pawn,
+    /// Glinski's knight: twelve leaps.
+    Knight,
+    /// Slides along the six vertex directions, keeping to its colour.
+    Bishop,
+    /// Slides along the six edge directions.
+    Rook,
+    /// Rook and bishop.
+    Queen,
+    /// Queen and knight; never captured.
+    King,
+}
+
+impl Role {
+    /// All kinds, pawn first.
+    pub const ALL: [Role; 6] = [
+        Role::Pawn,
+        Role::Knight,
+        Role::Bishop,
+        Role::Rook,
+        Role::Queen,
+        Role::King,
+    ];
+
+    /// What a pawn may promote to.
+    pub const PROMOTIONS: [Role; 4] = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
+
+    /// The uppercase letter.
+    #[must_use]
+    pub const fn upper_char(self) -> char {
+        match self {
+            Role::Pawn => 'P',
+            Role::Knight => 'N',
+            Role::Bishop => 'B',
+            Role::Rook => 'R',
+            Role::Queen => 'Q',
+            Role::King => 'K',
+        }
+    }
+
+    /// The kind for an uppercase letter.
+    #[must_use]
+    pub const fn from_upper_char(c: char) -> Option<Role> {
+        match c {
+            'P' => Some(Role::Pawn),
+            'N' => Some(Role::Knight),
+            'B' => Some(Role::Bishop),
+            'R' => Some(Role::Rook),
+            'Q' => Some(Role::Queen),
+            'K' => Some(Role::King),
+            _ => None,
+        }
+    }
+
+    /// The kind's name in words.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Role::Pawn => "pawn",
+            Role::Knight => "knight",
+            Role::Bishop => "bishop",
+            Role::Rook => "rook",
+            Role::Queen => "queen",
+            Role::King => "king",
+        }
+    }
+
+    const fn slides_orthogonally(self) -> bool {
+        matches!(self, Role::Rook | Role::Queen | Role::King)
+    }
+
+    const fn slides_diagonally(self) -> bool {
+        matches!(self, Role::Bishop | Role::Queen | Role::King)
+    }
+
+    const fn leaps(self) -> bool {
+        matches!(self, Role::Knight | Role::King)
+    }
+}
+
+/// A token: its side and kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Piece {
+    /// Whose token it is.
+    pub color: Color,
+    /// Its kind.
+    pub role: Role,
+}
+
+impl Piece {
+    /// The letter of the position string: uppercase for White, lowercase for Black.
+    #[must_use]
+    pub const fn char(self) -> char {
+        let upper = self.role.upper_char();
+        match self.color {
+            Color::White => upper,
+            Color::Black => upper.to_ascii_lowercase(),
+        }
+    }
+
+    /// The token for a letter of the position string.
+    #[must_use]
+    pub fn from_char(c: char) -> Option<Piece> {
+        let role = Role::from_upper_char(c.to_ascii_uppercase())?;
+        let color = if c.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
+        };
+        Some(Piece { color, role })
+    }
+
+    /// An index `0..12` over side and kind, for hashing.
+    pub(crate) const fn index(self) -> usize {
+        let color = match self.color {
+            Color::White => 0,
+            Color::Black => 6,
+        };
+        color + self.role as usize
+    }
+}
+
+impl fmt::Display for Piece {
+    /// `white knight`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let color = match self.color {
+            Color::White => "white",
+            Color::Black => "black",
+        };
+        write!(f, "{color} {}", self.role.name())
+    }
+}
+
+/// The 44 cells, each empty or holding one token.
+pub type Board = [Option<Piece>; CELLS];
+
+/// The cell where a side's pawn on `cell` promotes: the end of its file in its direction.
+#[must_use]
+pub const fn promotes_on(color: Color, cell: Cell) -> bool {
+    match color {
+        Color::White => cell.is_top(),
+        Color::Black => cell.is_bottom(),
+    }
+}
+
+/// The most links a cascade can have: every token of a side moves at most once, and a
+/// position holds at most 16 tokens a side.
+pub const MAX_LINKS: usize = 16;
+
+/// The most tokens a side may have (as at the start).
+pub const MAX_TOKENS: usize = 16;
+
+/// A legal turn: the cells of the chain (the first mover's origin, then each link's
+/// destination) and the promotion made on each link, if any. Fixed size, no allocation.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Turn {
+    cells: [Cell; MAX_LINKS + 1],
+    promotions: [Option<Role>; MAX_LINKS],
+    links: u8,
+}
+
+impl Turn {
+    pub(crate) fn empty(origin: Cell) -> Turn {
+        Turn {
+            cells: [origin; MAX_LINKS + 1],
+            promotions: [None; MAX_LINKS],
+            links: 0,
+        }
+    }
+
+    /// The first mover's origin.
+    #[must_use]
+    pub fn origin(&self) -> Cell {
+        self.cells[0]
+    }
+
+    /// The number of links (moves), at least two.
+    #[must_use]
+    pub fn links(&self) -> usize {
+        usize::from(self.links)
+    }
+
+    /// The origin, then every link's destination: `links() + 1` cells.
+    #[must_use]
+    pub fn cells(&self) -> &[Cell] {
+        &self.cells[..self.links() + 1]
+    }
+
+    /// The promotion made on each link, in order.
+    #[must_use]
+    pub fn promotions(&self) -> &[Option<Role>] {
+        &self.promotions[..self.links()]
+    }
+
+    /// The destination of the last (external) move.
+    #[must_use]
+    pub fn last(&self) -> Cell {
+        self.cells[self.links()]
+    }
+
+    pub(crate) fn push(&mut self, to: Cell, promotion: Option<Role>) {
+        let links = self.links();
+        self.cells[links + 1] = to;
+        self.promotions[links] = promotion;
+        self.links += 1;
+    }
+
+    pub(crate) fn pop(&mut self) {
+        self.links -= 1;
+    }
+}
+
+impl fmt::Debug for Turn {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Turn({}", self.origin())?;
+        for (to, promotion) in self.cells()[1..].iter().zip(self.promotions()) {
+            write!(f, "-{to}")?;
+            if let Some(role) = promotion {
+                write!(f, "={}", role.upper_char())?;
+            }
+        }
+        f.write_str(")")
+    }
+}
+
+/// Calls `visit(target)` for each cell the `piece` on `from` could move to on `board` by
+/// its own move, whatever stands there (own tokens included: sliders stop on the first
+/// token they meet). Pawns: forward onto any cell, sideways-forward only onto enemies.
+/// Stops early and returns `true` when `visit` does.
+pub(crate) fn for_each_target(
+    board: &Board,
+    from: Cell,
+    piece: Piece,
+    mut visit: impl FnMut(Cell) -> bool,
+) -> bool {
+    let role = piece.role;
+    if role == Role::Pawn {
+        let (forward, captures) = match piece.color {
+            Color::White => (UP, WHITE_PAWN_CAPTURES),
+            Color::Black => (DOWN, BLACK_PAWN_CAPTURES),
+        };
+        if let Some(to) = from.step(forward)
+            && board[to.index()].is_none_or(|other| other.color == piece.color)
+            && visit(to)
+        {
+            return true;
+        }
+        for direction in captures {
+            if let Some(to) = from.step(direction)
+                && board[to.index()].is_some_and(|other| other.color != piece.color)
+                && visit(to)
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+    if role.leaps() {
+        for &to in from.knight_targets() {
+            if visit(Cell::new(to).expect("a table cell")) {
+                return true;
+            }
+        }
+    }
+    let mut directions = [0usize; 12];
+    let mut count = 0;
+    if role.slides_orthogonally() {
+        for d in ORTHOGONAL {
+            directions[count] = d;
+            count += 1;
+        }
+    }
+    if role.slides_diagonally() {
+        for d in DIAGONAL {
+            directions[count] = d;
+            count += 1;
+        }
+    }
+    for &direction in &directions[..count] {
+        let mut at = from;
+        while let Some(next) = at.step(direction) {
+            if visit(next) {
+                return true;
+            }
+            if board[next.index()].is_some() {
+                break;
+            }
+            at = next;
+        }
+    }
+    false
+}
+
+/// Whether any token of `by` attacks `cell` on `board` (could capture there by one move).
+pub(crate) fn attacked(board: &Board, cell: Cell, by: Color) -> bool {
+    let enemy = |c: Cell, fits: fn(Role) -> bool| {
+        board[c.index()].is_some_and(|p| p.color == by && fits(p.role))
+    };
+    for &leap in cell.knight_targets() {
+        if enemy(Cell::new(leap).expect("a table cell"), Role::leaps) {
+            return true;
+        }
+    }
+    for (range, fits) in [
+        (ORTHOGONAL, Role::slides_orthogonally as fn(Role) -> bool),
+        (DIAGONAL, Role::slides_diagonally),
+    ] {
+        for direction in range {
+            if let Some(hit) = cell.ray(direction).find(|c| board[c.index()].is_some())
+                && enemy(hit, fits)
+            {
+                return true;
+            }
+        }
+    }
+    // A pawn of `by` attacks the cells its captures reach: it stands where the defender's
+    // own pawn captures would go.
+    let from_pawn = match by {
+        Color::White => BLACK_PAWN_CAPTURES,
+        Color::Black => WHITE_PAWN_CAPTURES,
+    };
+    from_pawn.iter().any(|&direction| {
+        cell.step(direction)
+            .is_some_and(|c| enemy(c, |role| role == Role::Pawn))
+    })
+}
+
+/// Where a side's King stands.
+pub(crate) fn king_cell(board: &Board, color: Color) -> Option<Cell> {
+    Cell::all().find(|c| {
+        board[c.index()].is_some_and(|p| {
+            p.color == color && p.role == Role::King
+        })
+    })
+}
+
+/// What the search does with each legal turn it finds: collect it, or stop at the first.
+trait Sink {
+    /// Takes a turn; `true` stops the search.
+    fn found(&mut self, turn: &Turn) -> bool;
+}
+
+impl Sink for Vec<Turn> {
+    fn found(&mut self, turn: &Turn) -> bool {
+        self.push(*turn);
+        false
+    }
+}
+
+struct Any;
+
+impl Sink for Any {
+    fn found(&mut self, _: &Turn) -> bool {
+        true
+    }
+}
+
+/// The scratch state of the search.
+struct Search<'a, S: Sink> {
+    board: Board,
+    /// Cells holding a token that has moved this turn.
+    moved: u64,
+    side: Color,
+    king: Cell,
+    chain: Turn,
+    sink: &'a mut S,
+}
+
+impl<S: Sink> Search<'_, S> {
+    /// Moves the token in hand (`piece`, leaving `from`) by every move it has; returns
+    /// `true` when the sink stops the search.
+    fn extend(&mut self, from: Cell, piece: Piece) -> bool {
+        let mut targets = [Cell::new(0).expect("a1"); 48];
+        let mut count = 0;
+        for_each_target(&self.board, from, piece, |to| {
+            targets[count] = to;
+            count += 1;
+            false
+        });
+        for &to in &targets[..count] {
+            if self.link(to, piece) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// One link to `to` by `piece`, with each promotion it may make.
+    fn link(&mut self, to: Cell, piece: Piece) -> bool {
+        let occupant = self.board[to.index()];
+        let internal = match occupant {
+            Some(other) if other.color == self.side => {
+                if self.moved & (1 << to.index()) != 0 {
+                    return false;
+                }
+                true
+            }
+            Some(other) => {
+                if other.role == Role::King || self.chain.links() == 0 {
+                    return false;
+                }
+                false
+            }
+            None => {
+                if self.chain.links() == 0 {
+                    return false;
+                }
+                false
+            }
+        };
+        if piece.role == Role::Pawn && promotes_on(self.side, to) {
+            for role in Role::PROMOTIONS {
+                let promoted = Piece {
+                    color: self.side,
+                    role,
+                };
+                if self.place(to, promoted, Some(role), occupant, internal) {
+                    return true;
+                }
+            }
+            return false;
+        }
+        self.place(to, piece, None, occupant, internal)
+    }
+
+    fn place(
+        &mut self,
+        to: Cell,
+        piece: Piece,
+        promotion: Option<Role>,
+        occupant: Option<Piece>,
+        internal: bool,
+    ) -> bool {
+        if self.chain.links() == MAX_LINKS {
+            return false;
+        }
+        self.board[to.index()] = Some(piece);
+        self.chain.push(to, promotion);
+        let king = if piece.role == Role::King { to } else { self.king };
+        let stop = if internal {
+            let displaced = occupant.expect("an internal move displaces a token");
+            self.moved |= 1 << to.index();
+            let saved_king = self.king;
+            self.king = king;
+            let stop = self.extend(to, displaced);
+            self.king = saved_king;
+            self.moved &= !(1 << to.index());
+            stop
+        } else {
+            !attacked(&self.board, king, self.side.other()) && self.sink.found(&self.chain)
+        };
+        self.chain.pop();
+        self.board[to.index()] = occupant;
+        stop
+    }
+}
+
+impl Cascudo {
+    /// Runs the search over every own token as first mover.
+    fn search<S: Sink>(&self, sink: &mut S) -> bool {
+        let Some(king) = king_cell(&self.board, self.turn) else {
+            return false;
+        };
+        let mut search = Search {
+            board: self.board,
+            moved: 0,
+            side: self.turn,
+            king,
+            chain: Turn::empty(king),
+            sink,
+        };
+        for origin in Cell::all() {
+            let Some(piece) = self.board[origin.index()] else {
+                continue;
+            };
+            if piece.color != self.turn {
+                continue;
+            }
+            search.chain = Turn::empty(origin);
+            search.board[origin.index()] = None;
+            let stop = search.extend(origin, piece);
+            search.board[origin.index()] = Some(piece);
+            if stop {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Appends every legal cascade.
+    pub(crate) fn generate(&self, out: &mut Vec<Turn>) {
+        self.search(out);
+    }
+
+    /// Whether the side to move has a legal cascade (stops at the first).
+    pub(crate) fn has_legal_turn(&self) -> bool {
+        self.search(&mut Any)
+    }
+
+    /// Whether the side to move's King is attacked.
+    #[must_use]
+    pub fn is_check(&self) -> bool {
+        king_cell(&self.board, self.turn)
+            .is_some_and(|king| attacked(&self.board, king, self.turn.other()))
+    }
+}
