@@ -24,6 +24,7 @@ pub fn shared_data(test: &str) -> Option<PathBuf> {
 }
 
 mod african;
+mod cascudo;
 mod chesica;
 mod chess;
 mod cli;

@@ -338,6 +338,15 @@ pub fn picture(width: usize, mut content: impl FnMut(Cell) -> String) -> Vec<Str
     rows
 }
 
+/// The file letters under a [`picture`] of the same `width`.
+#[must_use]
+pub fn file_labels(width: usize) -> String {
+    let letters: Vec<String> = (b'a'..b'a' + FILES as u8)
+        .map(|file| format!("{:^width$}", char::from(file)))
+        .collect();
+    letters.join(" ").trim_end().to_owned()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -153,15 +153,12 @@ impl Game for Cascudo {
             self.board[cell.index()].map_or_else(|| ".".to_owned(), |piece| piece.char().to_string())
         });
         let names = hex::picture(2, |cell| cell.to_string());
+        let files = hex::file_labels(2);
         let mut out = String::with_capacity(1200);
-        for (left, right) in tokens.iter().zip(&names) {
-            let _ = writeln!(out, "{left:<22}    {right}").map(|()| ());
+        for (left, right) in tokens.iter().chain([&files]).zip(names.iter().chain([&files])) {
+            let _ = writeln!(out, "{left:<24}{right}");
         }
-        // Trailing spaces of rows whose right half is empty are trimmed by the format.
-        let out: Vec<&str> = out.lines().map(str::trim_end).collect();
-        let mut text = out.join("\n");
-        text.push_str("\n a  b  c  d  e  f  g        a  b  c  d  e  f  g\n");
-        text
+        out
     }
 
     fn side_to_move(&self) -> Color {
