@@ -17,3 +17,104 @@ use crate::scenarios::check_playout;
 fn every_scenario_holds() {
     crate::scenarios::run_table::<Cascudo>("tests/data/cascudo/scenarios.txt", 60);
 }
+
+#[test]
+fn perft_from_the_start_a_middlegame_and_a_position_counted_by_hand() {
+    let cases: [(&str, &[u64]); 3] = [
+        // The start: 996 cascades, 793 625 pairs (both checked against an independent
+        // program written from the rule page; depth 3 is 587 104 220).
+        (
+            "b/qbk/npbpn/rp3pr/p5p/3B3/PPPBPPP/RNQBKNR w 0 1",
+            &[996, 793_625],
+        ),
+        // A middlegame after 24 random plies (checked the same way).
+        (
+            "n/b2/rk1rb/1Bp1p2/n1PQ1p1/pp4P/PPK2PN/1b1B1RN w 0 13",
+            &[120, 13_023],
+        ),
+        // By hand: the King displaces the knight, which leaps to one of five cells (the
+        // King cannot displace the pawn: on a2 it would be in check from d8). Black's one
+        // cascade, Kd8-d7-d6, is legal unless the knight on c4 guards d7.
+        ("k/1p1/5/7/7/7/P6/KN5 w 0 1", &[5, 4]),
+    ];
+    for (text, counts) in cases {
+        let position = Cascudo::from_position_string(text).unwrap();
+        for (depth, &expected) in (1..).zip(counts) {
+            assert_eq!(position.perft(depth), expected, "{text} depth {depth}");
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn random_playouts_round_trip_from_the_start(choices in prop::collection::vec(any::<u32>(), 0..120)) {
+        check_playout(&Cascudo::start(), &choices)?;
+    }
+
+    #[test]
+    fn random_playouts_round_trip_near_promotion(choices in prop::collection::vec(any::<u32>(), 0..80)) {
+        // Pawns one step from promotion on both sides, so cascades promote often.
+        let start = Cascudo::from_position_string("1/B2/1P1P1/5nk/7/1N5/2p1p2/K1n4 w 0 1").unwrap();
+        check_playout(&start, &choices)?;
+    }
+}
+
+#[test]
+fn the_example_game_is_valid_and_ends_as_its_result_says() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/cascudo.pgn");
+    let text = std::fs::read_to_string(path).unwrap();
+    let record = parse_record(&text).unwrap();
+    let report = replay(&record);
+    assert!(report.is_valid(), "{:?}", report.findings);
+    let outcome = report
+        .outcome
+        .expect("the example game is played to its end");
+    assert_eq!(Some(outcome.result()), record.result);
+}
+
+fn pbem(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_pbem"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("pbem runs")
+}
+
+#[test]
+fn the_commands_play_cascudo() {
+    let output = pbem(&["validate", "examples/cascudo.pgn"]);
+    let out = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{out}");
+    assert!(
+        out.contains("valid, 30 plies, 0-1 (Black wins by checkmate)"),
+        "{out}"
+    );
+
+    let output = pbem(&["perft", "--variant", "cascudo", "2"]);
+    assert_eq!(String::from_utf8_lossy(&output.stdout), "793625\n");
+
+    let output = pbem(&["legal", "--variant", "Cascudo Chess"]);
+    assert_eq!(String::from_utf8_lossy(&output.stdout).lines().count(), 996);
+
+    let output = pbem(&["show", "--ply", "0", "examples/cascudo.pgn"]);
+    let out = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        out.contains("b/qbk/npbpn/rp3pr/p5p/3B3/PPPBPPP/RNQBKNR w 0 1"),
+        "{out}"
+    );
+    // The hex board: d8 alone on top, d1 alone at the bottom, the cell names beside.
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0].split_whitespace().collect::<Vec<_>>(), ["b", "d8"]);
+    assert_eq!(lines[3].split_whitespace().collect::<Vec<_>>(), [
+        "r", "p", "p", "r", "a5", "c6", "e6", "g5"
+    ]);
+    assert_eq!(lines[14].split_whitespace().collect::<Vec<_>>(), ["B", "d1"]);
+
+    let output = pbem(&["fmt", "examples/cascudo.pgn"]);
+    let text =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/cascudo.pgn"))
+            .unwrap();
+    assert_eq!(String::from_utf8_lossy(&output.stdout), text);
+}
