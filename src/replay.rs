@@ -661,7 +661,12 @@ fn repetition_end<G: Game>(occurrences: u32) -> Option<Outcome> {
             automatic: Some(automatic),
             ..
         } if occurrences >= automatic => Some(Outcome::Draw {
-            reason: DrawReason::FivefoldRepetition,
+            // Cascudo's draw comes at the third occurrence, FIDE's automatic one at the fifth.
+            reason: if automatic == 3 {
+                DrawReason::ThreefoldRepetition
+            } else {
+                DrawReason::FivefoldRepetition
+            },
         }),
         _ => None,
     }
