@@ -107,10 +107,14 @@ fn the_commands_play_cascudo() {
     // The hex board: d8 alone on top, d1 alone at the bottom, the cell names beside.
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines[0].split_whitespace().collect::<Vec<_>>(), ["b", "d8"]);
-    assert_eq!(lines[3].split_whitespace().collect::<Vec<_>>(), [
-        "r", "p", "p", "r", "a5", "c6", "e6", "g5"
-    ]);
-    assert_eq!(lines[14].split_whitespace().collect::<Vec<_>>(), ["B", "d1"]);
+    assert_eq!(
+        lines[3].split_whitespace().collect::<Vec<_>>(),
+        ["r", "p", "p", "r", "a5", "c6", "e6", "g5"]
+    );
+    assert_eq!(
+        lines[14].split_whitespace().collect::<Vec<_>>(),
+        ["B", "d1"]
+    );
 
     let output = pbem(&["fmt", "examples/cascudo.pgn"]);
     let text =

@@ -96,12 +96,18 @@ impl Colour {
     }
 }
 
+/// How far above d1's height the first cell of a file stands: half a cell per file away
+/// from the d-file.
+const fn height_offset(file: u8) -> u8 {
+    file.abs_diff(3)
+}
+
 const fn coords_table() -> [(i8, i8); CELLS] {
     let mut table = [(0, 0); CELLS];
     let mut index = 0;
     let mut x = 0;
     while x < FILES {
-        let offset = if x >= 3 { x - 3 } else { 3 - x } as i8;
+        let offset = height_offset(x as u8) as i8;
         let mut rank = 0;
         while rank < FILE_LENGTHS[x] {
             table[index] = (x as i8, 2 * rank as i8 + offset);
@@ -216,7 +222,7 @@ impl Cell {
         if file as usize >= FILES || rank >= FILE_LENGTHS[file as usize] {
             return None;
         }
-        let offset = if file >= 3 { file - 3 } else { 3 - file };
+        let offset = height_offset(file);
         Cell::at(file as i8, (2 * rank + offset) as i8)
     }
 
@@ -224,7 +230,9 @@ impl Cell {
     #[must_use]
     pub fn from_name(name: &str) -> Option<Cell> {
         match name.as_bytes() {
-            [file @ b'a'..=b'g', rank @ b'1'..=b'8'] => Cell::from_file_rank(file - b'a', rank - b'1'),
+            [file @ b'a'..=b'g', rank @ b'1'..=b'8'] => {
+                Cell::from_file_rank(file - b'a', rank - b'1')
+            }
             _ => None,
         }
     }
@@ -239,7 +247,7 @@ impl Cell {
     #[must_use]
     pub const fn rank(self) -> u8 {
         let (x, h) = COORDS[self.0 as usize];
-        let offset = if x >= 3 { x - 3 } else { 3 - x };
+        let offset = height_offset(x as u8) as i8;
         ((h - offset) / 2) as u8
     }
 
@@ -265,7 +273,11 @@ impl Cell {
     #[must_use]
     pub const fn step(self, direction: usize) -> Option<Cell> {
         let next = NEIGHBOURS[self.0 as usize][direction];
-        if next == u8::MAX { None } else { Some(Cell(next)) }
+        if next == u8::MAX {
+            None
+        } else {
+            Some(Cell(next))
+        }
     }
 
     /// The cells from here (excluded) to the edge in one direction, nearest first.

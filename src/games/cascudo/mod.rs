@@ -150,12 +150,17 @@ impl Game for Cascudo {
     /// Black, `.` empty) and the cell names, files a to g across.
     fn diagram(&self) -> String {
         let tokens = hex::picture(2, |cell| {
-            self.board[cell.index()].map_or_else(|| ".".to_owned(), |piece| piece.char().to_string())
+            self.board[cell.index()]
+                .map_or_else(|| ".".to_owned(), |piece| piece.char().to_string())
         });
         let names = hex::picture(2, |cell| cell.to_string());
         let files = hex::file_labels(2);
         let mut out = String::with_capacity(1200);
-        for (left, right) in tokens.iter().chain([&files]).zip(names.iter().chain([&files])) {
+        for (left, right) in tokens
+            .iter()
+            .chain([&files])
+            .zip(names.iter().chain([&files]))
+        {
             let _ = writeln!(out, "{left:<24}{right}");
         }
         out
@@ -259,7 +264,12 @@ impl Cascudo {
     /// a side, a pawn on its promotion cell, the side not to move in check.
     fn check(&self) -> Result<(), SetupError> {
         for color in [Color::White, Color::Black] {
-            let own = || self.board.iter().flatten().filter(move |p| p.color == color);
+            let own = || {
+                self.board
+                    .iter()
+                    .flatten()
+                    .filter(move |p| p.color == color)
+            };
             let kings = own().filter(|p| p.role == Role::King).count();
             if kings != 1 {
                 return Err(SetupError::new(format!(
@@ -349,7 +359,8 @@ fn read_placement(field: &str) -> Result<Board, SetupError> {
                 at += run as usize;
                 continue;
             }
-            let piece = Piece::from_char(c).ok_or_else(|| bad(format!("unknown piece letter '{c}'")))?;
+            let piece =
+                Piece::from_char(c).ok_or_else(|| bad(format!("unknown piece letter '{c}'")))?;
             if let Some(cell) = cells.get(at) {
                 board[cell.index()] = Some(piece);
             }

@@ -351,11 +351,7 @@ pub(crate) fn attacked(board: &Board, cell: Cell, by: Color) -> bool {
 
 /// Where a side's King stands.
 pub(crate) fn king_cell(board: &Board, color: Color) -> Option<Cell> {
-    Cell::all().find(|c| {
-        board[c.index()].is_some_and(|p| {
-            p.color == color && p.role == Role::King
-        })
-    })
+    Cell::all().find(|c| board[c.index()].is_some_and(|p| p.color == color && p.role == Role::King))
 }
 
 /// What the search does with each legal turn it finds: collect it, or stop at the first.
@@ -460,7 +456,11 @@ impl<S: Sink> Search<'_, S> {
         }
         self.board[to.index()] = Some(piece);
         self.chain.push(to, promotion);
-        let king = if piece.role == Role::King { to } else { self.king };
+        let king = if piece.role == Role::King {
+            to
+        } else {
+            self.king
+        };
         let stop = if internal {
             let displaced = occupant.expect("an internal move displaces a token");
             self.moved |= 1 << to.index();

@@ -24,7 +24,9 @@ use crate::games::{Color, IllegalKind, IllegalTurn, TurnSyntaxError};
 
 use super::Cascudo;
 use super::hex::Cell;
-use super::movegen::{MAX_LINKS, Piece, Role, Turn, attacked, for_each_target, king_cell, promotes_on};
+use super::movegen::{
+    MAX_LINKS, Piece, Role, Turn, attacked, for_each_target, king_cell, promotes_on,
+};
 
 /// The check marker a token ends with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -151,7 +153,12 @@ impl Notation {
                         format!("expected '-' or 'x', found '{}'", char::from(b)),
                     ));
                 }
-                None => return Err(TurnSyntaxError::new(reader.at, "expected '-' or 'x' and a cell")),
+                None => {
+                    return Err(TurnSyntaxError::new(
+                        reader.at,
+                        "expected '-' or 'x' and a cell",
+                    ));
+                }
             };
             reader.at += 1;
             let to = reader.cell()?;
@@ -219,7 +226,11 @@ impl Reader<'_> {
     fn cell(&mut self) -> Result<Cell, TurnSyntaxError> {
         let start = self.at;
         let file = self.peek().filter(u8::is_ascii_lowercase);
-        let rank = self.bytes.get(start + 1).copied().filter(u8::is_ascii_digit);
+        let rank = self
+            .bytes
+            .get(start + 1)
+            .copied()
+            .filter(u8::is_ascii_digit);
         match (file, rank) {
             (Some(file), Some(rank)) => {
                 self.at += 2;
@@ -296,7 +307,11 @@ pub(crate) fn write(position: &Cascudo, turn: &Turn) -> String {
     out.push_str(&turn.origin().to_string());
     let links = turn.links();
     for (index, (to, promotion)) in turn.cells()[1..].iter().zip(turn.promotions()).enumerate() {
-        out.push(if capture && index + 1 == links { 'x' } else { '-' });
+        out.push(if capture && index + 1 == links {
+            'x'
+        } else {
+            '-'
+        });
         out.push_str(&to.to_string());
         if let Some(role) = promotion {
             out.push('=');
@@ -339,7 +354,11 @@ pub(crate) fn resolve(position: &Cascudo, notation: &Notation) -> Result<Turn, I
     if notation.capture && !position.is_capture(turn) {
         return Err(IllegalTurn::new(
             IllegalKind::Other,
-            format!("no capture on {} ({} is not an enemy's cell)", turn.last(), turn.last()),
+            format!(
+                "no capture on {} ({} is not an enemy's cell)",
+                turn.last(),
+                turn.last()
+            ),
         ));
     }
     Ok(*turn)
@@ -392,7 +411,9 @@ fn walk(position: &Cascudo, notation: &Notation) -> Result<(), IllegalTurn> {
             ));
         }
         if let Some(enemy) = occupant.filter(|p| p.color != side && p.role == Role::King) {
-            return other(format!("the {enemy} on {to} cannot be captured, only checkmated"));
+            return other(format!(
+                "the {enemy} on {to} cannot be captured, only checkmated"
+            ));
         }
         if index == 0 && !internal {
             return other(format!(
@@ -436,7 +457,10 @@ fn walk(position: &Cascudo, notation: &Notation) -> Result<(), IllegalTurn> {
     {
         return Err(IllegalTurn::new(
             IllegalKind::LeavesKingInCheck,
-            format!("the cascade leaves the {} king on {king} in check", name(side)),
+            format!(
+                "the cascade leaves the {} king on {king} in check",
+                name(side)
+            ),
         ));
     }
     Ok(())
@@ -472,7 +496,11 @@ fn explain(position: &Cascudo, notation: &Notation, legal: &[Turn]) -> IllegalTu
         } else {
             String::new()
         };
-        error.message = format!("{} (legal: {}{more})", error.message, close[..shown].join(", "));
+        error.message = format!(
+            "{} (legal: {}{more})",
+            error.message,
+            close[..shown].join(", ")
+        );
     }
     error
 }
@@ -482,10 +510,10 @@ fn move_problem(from: Cell, piece: Piece, to: Cell) -> IllegalTurn {
     if piece.role == Role::Pawn {
         let forward = for_each_target(&[None; super::hex::CELLS], from, piece, |t| t == to);
         let message = if forward {
-            format!("a pawn moves straight forward only to an empty or friendly cell, and {to} holds an enemy token")
-        } else if to.file() != from.file()
-            && (to.height() - from.height()).abs() == 1
-        {
+            format!(
+                "a pawn moves straight forward only to an empty or friendly cell, and {to} holds an enemy token"
+            )
+        } else if to.file() != from.file() && (to.height() - from.height()).abs() == 1 {
             format!("a pawn moves sideways-forward only to capture, and {to} holds no enemy token")
         } else {
             format!("a {piece} cannot move from {from} to {to}")
@@ -511,7 +539,9 @@ pub(crate) fn marker_mismatch(after: &Cascudo, notation: &Notation) -> Option<St
     let side = after.turn.name();
     match notation.marker {
         Marker::None => None,
-        Marker::Check if !after.is_check() => Some(format!("claims check but {side} is not in check")),
+        Marker::Check if !after.is_check() => {
+            Some(format!("claims check but {side} is not in check"))
+        }
         Marker::Check => None,
         Marker::Mate => {
             let mut turns = Vec::new();

@@ -1,4 +1,177 @@
-//! Unit tests of what the scenario table does not reach: token spelling, the diagram.
+//! Unit tests of what the scenario table (`tests/data/cascudo/scenarios.txt`) does not
+//! reach: the token's own spelling, syntax error offsets, the repetition key, the check
+//! markers and the diagram.
 
 use super::*;
 
+#[test]
+fn tokens_read_and_write_back_in_one_spelling() {
+    let cases = [
+        ("Ke1-d2-c4", "Ke1-d2-c4"),
+        ("e1-d2-c4", "e1-d2-c4"),
+        ("Ke1-d2:d2-c4", "Ke1-d2:d2-c4"),
+        ("Ke1-d2:Bd2xc4", "Ke1-d2:Bd2xc4"),
+        ("d7-d8=Q-d7+", "d7-d8=Q-d7+"),
+        ("Rd8-d7-d8=N#", "Rd8-d7-d8=N#"),
+        ("Pa2-a3xb4", "Pa2-a3xb4"),
+    ];
+    for (token, written) in cases {
+        let notation = Cascudo::parse_turn(token).unwrap_or_else(|e| panic!("{token}: {e}"));
+        assert_eq!(notation.to_string(), written, "{token}");
+        assert_eq!(Cascudo::parse_turn(written), Ok(notation), "{written}");
+    }
+    let long = Cascudo::parse_turn("Ke1-d2:Bd2-c4").unwrap();
+    let short = Cascudo::parse_turn("Ke1-d2-c4").unwrap();
+    assert_eq!(long.cells(), short.cells());
+    assert_eq!(long.cells().len(), 3);
+    let promotion = Cascudo::parse_turn("d7-d8=Q-d7").unwrap();
+    assert_eq!(promotion.promotions(), [Some(Role::Queen), None]);
+}
+
+#[test]
+fn syntax_errors_point_into_the_token() {
+    let cases = [
+        ("", 0, "empty turn"),
+        ("Ke1", 3, "expected '-' or 'x' and a cell after the origin"),
+        ("Ke1-d9", 4, "d9 is not a cell of the board"),
+        ("Ke1-d2=K", 7, "a pawn cannot promote to a king"),
+        ("Ke1-d2=", 7, "expected Q, R, B or N after '='"),
+        (
+            "Ke1-d2:c3-c4",
+            7,
+            "a link starts where the previous one ended, on d2, not on c3",
+        ),
+        ("Ke1xd2-c3", 6, "only the last move of a cascade captures"),
+        ("Ke1-d2-c3#+", 10, "unexpected '+' after the check marker"),
+        ("Ke1*d2", 3, "unexpected character '*'"),
+        ("Ke1-", 4, "expected a cell at the end"),
+    ];
+    for (token, offset, message) in cases {
+        let error = Cascudo::parse_turn(token).unwrap_err();
+        assert_eq!(error.offset, offset, "{token}: {error}");
+        assert!(error.message.contains(message), "{token}: {error}");
+    }
+}
+
+#[test]
+fn the_repetition_key_is_the_placement_and_the_side_to_move() {
+    let key = |text: &str| {
+        Cascudo::from_position_string(text)
+            .unwrap()
+            .repetition_key()
+    };
+    let white = key("1/2k/r4/7/1r5/3R3/7/K2R3 w 0 1");
+    assert_eq!(white, key("1/2k/r4/7/1r5/3R3/7/K2R3 w 17 30"));
+    assert_ne!(white, key("1/2k/r4/7/1r5/3R3/7/K2R3 b 0 1"));
+    assert_ne!(white, key("1/2k/r4/7/1r5/3Q3/7/K2R3 w 0 1"));
+}
+
+#[test]
+fn markers_are_checked_against_the_position_after_the_turn() {
+    let position = Cascudo::from_position_string("r/3/5/k6/7/7/7/2RK3 w 0 1").unwrap();
+    let claim = |token: &str| Cascudo::parse_turn(token).unwrap();
+    let turn = position.resolve(&claim("Kd1-c1-c5")).unwrap();
+    assert_eq!(position.write_turn(&turn), "Kd1-c1-c5+");
+    let mut after = position.clone();
+    after.play(&turn);
+    assert!(after.is_check());
+    assert_eq!(after.annotation_mismatch(&claim("Kd1-c1-c5+")), None);
+    assert_eq!(after.annotation_mismatch(&claim("Kd1-c1-c5")), None);
+    let mate = after.annotation_mismatch(&claim("Kd1-c1-c5#")).unwrap();
+    assert!(
+        mate.starts_with("claims mate but Black has cascades, e.g. "),
+        "{mate}"
+    );
+    let quiet = position.resolve(&claim("Rc1-d1-e1")).unwrap();
+    let mut after = position.clone();
+    after.play(&quiet);
+    assert_eq!(
+        after.annotation_mismatch(&claim("Rc1-d1-e1+")),
+        Some("claims check but Black is not in check".to_owned())
+    );
+}
+
+#[test]
+fn the_diagram_draws_the_hex_board_beside_its_cell_names() {
+    // A raw string, so the leading spaces of the first row stay.
+    let expected = &r"
+         b                       d8
+      q     k                 c7    e7
+   n     b     n           b6    d7    f6
+r     p     p     r     a5    c6    e6    g5
+   p     b     p           b5    d6    f5
+p     .     .     p     a4    c5    e5    g4
+   .     .     .           b4    d5    f4
+.     .     .     .     a3    c4    e4    g3
+   .     .     .           b3    d4    f3
+P     .     .     P     a2    c3    e3    g2
+   P     B     P           b2    d3    f2
+R     P     P     R     a1    c2    e2    g1
+   N     B     N           b1    d2    f1
+      Q     K                 c1    e1
+         B                       d1
+a  b  c  d  e  f  g     a  b  c  d  e  f  g
+"[1..];
+    assert_eq!(Cascudo::start().diagram(), expected);
+}
+
+#[test]
+fn the_start_is_the_reconstruction_of_the_rulings() {
+    let start = Cascudo::start();
+    let at = |name: &str| {
+        start
+            .piece_at(Cell::from_name(name).unwrap())
+            .map(Piece::char)
+    };
+    let white = [
+        ("a1", 'R'),
+        ("g1", 'R'),
+        ("b1", 'N'),
+        ("f1", 'N'),
+        ("c1", 'Q'),
+        ("e1", 'K'),
+        ("d1", 'B'),
+        ("d2", 'B'),
+        ("d3", 'B'),
+        ("a2", 'P'),
+        ("b2", 'P'),
+        ("c2", 'P'),
+        ("e2", 'P'),
+        ("f2", 'P'),
+        ("g2", 'P'),
+    ];
+    let black = [
+        ("a5", 'r'),
+        ("g5", 'r'),
+        ("b6", 'n'),
+        ("f6", 'n'),
+        ("c7", 'q'),
+        ("e7", 'k'),
+        ("d8", 'b'),
+        ("d7", 'b'),
+        ("d6", 'b'),
+        ("a4", 'p'),
+        ("b5", 'p'),
+        ("c6", 'p'),
+        ("e6", 'p'),
+        ("f5", 'p'),
+        ("g4", 'p'),
+    ];
+    for (name, letter) in white.into_iter().chain(black) {
+        assert_eq!(at(name), Some(letter), "{name}");
+    }
+    assert_eq!(
+        Cell::all().filter(|&c| start.piece_at(c).is_some()).count(),
+        30
+    );
+    // The three bishops of each side stand on the three colours.
+    let colours = |cells: [&str; 3]| cells.map(|name| Cell::from_name(name).unwrap().colour());
+    let white_bishops = colours(["d1", "d2", "d3"]);
+    assert!(white_bishops[0] != white_bishops[1] && white_bishops[1] != white_bishops[2]);
+    assert!(white_bishops[0] != white_bishops[2]);
+    let mut black_bishops = colours(["d8", "d7", "d6"]);
+    black_bishops.sort_by_key(|c| *c as u8);
+    let mut sorted = white_bishops;
+    sorted.sort_by_key(|c| *c as u8);
+    assert_eq!(black_bishops, sorted);
+}
