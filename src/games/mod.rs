@@ -463,6 +463,16 @@ pub fn position_from_setup_tags<G: Game>(tags: &dyn Tags) -> Result<G, SetupErro
     }
 }
 
+/// SplitMix64 (Steele, Lea and Flood), for the constant keys of repetition hashes: a
+/// different `state` gives an unrelated 64-bit key.
+#[must_use]
+pub const fn splitmix(state: u64) -> u64 {
+    let mut z = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
 /// The games pbem plays, chosen at run time (from a `[Variant]` tag or `--variant`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]

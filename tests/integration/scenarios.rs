@@ -247,3 +247,26 @@ pub fn check_playout<G: Game + PartialEq>(start: &G, choices: &[u32]) -> Result<
     prop_assert!(report.is_valid(), "{:?}\n{}", report.findings, text);
     Ok(())
 }
+
+/// Runs the `pbem` binary in the project folder.
+pub fn pbem(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_pbem"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("pbem runs")
+}
+
+/// An example game (a file relative to the project) is valid, played to its end, and its
+/// result is the rules' verdict.
+pub fn check_example_game(relative: &str) {
+    let text =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(relative)).unwrap();
+    let record = parse_record(&text).unwrap();
+    let report = replay(&record);
+    assert!(report.is_valid(), "{:?}", report.findings);
+    let outcome = report
+        .outcome
+        .expect("the example game is played to its end");
+    assert_eq!(Some(outcome.result()), record.result);
+}

@@ -26,7 +26,7 @@ pub use notation::Notation;
 
 use crate::games::{
     Color, DrawReason, Game, IllegalTurn, Outcome, RepetitionRule, SetupError, TurnSyntaxError,
-    Variant, WinReason,
+    Variant, WinReason, splitmix,
 };
 
 /// Turns of both sides without a capture after which the game is drawn (fifty each).
@@ -375,14 +375,6 @@ fn read_placement(field: &str) -> Result<Board, SetupError> {
         }
     }
     Ok(board)
-}
-
-/// SplitMix64, for the constant hashing keys.
-const fn splitmix(state: u64) -> u64 {
-    let mut z = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 /// One key per token kind (side and role) and cell.
