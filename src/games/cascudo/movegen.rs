@@ -480,8 +480,8 @@ impl<S: Sink> Search<'_, S> {
 }
 
 impl Cascudo {
-    /// Runs the search over every own token as first mover.
-    fn search<S: Sink>(&self, sink: &mut S) -> bool {
+    /// Runs the search with every own token as first mover, or only the one on `origin`.
+    fn search<S: Sink>(&self, origin: Option<Cell>, sink: &mut S) -> bool {
         let Some(king) = king_cell(&self.board, self.turn) else {
             return false;
         };
@@ -493,7 +493,14 @@ impl Cascudo {
             chain: Turn::empty(king),
             sink,
         };
-        for origin in Cell::all() {
+        let mut only = origin.into_iter();
+        let mut every = Cell::all();
+        let origins: &mut dyn Iterator<Item = Cell> = if origin.is_some() {
+            &mut only
+        } else {
+            &mut every
+        };
+        for origin in origins {
             let Some(piece) = self.board[origin.index()] else {
                 continue;
             };
@@ -513,12 +520,17 @@ impl Cascudo {
 
     /// Appends every legal cascade.
     pub(crate) fn generate(&self, out: &mut Vec<Turn>) {
-        self.search(out);
+        self.search(None, out);
+    }
+
+    /// Appends every legal cascade whose first mover stands on `origin`.
+    pub(crate) fn generate_from(&self, origin: Cell, out: &mut Vec<Turn>) {
+        self.search(Some(origin), out);
     }
 
     /// Whether the side to move has a legal cascade (stops at the first).
     pub(crate) fn has_legal_turn(&self) -> bool {
-        self.search(&mut Any)
+        self.search(None, &mut Any)
     }
 
     /// Whether the side to move's King is attacked.

@@ -330,9 +330,11 @@ pub(crate) fn write(position: &Cascudo, turn: &Turn) -> String {
 
 /// The legal cascade a token means, or why there is none.
 pub(crate) fn resolve(position: &Cascudo, notation: &Notation) -> Result<Turn, IllegalTurn> {
+    // Only the cascades of the written first mover can match; the others are generated
+    // only to tell a finished game.
     let mut legal = Vec::new();
-    position.generate(&mut legal);
-    if legal.is_empty() {
+    position.generate_from(notation.cells[0], &mut legal);
+    if legal.is_empty() && !position.has_legal_turn() {
         return Err(IllegalTurn::new(
             IllegalKind::GameOver,
             format!("the game is over: {} has no cascade", position.turn),
@@ -466,28 +468,20 @@ fn walk(position: &Cascudo, notation: &Notation) -> Result<(), IllegalTurn> {
     Ok(())
 }
 
-/// Why a written chain is not legal, with the legal cascades that start like it.
+/// Why a written chain is not legal, with the legal cascades that start like it (`legal`
+/// holds those of the written first mover).
 fn explain(position: &Cascudo, notation: &Notation, legal: &[Turn]) -> IllegalTurn {
     let mut error = match walk(position, notation) {
         Err(error) => error,
         Ok(()) => IllegalTurn::new(IllegalKind::Other, "not a legal cascade"),
     };
-    if error.kind == IllegalKind::NoSuchPiece && notation.links == 1 {
-        return error;
-    }
-    let first = &notation.cells()[..2.min(notation.cells().len())];
+    let first = &notation.cells()[..2];
+    let same_start = legal.iter().any(|turn| turn.cells().starts_with(first));
     let mut close: Vec<String> = legal
         .iter()
-        .filter(|turn| turn.cells().starts_with(first))
+        .filter(|turn| !same_start || turn.cells().starts_with(first))
         .map(|turn| write(position, turn))
         .collect();
-    if close.is_empty() {
-        close = legal
-            .iter()
-            .filter(|turn| turn.origin() == notation.cells[0])
-            .map(|turn| write(position, turn))
-            .collect();
-    }
     if !close.is_empty() {
         close.sort();
         let shown = close.len().min(6);
