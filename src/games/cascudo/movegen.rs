@@ -229,8 +229,12 @@ impl Turn {
         self.links += 1;
     }
 
+    /// Undoes the last `push`, clearing its entries so that equal chains compare equal.
     pub(crate) fn pop(&mut self) {
         self.links -= 1;
+        let links = self.links();
+        self.cells[links + 1] = self.cells[0];
+        self.promotions[links] = None;
     }
 }
 
@@ -390,6 +394,7 @@ impl<S: Sink> Search<'_, S> {
     /// Moves the token in hand (`piece`, leaving `from`) by every move it has; returns
     /// `true` when the sink stops the search.
     fn extend(&mut self, from: Cell, piece: Piece) -> bool {
+        // Knight leaps never land on a line, so a token has at most 43 targets.
         let mut targets = [Cell::new(0).expect("a1"); 48];
         let mut count = 0;
         for_each_target(&self.board, from, piece, |to| {
@@ -408,6 +413,7 @@ impl<S: Sink> Search<'_, S> {
     /// One link to `to` by `piece`, with each promotion it may make.
     fn link(&mut self, to: Cell, piece: Piece) -> bool {
         let occupant = self.board[to.index()];
+        let first = self.chain.links() == 0;
         let internal = match occupant {
             Some(other) if other.color == self.side => {
                 if self.moved & (1 << to.index()) != 0 {
@@ -415,18 +421,10 @@ impl<S: Sink> Search<'_, S> {
                 }
                 true
             }
-            Some(other) => {
-                if other.role == Role::King || self.chain.links() == 0 {
-                    return false;
-                }
-                false
-            }
-            None => {
-                if self.chain.links() == 0 {
-                    return false;
-                }
-                false
-            }
+            // The first move must be internal, and the enemy King is never captured.
+            _ if first => return false,
+            Some(other) if other.role == Role::King => return false,
+            _ => false,
         };
         if piece.role == Role::Pawn && promotes_on(self.side, to) {
             for role in Role::PROMOTIONS {

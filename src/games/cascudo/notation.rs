@@ -20,7 +20,7 @@
 
 use std::fmt;
 
-use crate::games::{Color, IllegalKind, IllegalTurn, TurnSyntaxError};
+use crate::games::{Color, Game as _, IllegalKind, IllegalTurn, TurnSyntaxError};
 
 use super::Cascudo;
 use super::hex::Cell;
@@ -318,7 +318,6 @@ pub(crate) fn write(position: &Cascudo, turn: &Turn) -> String {
             out.push(role.upper_char());
         }
     }
-    use crate::games::Game as _;
     after.play(turn);
     if !after.has_legal_turn() {
         out.push('#');
