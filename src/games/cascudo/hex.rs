@@ -416,6 +416,29 @@ mod tests {
     }
 
     #[test]
+    fn every_cell_agrees_with_the_geometry_table() {
+        // tests/data/cascudo/geometry.txt was written by a separate program.
+        let table = include_str!("../../../tests/data/cascudo/geometry.txt");
+        let mut seen = 0;
+        for line in table.lines().filter(|line| !line.starts_with('#')) {
+            let fields: Vec<&str> = line.split('|').map(str::trim).collect();
+            let [name, edge, vertex, knight, colour] = fields[..] else {
+                panic!("malformed line: {line}");
+            };
+            let c = cell(name);
+            let edge_cells = names(ORTHOGONAL.filter_map(|d| c.step(d)));
+            let vertex_cells = names(DIAGONAL.filter_map(|d| c.step(d)));
+            let knight_cells = names(c.knight_targets().iter().map(|&i| Cell(i)));
+            assert_eq!(edge_cells, edge, "{name} edge neighbours");
+            assert_eq!(vertex_cells, vertex, "{name} vertex neighbours");
+            assert_eq!(knight_cells, knight, "{name} knight targets");
+            assert_eq!(c.colour().name(), colour, "{name} colour");
+            seen += 1;
+        }
+        assert_eq!(seen, CELLS);
+    }
+
+    #[test]
     fn neighbours_of_corner_edge_and_centre_cells() {
         let around = |name: &str, range: std::ops::Range<usize>| {
             names(range.filter_map(|d| cell(name).step(d)))
