@@ -60,6 +60,48 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    /// Tokens built from the turn alphabet, and arbitrary text: reading never panics, what
+    /// reads is written back in a spelling that reads the same, and resolving it against
+    /// the start and a middlegame gives a legal cascade or a reason, never a panic.
+    #[test]
+    fn any_token_reads_or_is_refused_without_panic(
+        token in prop_oneof![
+            "[KQRBNP]?[a-h][0-9]([-x:][KQRBNP]?[a-h][0-9](=[KQRBNx])?){0,5}[+#]?",
+            "\\PC{0,12}",
+        ]
+    ) {
+        if let Ok(syntax) = Cascudo::parse_turn(&token) {
+            prop_assert_eq!(Cascudo::parse_turn(&syntax.to_string()), Ok(syntax));
+            for text in [
+                "b/qbk/npbpn/rp3pr/p5p/3B3/PPPBPPP/RNQBKNR w 0 1",
+                "n/b2/rk1rb/1Bp1p2/n1PQ1p1/pp4P/PPK2PN/1b1B1RN w 0 13",
+            ] {
+                let position = Cascudo::from_position_string(text).unwrap();
+                if let Ok(turn) = position.resolve(&syntax) {
+                    let written = position.write_turn(&turn);
+                    let again = Cascudo::parse_turn(&written).unwrap();
+                    prop_assert_eq!(position.resolve(&again), Ok(turn));
+                }
+            }
+        }
+    }
+
+    /// Position strings from the placement alphabet: refused with a reason or read back
+    /// exactly, never a panic.
+    #[test]
+    fn any_position_string_reads_or_is_refused_without_panic(
+        text in "[kqrbnpKQRBNP1-9/]{0,40} [wbx]( [0-9]{1,3} [0-9]{1,3})?",
+    ) {
+        if let Ok(position) = Cascudo::from_position_string(&text) {
+            let written = position.position_string();
+            prop_assert_eq!(Cascudo::from_position_string(&written), Ok(position));
+        }
+    }
+}
+
 #[test]
 fn the_example_game_is_valid_and_ends_as_its_result_says() {
     check_example_game("examples/cascudo.pgn");
