@@ -22,7 +22,7 @@ use std::fmt::Write as _;
 
 pub use hex::{Cell, Colour};
 pub use movegen::{Board, MAX_LINKS, Piece, Role, Turn};
-pub use notation::Notation;
+pub use notation::{Marker, Notation};
 
 use crate::games::{
     Color, DrawReason, Game, IllegalTurn, Outcome, RepetitionRule, SetupError, TurnSyntaxError,

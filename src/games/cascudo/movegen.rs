@@ -371,6 +371,7 @@ impl Sink for Vec<Turn> {
     }
 }
 
+/// Stops at the first legal turn (for [`Cascudo::has_legal_turn`]).
 struct Any;
 
 impl Sink for Any {
@@ -441,6 +442,9 @@ impl<S: Sink> Search<'_, S> {
         self.place(to, piece, None, occupant, internal)
     }
 
+    /// Puts `piece` (promoted, if it just did) on `to`; an internal move then moves the
+    /// displaced token on, an external one ends the chain, which is legal when the
+    /// mover's King is not attacked. Undoes everything before returning.
     fn place(
         &mut self,
         to: Cell,
