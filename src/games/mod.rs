@@ -18,11 +18,13 @@ use std::fmt;
 pub mod african;
 pub mod chesica;
 pub mod chess;
+pub mod chesscala;
 pub mod wickets;
 
 pub use african::African;
 pub use chesica::Chesica;
 pub use chess::Chess;
+pub use chesscala::Chesscala;
 pub use wickets::Wickets;
 
 /// A side. White moves first in every game pbem knows.
@@ -120,6 +122,8 @@ pub enum WinReason {
     NoDefender,
     /// African Chess: the loser's touchstone is guarded and the loser has no legal turn.
     Touch,
+    /// Chesscala: the loser has lost 12 or more pieces.
+    Attrition,
 }
 
 impl fmt::Display for WinReason {
@@ -131,6 +135,7 @@ impl fmt::Display for WinReason {
             WinReason::KingDefenderTaken => "taking the wicket of a King Defender",
             WinReason::NoDefender => "the opponent having no piece to name Defender",
             WinReason::Touch => "touch",
+            WinReason::Attrition => "attrition",
         })
     }
 }
@@ -151,6 +156,11 @@ pub enum DrawReason {
     ThreefoldRepetition,
     /// The same position for the fifth time (automatic).
     FivefoldRepetition,
+    /// Chesscala: both sides have a checkmated King (at once, or after a last turn).
+    SimultaneousCheckmate,
+    /// Chesscala: the side that played its last turn for attrition took the 12th piece
+    /// of the other (or left it without an escape from check).
+    MutualAttrition,
 }
 
 impl fmt::Display for DrawReason {
@@ -162,6 +172,8 @@ impl fmt::Display for DrawReason {
             DrawReason::SeventyFiveMoves => "the seventy-five-move rule",
             DrawReason::ThreefoldRepetition => "threefold repetition",
             DrawReason::FivefoldRepetition => "fivefold repetition",
+            DrawReason::SimultaneousCheckmate => "simultaneous checkmates",
+            DrawReason::MutualAttrition => "attrition on both sides",
         })
     }
 }
@@ -473,6 +485,9 @@ pub enum Variant {
     ChessWithWickets,
     /// African Chess (Arthur and Wald Amberstone, early 1960s): stones sown like mancala.
     AfricanChess,
+    /// Chesscala (Francois Tremblay and David Mustoe, 2011): chess pieces sown in three
+    /// mancala circuits.
+    Chesscala,
 }
 
 impl Variant {
@@ -482,6 +497,7 @@ impl Variant {
         Variant::ChessWithWickets,
         Variant::Chesica,
         Variant::AfricanChess,
+        Variant::Chesscala,
     ];
 
     /// The canonical `[Variant]` tag value.
@@ -492,6 +508,7 @@ impl Variant {
             Variant::Chesica => "Chesica",
             Variant::ChessWithWickets => "Chess with wickets",
             Variant::AfricanChess => "African Chess",
+            Variant::Chesscala => "Chesscala",
         }
     }
 
@@ -503,6 +520,7 @@ impl Variant {
             Variant::Chesica => &["Chesica Reconstructed", "Copley's Chesica"],
             Variant::ChessWithWickets => &["wickets", "chess-with-wickets", "wicket chess"],
             Variant::AfricanChess => &["african", "african-chess", "Amberstone chess"],
+            Variant::Chesscala => &["chess-mancala", "chess mancala", "Tremblay's Chesscala"],
         }
     }
 
@@ -562,6 +580,10 @@ macro_rules! with_game {
                 type $G = $crate::games::African;
                 $body
             }
+            $crate::games::Variant::Chesscala => {
+                type $G = $crate::games::Chesscala;
+                $body
+            }
         }
     };
 }
@@ -586,5 +608,10 @@ mod tests {
             Some(Variant::AfricanChess)
         );
         assert_eq!(Variant::from_name("african"), Some(Variant::AfricanChess));
+        assert_eq!(Variant::from_name("chesscala"), Some(Variant::Chesscala));
+        assert_eq!(
+            Variant::from_name("Chess-Mancala"),
+            Some(Variant::Chesscala)
+        );
     }
 }
