@@ -158,9 +158,8 @@ pub enum DrawReason {
     FivefoldRepetition,
     /// Chesscala: both sides have a checkmated King (at once, or after a last turn).
     SimultaneousCheckmate,
-    /// Chesscala: the side that played its last turn for attrition took the 12th piece
-    /// of the other (or left it without an escape from check).
-    MutualAttrition,
+    /// Chesscala: the side that played its last turn took the other's twelfth piece.
+    AttritionOnLastTurn,
 }
 
 impl fmt::Display for DrawReason {
@@ -173,7 +172,7 @@ impl fmt::Display for DrawReason {
             DrawReason::ThreefoldRepetition => "threefold repetition",
             DrawReason::FivefoldRepetition => "fivefold repetition",
             DrawReason::SimultaneousCheckmate => "simultaneous checkmates",
-            DrawReason::MutualAttrition => "attrition on both sides",
+            DrawReason::AttritionOnLastTurn => "the twelfth piece taken on the last turn",
         })
     }
 }

@@ -26,6 +26,7 @@ pub fn shared_data(test: &str) -> Option<PathBuf> {
 mod african;
 mod chesica;
 mod chess;
+mod chesscala;
 mod cli;
 mod email;
 mod mail;

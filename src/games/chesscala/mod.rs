@@ -238,7 +238,7 @@ impl Chesscala {
                         reason: DrawReason::SimultaneousCheckmate,
                     },
                     Some(LastTurnReason::Attrition) => Outcome::Draw {
-                        reason: DrawReason::MutualAttrition,
+                        reason: DrawReason::AttritionOnLastTurn,
                     },
                     None => Outcome::Win {
                         winner: to_move,
