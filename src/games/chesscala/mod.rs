@@ -205,6 +205,12 @@ impl Chesscala {
         })
     }
 
+    /// Whether White's first-turn restriction (rule 6) forbids a sowing move from `from`:
+    /// only the b, d, e and f files may be sown from.
+    fn first_turn_forbids(&self, from: Sq) -> bool {
+        self.first_turn && matches!(from.file(), 0 | 2)
+    }
+
     fn double_allowed(&self, side: Color, mancala: u8) -> bool {
         self.doubles & (1 << (3 * side as u8 + mancala)) != 0
     }
@@ -324,13 +330,14 @@ impl Game for Chesscala {
                 position.draws = DrawRule::NoDraws;
                 position.settle(Phase::Play);
             }
-            Some(value) if matches!(value.as_str(), "yes" | "standard" | "on") => {
-                if position.no_draws() {
-                    return Err(SetupError::new(
-                        "the fen says no draws but the draws tag says yes",
-                    ));
-                }
+            Some(value)
+                if matches!(value.as_str(), "yes" | "standard" | "on") && position.no_draws() =>
+            {
+                return Err(SetupError::new(
+                    "the fen says no draws but the draws tag says yes",
+                ));
             }
+            Some(value) if matches!(value.as_str(), "yes" | "standard" | "on") => {}
             Some(value) => {
                 return Err(SetupError::new(format!(
                     "bad draws tag '{value}': expected \"no\" or \"yes\""

@@ -371,7 +371,7 @@ impl Chesscala {
         for index in 0..SQUARES {
             let from = Sq(index as u8);
             let stack = board[index];
-            if stack.is_empty() || (self.first_turn && from.file() % 2 == 0 && from.file() != 4) {
+            if stack.is_empty() || self.first_turn_forbids(from) {
                 continue;
             }
             if stack.contains(Piece::new(side, Role::King))

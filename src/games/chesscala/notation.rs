@@ -308,6 +308,16 @@ fn written_pieces(order: &[(Role, bool)], mover: Color) -> [Piece; FULL] {
     pieces
 }
 
+/// Whether two lists hold the same pieces, in any order.
+fn same_pieces(a: &[Piece], b: &[Piece]) -> bool {
+    let sorted = |pieces: &[Piece]| {
+        let mut codes: Vec<u8> = pieces.iter().map(|p| p.code()).collect();
+        codes.sort_unstable();
+        codes
+    };
+    sorted(a) == sorted(b)
+}
+
 /// Whether a written move means `step` in `position` (before the move).
 fn matches(position: &Chesscala, syntax: &MoveSyntax, step: &Move) -> bool {
     match (*syntax, *step) {
@@ -354,11 +364,7 @@ fn matches(position: &Chesscala, syntax: &MoveSyntax, step: &Move) -> bool {
                 return false;
             }
             let written = written_pieces(&order[..count], position.turn);
-            let mut have: Vec<u8> = pieces[..count].iter().map(|p| p.code()).collect();
-            let mut want: Vec<u8> = written[..count].iter().map(|p| p.code()).collect();
-            have.sort_unstable();
-            want.sort_unstable();
-            have == want
+            same_pieces(&pieces[..count], &written[..count])
                 && effective(&written[..count], &squares) == effective(step.sown(), &squares)
         }
         _ => false,
@@ -522,7 +528,7 @@ fn explain_move(position: &Chesscala, syntax: &MoveSyntax) -> IllegalTurn {
             )
         }
         MoveSyntax::Step { from, to, .. } => {
-            if position.first_turn && from.file() % 2 == 0 && from.file() != 4 {
+            if position.first_turn_forbids(from) {
                 return first_turn();
             }
             let stack = position.board[from.index()];
@@ -567,7 +573,7 @@ fn explain_move(position: &Chesscala, syntax: &MoveSyntax) -> IllegalTurn {
             if stack.is_empty() {
                 return IllegalTurn::new(IllegalKind::NoSuchPiece, format!("no stack on {from}"));
             }
-            if position.first_turn && from.file() % 2 == 0 && from.file() != 4 {
+            if position.first_turn_forbids(from) {
                 return first_turn();
             }
             if !stack.controlled_by(side) {
@@ -587,14 +593,7 @@ fn explain_move(position: &Chesscala, syntax: &MoveSyntax) -> IllegalTurn {
             };
             if len > 0 {
                 let written = written_pieces(&order[..usize::from(len)], side);
-                let mut have: Vec<u8> = pieces[..count].iter().map(|p| p.code()).collect();
-                let mut want: Vec<u8> = written[..usize::from(len)]
-                    .iter()
-                    .map(|p| p.code())
-                    .collect();
-                have.sort_unstable();
-                want.sort_unstable();
-                if have != want {
+                if !same_pieces(&pieces[..count], &written[..usize::from(len)]) {
                     let listed: String = pieces[..count]
                         .iter()
                         .map(|p| relative_letter(*p, side))
