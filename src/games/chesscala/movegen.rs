@@ -515,12 +515,10 @@ impl Chesscala {
             }
             Move::Sow { from, order, len } => {
                 let count = usize::from(len);
-                let (lifted, _, _, squares) = lift(&self.board, from).unwrap_or((
-                    [Stack::default(); SQUARES],
-                    order,
-                    0,
-                    [Sq(0); FULL],
-                ));
+                // Nothing but Kings to sow: not a legal move; leave the board alone.
+                let Some((lifted, _, _, squares)) = lift(&self.board, from) else {
+                    return [Sq(0); FULL];
+                };
                 self.board = lifted;
                 for (index, piece) in order[..count].iter().enumerate() {
                     let square = squares[index];
