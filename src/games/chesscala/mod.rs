@@ -452,6 +452,30 @@ impl Game for Chesscala {
                     )));
                 }
             }
+            for field in [Sq::new(2, 0), Sq::new(4, 0), Sq::new(0, 7), Sq::new(2, 7)] {
+                let king = Piece::new(side, Role::King);
+                let partner = board::field_partner(side, field);
+                if let Some(partner) = partner
+                    && board[field.index()].contains(king)
+                    && board[partner.index()].contains(king)
+                {
+                    return Err(SetupError::new(format!(
+                        "two {} kings in the field {field}/{partner}",
+                        side.name().to_ascii_lowercase()
+                    )));
+                }
+            }
+            let pawn = Piece::new(side, Role::Pawn);
+            if let Some(index) = (0..board::SQUARES).find(|&index| {
+                board[index].contains(pawn)
+                    && Sq(index as u8).rank() == board::promotion_rank(side)
+            }) {
+                return Err(SetupError::new(format!(
+                    "a {} pawn on {} stands on its last rank: write it as a man",
+                    side.name().to_ascii_lowercase(),
+                    Sq(index as u8)
+                )));
+            }
             if kings == 0 {
                 return Err(SetupError::new(format!(
                     "{} has no king",
@@ -543,6 +567,7 @@ impl Game for Chesscala {
                     let _ = write!(out, "{text:<4}");
                 }
             }
+            out.truncate(out.trim_end().len());
             out.push('\n');
         }
         out.push_str("  a    b    c    d    e    f\n");
