@@ -467,8 +467,7 @@ impl Game for Chesscala {
             }
             let pawn = Piece::new(side, Role::Pawn);
             if let Some(index) = (0..board::SQUARES).find(|&index| {
-                board[index].contains(pawn)
-                    && Sq(index as u8).rank() == board::promotion_rank(side)
+                board[index].contains(pawn) && Sq(index as u8).rank() == board::promotion_rank(side)
             }) {
                 return Err(SetupError::new(format!(
                     "a {} pawn on {} stands on its last rank: write it as a man",

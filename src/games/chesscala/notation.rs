@@ -514,11 +514,31 @@ fn explain_move(position: &Chesscala, syntax: &MoveSyntax) -> IllegalTurn {
                 );
             }
             let mut any = false;
+            let mut landing_elsewhere = None;
             position.for_each_capture(side, |step| {
                 any |= matches(position, syntax, &step);
+                if let Move::Capture {
+                    from: f,
+                    to,
+                    target: t,
+                    piece,
+                    ..
+                } = step
+                    && f == from
+                    && t == target
+                    && piece.role() == Role::Hammer
+                {
+                    landing_elsewhere = Some(to);
+                }
             });
             if any {
                 return no_draws();
+            }
+            if let Some(to) = landing_elsewhere {
+                return IllegalTurn::new(
+                    IllegalKind::Other,
+                    format!("the hammer on {from} captures on {target} from {to}"),
+                );
             }
             IllegalTurn::new(
                 IllegalKind::Blocked,
