@@ -126,3 +126,30 @@ fn the_commands_play_chesscala() {
     .unwrap();
     assert_eq!(String::from_utf8_lossy(&output.stdout), text);
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// Tokens made of the grammar's characters: reading never panics, what reads is
+    /// written back to a token that reads the same, and resolving it never panics.
+    #[test]
+    fn tokens_read_write_and_resolve_without_panics(token in "[KQRBNHOMPa-gqrbnhomp0-9x:,+#-]{0,20}") {
+        if let Ok(syntax) = Chesscala::parse_turn(&token) {
+            prop_assert_eq!(Chesscala::parse_turn(&syntax.to_string()), Ok(syntax));
+            let _ = Chesscala::start().resolve(&syntax);
+            let _ = Chesscala::from_position_string(MIDDLEGAME).unwrap().resolve(&syntax);
+        }
+    }
+
+    /// Position strings with one character changed are read or refused, never a panic,
+    /// and what reads is written back to a string that reads the same.
+    #[test]
+    fn damaged_position_strings_are_refused_or_read(index in 0..MIDDLEGAME.len(), c in "[KQRBNHOMPkqrbnhomp0-9()/ wx-]") {
+        let mut text = MIDDLEGAME.to_owned();
+        text.replace_range(index..=index, &c);
+        if let Ok(position) = Chesscala::from_position_string(&text) {
+            let again = Chesscala::from_position_string(&position.position_string()).unwrap();
+            prop_assert_eq!(again, position);
+        }
+    }
+}
