@@ -328,7 +328,10 @@ impl Game for Chesscala {
             None => {}
             Some(value) if matches!(value.as_str(), "no" | "none" | "off") => {
                 position.draws = DrawRule::NoDraws;
-                position.settle(Phase::Play);
+                // An ended game stays ended; otherwise the option may end it now.
+                if !matches!(position.phase, Phase::Ended(_)) {
+                    position.settle(Phase::Play);
+                }
             }
             Some(value)
                 if matches!(value.as_str(), "yes" | "standard" | "on") && position.no_draws() =>
