@@ -15,7 +15,7 @@ use crate::scenarios::check_playout;
 
 #[test]
 fn every_scenario_holds() {
-    crate::scenarios::run_table::<Chesscala>("tests/data/chesscala/scenarios.txt", 100);
+    crate::scenarios::run_table::<Chesscala>("tests/data/chesscala/scenarios.txt", 160);
 }
 
 /// A crowded middlegame from a random game: mixed stacks, Hammers and Bombs on both
