@@ -19,12 +19,14 @@ pub mod african;
 pub mod cascudo;
 pub mod chesica;
 pub mod chess;
+pub mod chesscala;
 pub mod wickets;
 
 pub use african::African;
 pub use cascudo::Cascudo;
 pub use chesica::Chesica;
 pub use chess::Chess;
+pub use chesscala::Chesscala;
 pub use wickets::Wickets;
 
 /// A side. White moves first in every game pbem knows.
@@ -122,6 +124,8 @@ pub enum WinReason {
     NoDefender,
     /// African Chess: the loser's touchstone is guarded and the loser has no legal turn.
     Touch,
+    /// Chesscala: the loser has lost 12 or more pieces.
+    Attrition,
 }
 
 impl fmt::Display for WinReason {
@@ -133,6 +137,7 @@ impl fmt::Display for WinReason {
             WinReason::KingDefenderTaken => "taking the wicket of a King Defender",
             WinReason::NoDefender => "the opponent having no piece to name Defender",
             WinReason::Touch => "touch",
+            WinReason::Attrition => "attrition",
         })
     }
 }
@@ -153,6 +158,10 @@ pub enum DrawReason {
     ThreefoldRepetition,
     /// The same position for the fifth time (automatic).
     FivefoldRepetition,
+    /// Chesscala: both sides have a checkmated King (at once, or after a last turn).
+    SimultaneousCheckmate,
+    /// Chesscala: the side that played its last turn took the other's twelfth piece.
+    AttritionOnLastTurn,
 }
 
 impl fmt::Display for DrawReason {
@@ -164,6 +173,8 @@ impl fmt::Display for DrawReason {
             DrawReason::SeventyFiveMoves => "the seventy-five-move rule",
             DrawReason::ThreefoldRepetition => "threefold repetition",
             DrawReason::FivefoldRepetition => "fivefold repetition",
+            DrawReason::SimultaneousCheckmate => "simultaneous checkmates",
+            DrawReason::AttritionOnLastTurn => "the twelfth piece taken on the last turn",
         })
     }
 }
@@ -487,6 +498,9 @@ pub enum Variant {
     AfricanChess,
     /// Cascudo (David Jagger, 2003): a hexagonal chess whose turns are cascades of moves.
     Cascudo,
+    /// Chesscala (Francois Tremblay and David Mustoe, 2011): chess pieces sown in three
+    /// mancala circuits.
+    Chesscala,
 }
 
 impl Variant {
@@ -497,6 +511,7 @@ impl Variant {
         Variant::Chesica,
         Variant::AfricanChess,
         Variant::Cascudo,
+        Variant::Chesscala,
     ];
 
     /// The canonical `[Variant]` tag value.
@@ -508,6 +523,7 @@ impl Variant {
             Variant::ChessWithWickets => "Chess with wickets",
             Variant::AfricanChess => "African Chess",
             Variant::Cascudo => "Cascudo",
+            Variant::Chesscala => "Chesscala",
         }
     }
 
@@ -520,6 +536,7 @@ impl Variant {
             Variant::ChessWithWickets => &["wickets", "chess-with-wickets", "wicket chess"],
             Variant::AfricanChess => &["african", "african-chess", "Amberstone chess"],
             Variant::Cascudo => &["Cascudo Chess", "cascade chess"],
+            Variant::Chesscala => &["chess-mancala", "chess mancala", "Tremblay's Chesscala"],
         }
     }
 
@@ -583,6 +600,10 @@ macro_rules! with_game {
                 type $G = $crate::games::Cascudo;
                 $body
             }
+            $crate::games::Variant::Chesscala => {
+                type $G = $crate::games::Chesscala;
+                $body
+            }
         }
     };
 }
@@ -608,5 +629,10 @@ mod tests {
         );
         assert_eq!(Variant::from_name("african"), Some(Variant::AfricanChess));
         assert_eq!(Variant::from_name("cascudo-chess"), Some(Variant::Cascudo));
+        assert_eq!(Variant::from_name("chesscala"), Some(Variant::Chesscala));
+        assert_eq!(
+            Variant::from_name("Chess-Mancala"),
+            Some(Variant::Chesscala)
+        );
     }
 }

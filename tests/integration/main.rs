@@ -27,6 +27,7 @@ mod african;
 mod cascudo;
 mod chesica;
 mod chess;
+mod chesscala;
 mod cli;
 mod email;
 mod mail;

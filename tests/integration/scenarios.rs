@@ -9,6 +9,7 @@
 //!                                     blocked, ambiguous, game-over), message has FRAGMENT
 //! syntax | TOKEN | FRAGMENT           TOKEN does not read; the message has FRAGMENT
 //! legal | TOKEN TOKEN ...             exactly these canonical turns are legal (or `none`)
+//! count | N                           exactly N turns are legal (for long lists)
 //! outcome | TEXT                      the rules' verdict on the position (or `none`)
 //! bad-position | POSITION | FRAGMENT  the position string is refused with FRAGMENT
 //! ```
@@ -112,6 +113,13 @@ fn run_line<G: Game>(fields: &[&str], position: &mut Option<G>) -> Result<(), St
             let got = legal_tokens(&current()?);
             if got != wanted {
                 return Err(format!("legal turns are {}", got.join(" ")));
+            }
+        }
+        ["count", number] => {
+            let wanted: usize = number.parse().map_err(|_| "count is not a number")?;
+            let got = legal_tokens(&current()?).len();
+            if got != wanted {
+                return Err(format!("{got} turns are legal"));
             }
         }
         ["outcome", text] => {
