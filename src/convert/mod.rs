@@ -481,8 +481,13 @@ fn export_game<G: Game>(record: &Record, dialect: ops::Dialect) -> Result<Export
             record.span,
         )]);
     };
-    let setup = record.tag("FEN").map(|_| {
-        let standard = G::start().snapshot().expect("the game describes its board");
+    // Option tags (a decision mode) show in the position string, so a start that
+    // differs from the standard one in anything is carried as a setup.
+    let standard_start = G::start();
+    let setup = (start.position_string() != standard_start.position_string()).then(|| {
+        let standard = standard_start
+            .snapshot()
+            .expect("the game describes its board");
         let edits = ops::derive(
             &standard,
             &start_board,

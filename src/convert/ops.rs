@@ -223,15 +223,20 @@ pub fn derive(
             appeared[index] = new[common..].to_vec();
         }
     }
-    let mut ops = Vec::new();
-    let mut removed_by_move = vec![false; count];
-    // Moves: the same piece first, then a piece of the same side that changed kind.
+    // What stays on each place from before (nothing means a move onto it may clear it).
+    let kept: Vec<usize> = (0..count)
+        .map(|index| after.places[index].pieces.len() - appeared[index].len())
+        .collect();
+    // Pair pieces that vanished with pieces that appeared elsewhere: the same piece
+    // first, then a piece of the same side that changed kind (a promotion).
+    let mut moves: Vec<(usize, usize, Man, Man)> = Vec::new();
     for same_kind in [true, false] {
+        #[allow(clippy::needless_range_loop)] // `to` indexes two vectors and is stored
         for to in 0..count {
             let mut at = 0;
             while at < appeared[to].len() {
                 let man = appeared[to][at];
-                let source = (0..count).find_map(|from| {
+                let source = (0..count).filter(|&from| from != to).find_map(|from| {
                     vanished[from]
                         .iter()
                         .position(|other| {
@@ -241,7 +246,6 @@ pub fn derive(
                                 other.color == man.color
                             }
                         })
-                        .filter(|_| from != to)
                         .map(|position| (from, position))
                 });
                 let Some((from, position)) = source else {
@@ -250,45 +254,64 @@ pub fn derive(
                 };
                 let moved = vanished[from].remove(position);
                 appeared[to].remove(at);
-                let capture = !vanished[to].is_empty() && !removed_by_move[to];
-                if capture {
-                    removed_by_move[to] = true;
-                }
-                ops.push(Op::Move {
-                    piece: Some(dialect.word(moved)),
-                    from: before.places[from].name.clone(),
-                    to: before.places[to].name.clone(),
-                    capture: capture && before.stacking == Stacking::Single,
-                });
-                if moved.kind != man.kind {
-                    if dialect == Dialect::WithChange {
-                        ops.push(Op::Change {
-                            to: man.kind.name.to_owned(),
-                            at: None,
-                        });
-                    } else {
-                        ops.push(Op::Drop {
-                            color: Some(man.color),
-                            piece: dialect.word(man),
-                            at: before.places[to].name.clone(),
-                        });
-                    }
-                }
+                moves.push((from, to, moved, man));
             }
         }
     }
+    // A place whose pieces are all taken and that nothing stays on is cleared by the
+    // first move onto it (`x`); moves out of such places go first.
+    let captured = |index: usize| !vanished[index].is_empty() && kept[index] == 0;
+    moves.sort_by_key(|&(from, _, _, _)| !captured(from) || vanished[from].is_empty());
+    let mut ops = Vec::new();
+    let mut cleared = vec![false; count];
+    for &(from, to, moved, man) in &moves {
+        let capture = captured(to) && !cleared[to];
+        cleared[to] |= capture;
+        // Game Courier has no capturing move: where a move onto a piece would not
+        // replace it, the place is cleared first.
+        let explicit = capture && dialect == Dialect::WithoutChange;
+        if explicit && before.stacking != Stacking::Single {
+            ops.push(Op::Remove {
+                at: before.places[to].name.clone(),
+            });
+        }
+        ops.push(Op::Move {
+            piece: Some(dialect.word(moved)),
+            from: before.places[from].name.clone(),
+            to: before.places[to].name.clone(),
+            capture: capture && !explicit,
+        });
+        if moved.kind != man.kind {
+            if dialect == Dialect::WithChange {
+                ops.push(Op::Change {
+                    to: man.kind.name.to_owned(),
+                    at: None,
+                });
+            } else {
+                ops.push(Op::Drop {
+                    color: Some(man.color),
+                    piece: dialect.word(man),
+                    at: before.places[to].name.clone(),
+                });
+            }
+        }
+    }
+    // Removals before drops, so that no drop is followed by a removal (which would
+    // read as a capturing move in Zillions).
     for index in 0..count {
-        let single_taken = before.stacking == Stacking::Single && removed_by_move[index];
-        if !vanished[index].is_empty() && !single_taken && after.places[index].pieces.is_empty() {
+        if !vanished[index].is_empty() && !cleared[index] && kept[index] == 0 {
             ops.push(Op::Remove {
                 at: before.places[index].name.clone(),
             });
+            cleared[index] = true;
         }
-        for man in &appeared[index] {
+    }
+    for (place, men) in before.places.iter().zip(&appeared) {
+        for man in men {
             ops.push(Op::Drop {
                 color: Some(man.color),
                 piece: dialect.word(*man),
-                at: before.places[index].name.clone(),
+                at: place.name.clone(),
             });
         }
     }
@@ -300,13 +323,15 @@ pub fn derive(
         check = before.clone();
     }
     let check = check.normalized();
-    for index in 0..count {
-        if check.places[index] == after.places[index] {
-            continue;
-        }
+    let wrong: Vec<usize> = (0..count)
+        .filter(|&index| check.places[index] != after.places[index])
+        .collect();
+    for &index in &wrong {
         ops.push(Op::Remove {
             at: after.places[index].name.clone(),
         });
+    }
+    for &index in &wrong {
         for man in &after.places[index].pieces {
             ops.push(Op::Drop {
                 color: Some(man.color),

@@ -71,7 +71,9 @@ pub(crate) fn parse_ops(text: &str) -> Result<Vec<Op>, String> {
                 at: place,
             });
         } else if is_place(word) {
-            if matches!(next, Some("-" | "x")) && after.is_some_and(is_place) {
+            // A move names its piece only; words that start with a side are a drop.
+            let names_side = pending.len() > 1 && color_named(pending[0]).is_some();
+            if !names_side && matches!(next, Some("-" | "x")) && after.is_some_and(is_place) {
                 ops.push(Op::Move {
                     piece: (!pending.is_empty()).then(|| pending.join(" ")),
                     from: word.to_owned(),
