@@ -11,8 +11,7 @@ use crate::notation::Span;
 use crate::replay::FindingKind;
 
 /// Whether a line looks like Game Courier's rather than typed algebraic: a labelled move
-/// (`P e2-e4`), a drop (`Q*e8`), a removal (`@-e4`), a `;` between parts or a `//`
-/// comment.
+/// (`P e2-e4`), a drop (`Q*e8`), a removal (`@-e4`) or a `//` comment.
 #[must_use]
 pub fn looks_like(line: &str) -> bool {
     let body = strip_number(line).map_or(line, |(_, _, rest)| rest).trim();
@@ -25,7 +24,7 @@ pub fn looks_like(line: &str) -> bool {
             .split_once('*')
             .is_some_and(|(label, place)| !label.is_empty() && is_place(place.trim()));
         let labelled = part.split_once(' ').is_some_and(|(label, rest)| {
-            !label.is_empty()
+            label.starts_with(|c: char| c.is_alphabetic() || c == '+')
                 && !is_place(label)
                 && rest
                     .trim()
@@ -33,7 +32,7 @@ pub fn looks_like(line: &str) -> bool {
                     .is_some_and(|(from, _)| is_place(from))
         });
         drop || labelled
-    }) || (body.contains(';') && body.contains('-'))
+    })
 }
 
 /// A move number at the start of a text: `12.` (White) or `12...` (Black), with the

@@ -488,13 +488,7 @@ fn export_game<G: Game>(record: &Record, dialect: ops::Dialect) -> Result<Export
         let standard = standard_start
             .snapshot()
             .expect("the game describes its board");
-        let edits = ops::derive(
-            &standard,
-            &start_board,
-            G::PIECE_KINDS,
-            Color::White,
-            dialect,
-        );
+        let edits = ops::edits(&standard, &start_board, dialect);
         (start.position_string(), edits)
     });
     let mut position = start;

@@ -322,14 +322,31 @@ pub fn derive(
         ops.clear();
         check = before.clone();
     }
-    let check = check.normalized();
-    let wrong: Vec<usize> = (0..count)
-        .filter(|&index| check.places[index] != after.places[index])
+    rebuild(&check.normalized(), after, dialect, &mut ops);
+    ops
+}
+
+/// The edits that turn the standard start into a setup: each place that differs is
+/// cleared (when it holds anything) and its pieces dropped, bottom to top.
+#[must_use]
+pub fn edits(before: &Snapshot, after: &Snapshot, dialect: Dialect) -> Vec<Op> {
+    let mut ops = Vec::new();
+    rebuild(&before.clone().normalized(), after, dialect, &mut ops);
+    ops
+}
+
+/// Appends what makes every place of `current` that differs from `after` like it:
+/// removals first (so that no drop is followed by a removal), then drops.
+fn rebuild(current: &Snapshot, after: &Snapshot, dialect: Dialect, ops: &mut Vec<Op>) {
+    let wrong: Vec<usize> = (0..current.places.len().min(after.places.len()))
+        .filter(|&index| current.places[index] != after.places[index])
         .collect();
     for &index in &wrong {
-        ops.push(Op::Remove {
-            at: after.places[index].name.clone(),
-        });
+        if !current.places[index].pieces.is_empty() {
+            ops.push(Op::Remove {
+                at: after.places[index].name.clone(),
+            });
+        }
     }
     for &index in &wrong {
         for man in &after.places[index].pieces {
@@ -340,7 +357,6 @@ pub fn derive(
             });
         }
     }
-    ops
 }
 
 #[cfg(test)]

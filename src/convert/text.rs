@@ -107,8 +107,8 @@ pub fn normalize(word: &str) -> String {
 }
 
 /// Reads a typed move list: words separated by spaces, commas, semicolons or new lines;
-/// move numbers, evaluation signs, annotation glyphs and text in brackets are left out;
-/// a result ends the list.
+/// move numbers, evaluation signs, annotation glyphs, text in brackets and words that
+/// name no square (prose) are left out; a result is kept.
 #[must_use]
 pub fn read(text: &str) -> Foreign {
     let locator = Locator::new(text);
@@ -142,7 +142,9 @@ pub fn read(text: &str) -> Foreign {
             continue;
         }
         let token = normalize(word);
-        if token.is_empty() {
+        // Every move names a square (a digit) or castles; other words are prose.
+        let castles = token.trim_end_matches(['+', '#']).starts_with("O-O");
+        if !castles && !token.contains(|c: char| c.is_ascii_digit()) {
             continue;
         }
         // Where the word starts, after its move number.
@@ -175,7 +177,7 @@ mod tests {
     #[test]
     fn numbers_annotations_and_asides_go() {
         assert_eq!(
-            tokens("1.e4 e5, 2) ♘f3!? {a comment} (2. Bc4) 2... Nc6 +- 3. 0-0 1-0"),
+            tokens("Our game: 1.e4 e5, 2) ♘f3!? {a comment} (2. Bc4) 2... Nc6 +- 3. 0-0 1-0"),
             vec!["e4", "e5", "Nf3", "Nc6", "O-O"]
         );
         assert_eq!(

@@ -27,6 +27,7 @@ mod african;
 mod chesica;
 mod chess;
 mod cli;
+mod convert;
 mod email;
 mod mail;
 mod notation;
