@@ -5,9 +5,10 @@ use std::fmt::Write as _;
 
 use crate::convert::ops::Op;
 use crate::convert::zillions::is_place;
-use crate::convert::{Exported, Foreign, ForeignTurn, Locator, TurnBody, finding};
+use crate::convert::{
+    Exported, Foreign, ForeignTurn, Locator, TurnBody, finding, read_pbem_comment,
+};
 use crate::games::{Color, GameResult};
-use crate::notation::Span;
 use crate::replay::FindingKind;
 
 /// Whether a line looks like Game Courier's rather than typed algebraic: a labelled move
@@ -185,7 +186,7 @@ pub fn read(text: &str) -> Foreign {
             rest = &rest[body_end..];
         }
         if let Some((comment, at)) = comment {
-            read_comment(comment, &mut foreign, locator.span(line_offset + at));
+            read_pbem_comment(comment, &mut foreign, locator.span(line_offset + at));
         }
     }
     foreign
@@ -199,34 +200,6 @@ fn next_number(text: &str) -> Option<usize> {
         })
         .map(|(at, _)| at)
         .find(|&at| strip_number(&text[at..]).is_some())
-}
-
-/// pbem's own comments: `// pbem game <name>`, `// pbem setup <position>`,
-/// `// pbem result <result>`, `// pbem turn <token>` (for the turn on its line).
-fn read_comment(comment: &str, foreign: &mut Foreign, span: Span) {
-    let Some(rest) = comment.trim().strip_prefix("pbem ") else {
-        return;
-    };
-    let (key, value) = rest.trim().split_once(' ').unwrap_or((rest.trim(), ""));
-    let value = value.trim();
-    match key {
-        "game" => foreign.game = Some(value.to_owned()),
-        "setup" => foreign.setup = Some(value.to_owned()),
-        "result" => foreign.result = GameResult::from_token(value),
-        "turn" => match foreign.turns.last_mut() {
-            Some(turn) => turn.hint = Some(value.to_owned()),
-            None => foreign.findings.push(finding(
-                FindingKind::Parse,
-                "a pbem turn comment before any turn",
-                span,
-            )),
-        },
-        _ => foreign.findings.push(finding(
-            FindingKind::Parse,
-            format!("unknown pbem comment \"{key}\""),
-            span,
-        )),
-    }
 }
 
 fn write_op(op: &Op, out: &mut String) {

@@ -189,17 +189,43 @@ pub fn read(format: Format, text: &str) -> Foreign {
 
 /// A finding at a place of the input.
 pub(crate) fn finding(kind: FindingKind, message: impl Into<String>, span: Span) -> Finding {
-    Finding {
-        severity: Severity::Error,
-        kind,
-        message: message.into(),
-        span,
-        token: None,
-        ply: None,
-        move_number: None,
-        in_variation: false,
-        legal: Vec::new(),
-        closest: None,
+    Finding::new(Severity::Error, kind, message, span)
+}
+
+/// Reads pbem's own comment lines, which the foreign programs do not write (after the
+/// comment sign, `;` in Zillions and `//` in Game Courier): `pbem game <name>`,
+/// `pbem setup <position string>`, `pbem result <result>` and `pbem turn <token>` (for the
+/// turn before it). Other comments are left alone.
+pub(crate) fn read_pbem_comment(comment: &str, foreign: &mut Foreign, span: Span) {
+    let Some(rest) = comment.trim().strip_prefix("pbem ") else {
+        return;
+    };
+    let (key, value) = rest.trim().split_once(' ').unwrap_or((rest.trim(), ""));
+    let value = value.trim();
+    match key {
+        "game" => foreign.game = Some(value.to_owned()),
+        "setup" => foreign.setup = Some(value.to_owned()),
+        "result" => match GameResult::from_token(value) {
+            Some(result) => foreign.result = Some(result),
+            None => foreign.findings.push(finding(
+                FindingKind::Parse,
+                format!("{value} is not a result"),
+                span,
+            )),
+        },
+        "turn" => match foreign.turns.last_mut() {
+            Some(turn) => turn.hint = Some(value.to_owned()),
+            None => foreign.findings.push(finding(
+                FindingKind::Parse,
+                "a pbem turn comment before any turn",
+                span,
+            )),
+        },
+        _ => foreign.findings.push(finding(
+            FindingKind::Parse,
+            format!("unknown pbem comment \"{key}\""),
+            span,
+        )),
     }
 }
 

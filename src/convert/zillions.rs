@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use crate::convert::ops::Op;
 use crate::convert::{
-    Exported, Foreign, ForeignTurn, Locator, TurnBody, finding, ops::color_named,
+    Exported, Foreign, ForeignTurn, Locator, TurnBody, finding, ops::color_named, read_pbem_comment,
 };
 use crate::games::GameResult;
 use crate::replay::FindingKind;
@@ -233,41 +233,6 @@ pub fn read(text: &str) -> Foreign {
         };
     }
     foreign
-}
-
-/// pbem's own lines, which Zillions does not write: `; pbem setup <position>`,
-/// `; pbem result <result>`, `; pbem turn <token>` (for the turn above it).
-fn read_pbem_comment(rest: &str, foreign: &mut Foreign, span: crate::notation::Span) {
-    let Some(rest) = rest.trim().strip_prefix("pbem ") else {
-        return;
-    };
-    let (key, value) = rest.trim().split_once(' ').unwrap_or((rest.trim(), ""));
-    let value = value.trim();
-    match key {
-        "setup" => foreign.setup = Some(value.to_owned()),
-        "game" => foreign.game = Some(value.to_owned()),
-        "result" => match GameResult::from_token(value) {
-            Some(result) => foreign.result = Some(result),
-            None => foreign.findings.push(finding(
-                FindingKind::Parse,
-                format!("{value} is not a result"),
-                span,
-            )),
-        },
-        "turn" => match foreign.turns.last_mut() {
-            Some(turn) => turn.hint = Some(value.to_owned()),
-            None => foreign.findings.push(finding(
-                FindingKind::Parse,
-                "a pbem turn comment before any turn",
-                span,
-            )),
-        },
-        _ => foreign.findings.push(finding(
-            FindingKind::Parse,
-            format!("unknown pbem comment \"{key}\""),
-            span,
-        )),
-    }
 }
 
 /// Writes one operation as Zillions does.
