@@ -168,19 +168,23 @@ pub fn read(text: &str) -> Foreign {
                     Err(reason) => failed = Some(reason),
                 }
             }
-            match failed {
-                Some(reason) => foreign.findings.push(finding(
+            if let Some(reason) = &failed {
+                foreign.findings.push(finding(
                     FindingKind::Parse,
                     format!("cannot read the turn {body}: {reason}"),
                     span,
-                )),
-                None if !body.is_empty() => foreign.turns.push(ForeignTurn {
+                ));
+            }
+            if !body.is_empty() {
+                foreign.turns.push(ForeignTurn {
                     span,
                     written: body.to_owned(),
-                    body: TurnBody::Ops(ops),
+                    body: match failed {
+                        Some(_) => TurnBody::Unreadable,
+                        None => TurnBody::Ops(ops),
+                    },
                     hint: None,
-                }),
-                None => {}
+                });
             }
             at += body_end;
             rest = &rest[body_end..];

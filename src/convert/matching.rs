@@ -95,7 +95,8 @@ pub fn match_ops<G: Game>(
             _ if fits.len() != 1 => {
                 return Err(Unmatched {
                     message: format!(
-                        "the turn given in the comment, {hint}, does not leave the board this                          move leaves"
+                        "the turn given in the comment, {hint}, does not leave the board this \
+                         move leaves"
                     ),
                     candidates: written(position, &fits),
                 });

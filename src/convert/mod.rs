@@ -110,6 +110,9 @@ pub enum TurnBody {
     Ops(Vec<Op>),
     /// A typed token (a typed move list).
     Token(String),
+    /// A turn the reader could not read (its finding says why): the conversion stops
+    /// here rather than blame the turns after it.
+    Unreadable,
 }
 
 /// One turn of a foreign file.
@@ -373,6 +376,7 @@ fn convert_game<G: Game>(
         let matched = match &turn.body {
             TurnBody::Ops(ops) => matching::match_ops(&position, ops, turn.hint.as_deref()),
             TurnBody::Token(token) => matching::match_token(&position, token),
+            TurnBody::Unreadable => break,
         };
         match matched {
             Ok(legal) => {

@@ -196,6 +196,12 @@ pub fn read(text: &str) -> Foreign {
                     format!("cannot read the move {body}: {reason}"),
                     span,
                 ));
+                foreign.turns.push(ForeignTurn {
+                    span,
+                    written: format!("{number}. {body}"),
+                    body: TurnBody::Unreadable,
+                    hint: None,
+                });
                 previous_partial = None;
                 continue;
             }

@@ -213,7 +213,7 @@ fn zillions_samples_read_and_are_reported_as_unknown_games() {
     let last = foreign.turns.last().expect("turns");
     match &last.body {
         convert::TurnBody::Ops(ops) => assert_eq!(ops.len(), 4, "{ops:?}"),
-        convert::TurnBody::Token(_) => panic!("a saved game gives operations"),
+        other => panic!("a saved game gives operations, not {other:?}"),
     }
     let move_lines = text
         .lines()
