@@ -169,7 +169,7 @@ mod tests {
             .into_iter()
             .map(|turn| match turn.body {
                 TurnBody::Token(token) => token,
-                TurnBody::Ops(_) => unreachable!("the text reader gives tokens"),
+                other => unreachable!("the text reader gives tokens, not {other:?}"),
             })
             .collect()
     }
