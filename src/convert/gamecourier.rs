@@ -258,9 +258,8 @@ pub fn write(game: &Exported) -> String {
         }
         out.push('\n');
     }
-    if game.result != GameResult::Unknown {
-        let _ = writeln!(out, "// pbem result {}", game.result);
-    }
+    // Always, so that an open result (`*`) stays open where the rules have ended the game.
+    let _ = writeln!(out, "// pbem result {}", game.result);
     out
 }
 

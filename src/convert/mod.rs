@@ -397,10 +397,11 @@ fn convert_game<G: Game>(
             }
         }
     }
-    let converted = tokens.len();
-    let complete = converted == foreign.turns.len();
+    let complete = tokens.len() == foreign.turns.len();
     let ruled = position.outcome().map(|outcome| outcome.result());
     let result = match (foreign.result, ruled) {
+        // An open result may stand after the rules have ended the game.
+        (Some(GameResult::Unknown), _) if complete => GameResult::Unknown,
         (Some(given), Some(ruled)) if complete && given != ruled => {
             findings.push(finding(
                 FindingKind::Result,
@@ -413,11 +414,65 @@ fn convert_game<G: Game>(
         (_, Some(ruled)) => ruled,
         _ => GameResult::Unknown,
     };
-    Converted {
-        text: pbem_text(&start, setup.is_some(), &tokens, result),
-        findings,
-        turns: converted,
+    let mut text = pbem_text(&start, setup.is_some(), &tokens, result);
+    // The validator has the last word: repetition bans and ends by repetition belong to
+    // the replay, not to a position.
+    let record = crate::notation::parse_record(&text).expect("pbem_text writes records");
+    let report = replay::replay(&record);
+    if let Some(error) = report.errors().next() {
+        let at = error
+            .ply
+            .and_then(|ply| usize::try_from(ply).ok())
+            .filter(|&ply| ply >= 1 && ply <= tokens.len());
+        let mut found = match at {
+            Some(ply) => {
+                let turn = &foreign.turns[ply - 1];
+                let mut found = finding(
+                    error.kind,
+                    format!("cannot convert {}: {}", turn.written, error.message),
+                    turn.span,
+                );
+                found.token = Some(turn.written.clone());
+                if error.legal.is_empty() {
+                    found.legal = other_turns(&start, &tokens[..ply - 1], &tokens[ply - 1]);
+                }
+                tokens.truncate(ply - 1);
+                found
+            }
+            None => finding(error.kind, error.message.clone(), Span::default()),
+        };
+        found.ply = error.ply;
+        if !error.legal.is_empty() {
+            found.legal.clone_from(&error.legal);
+        }
+        findings.push(found);
+        text = pbem_text(&start, setup.is_some(), &tokens, GameResult::Unknown);
     }
+    Converted {
+        text,
+        findings,
+        turns: tokens.len(),
+    }
+}
+
+/// The legal turns other than `refused` after `played` from `start`, canonically: the
+/// candidates for a turn the replay refuses (a repetition ban) though it is generated.
+fn other_turns<G: Game>(start: &G, played: &[String], refused: &str) -> Vec<String> {
+    let mut position = start.clone();
+    for token in played {
+        let turn = G::parse_turn(token)
+            .ok()
+            .and_then(|syntax| position.resolve(&syntax).ok())
+            .expect("the tokens were written from legal turns");
+        position.play(&turn);
+    }
+    let mut turns = Vec::new();
+    position.legal_turns(&mut turns);
+    turns
+        .iter()
+        .map(|turn| position.write_turn(turn))
+        .filter(|token| token != refused)
+        .collect()
 }
 
 /// The canonical pbem record of a game from `start` with these canonical tokens.

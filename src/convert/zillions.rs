@@ -7,7 +7,6 @@ use crate::convert::ops::Op;
 use crate::convert::{
     Exported, Foreign, ForeignTurn, Locator, TurnBody, finding, ops::color_named, read_pbem_comment,
 };
-use crate::games::GameResult;
 use crate::replay::FindingKind;
 
 /// The first words of every saved game.
@@ -316,9 +315,8 @@ pub fn write(game: &Exported) -> String {
             let _ = writeln!(out, "; pbem turn {hint}");
         }
     }
-    if game.result != GameResult::Unknown {
-        let _ = writeln!(out, "; pbem result {}", game.result);
-    }
+    // Always, so that an open result (`*`) stays open where the rules have ended the game.
+    let _ = writeln!(out, "; pbem result {}", game.result);
     out
 }
 
