@@ -332,9 +332,9 @@ proptest! {
     #[test]
     fn random_wickets_games_survive_each_writer(
         choices in prop::collection::vec(any::<u32>(), 0..120),
-        mode in 0..4usize,
+        mode in 0..6usize,
     ) {
-        let modes = ["det", "det2", "dice", "dice2"];
+        let modes = ["det", "det2", "dice", "dice2", "cards", "cards2"];
         let start = Wickets::from_position_string(&format!(
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - -,- e1,e8 d1,d8 {} 0 1",
             modes[mode]
