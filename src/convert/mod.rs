@@ -232,25 +232,31 @@ pub(crate) fn read_pbem_comment(comment: &str, foreign: &mut Foreign, span: Span
     }
 }
 
-/// Turns byte offsets of a text into lines and columns (from 1).
-pub(crate) struct Locator {
+/// Turns byte offsets of a text into lines and columns (from 1; columns count
+/// characters, as the notation reader's do).
+pub(crate) struct Locator<'a> {
+    text: &'a str,
     line_starts: Vec<usize>,
 }
 
-impl Locator {
-    pub(crate) fn new(text: &str) -> Locator {
+impl Locator<'_> {
+    pub(crate) fn new(text: &str) -> Locator<'_> {
         let mut line_starts = vec![0];
         line_starts.extend(text.match_indices('\n').map(|(at, _)| at + 1));
-        Locator { line_starts }
+        Locator { text, line_starts }
     }
 
     pub(crate) fn span(&self, offset: usize) -> Span {
         let line = self.line_starts.partition_point(|&start| start <= offset);
         let start = self.line_starts[line - 1];
+        let characters = self
+            .text
+            .get(start..offset)
+            .map_or(offset - start, |before| before.chars().count());
         Span {
             offset,
             line: u32::try_from(line).unwrap_or(u32::MAX),
-            column: u32::try_from(offset - start + 1).unwrap_or(u32::MAX),
+            column: u32::try_from(characters + 1).unwrap_or(u32::MAX),
         }
     }
 }

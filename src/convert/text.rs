@@ -148,7 +148,7 @@ pub fn read(text: &str) -> Foreign {
             continue;
         }
         // Where the word starts, after its move number.
-        let offset = start + text[start..].find(word).unwrap_or(0);
+        let offset = start + cleaned[start..].find(word).unwrap_or(0);
         foreign.turns.push(ForeignTurn {
             span: locator.span(offset),
             written: word.to_owned(),
@@ -185,5 +185,9 @@ mod tests {
             vec!["e2-e4", "e7-e5", "g1f3"]
         );
         assert_eq!(read("1. e4 1/2-1/2").result, Some(GameResult::Draw));
+        // A blanked aside of several-byte characters keeps the offsets right.
+        let foreign = read("{é♘} 1.e4");
+        assert_eq!(foreign.turns.len(), 1);
+        assert_eq!(foreign.turns[0].span.column, 8);
     }
 }

@@ -343,3 +343,96 @@ proptest! {
         check_convert_roundtrip(&start, &choices)?;
     }
 }
+
+/// Runs every reader and the conversion on a text: nothing panics, and every finding
+/// with a place names the line and column of its byte offset.
+fn check_any_text(text: &str) -> Result<(), TestCaseError> {
+    for format in [Format::Zillions, Format::GameCourier, Format::Text] {
+        let converted = convert::to_pbem(&convert::read(format, text), &Options::default());
+        for finding in &converted.findings {
+            let span = finding.span;
+            if span.line == 0 {
+                continue;
+            }
+            let before = text.get(..span.offset);
+            prop_assert!(before.is_some(), "{:?} inside a character", finding);
+            let before = before.unwrap_or_default();
+            let line = before.matches('\n').count() + 1;
+            let line_start = before.rfind('\n').map_or(0, |at| at + 1);
+            let column = before[line_start..].chars().count() + 1;
+            prop_assert_eq!(
+                (span.line as usize, span.column as usize),
+                (line, column),
+                "{:?}",
+                finding
+            );
+        }
+        if !converted.text.is_empty() {
+            let record =
+                parse_record(&converted.text).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            prop_assert!(replay(&record).is_valid(), "{}", converted.text);
+        }
+    }
+    Ok(())
+}
+
+fn fragments() -> impl Strategy<Value = String> {
+    let pieces = prop::sample::select(vec![
+        "1. ",
+        "2... ",
+        "3) ",
+        "P ",
+        "p ",
+        "N ",
+        "e2-e4",
+        "e7-e5",
+        "g1-f3",
+        "e4-",
+        "@-e5",
+        "Q*e8",
+        "; ",
+        "Pawn e2 - e4",
+        "Knight g8 - f6",
+        " x e5",
+        " = Queen",
+        " on d8",
+        "partial 2 ",
+        "(x a2)",
+        "(White Queen d4)",
+        "{",
+        "}",
+        "(",
+        ")",
+        "é",
+        "♘f3",
+        "0-0",
+        "e4",
+        "Nf3",
+        "1-0",
+        "*",
+        "// pbem turn e4",
+        "; pbem result 1-0",
+        "\n",
+        "Zillions Save Game File Version 0.02 HH\n",
+        "VariantName=Chesica\n",
+        "Pass",
+        "?Dice ",
+        "capture e2 ",
+        "  ",
+    ]);
+    prop::collection::vec(pieces, 0..40).prop_map(|parts| parts.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    #[test]
+    fn arbitrary_text_never_panics_and_findings_are_located(text in "\\PC{0,200}") {
+        check_any_text(&text)?;
+    }
+
+    #[test]
+    fn format_like_text_never_panics_and_findings_are_located(text in fragments()) {
+        check_any_text(&text)?;
+    }
+}
