@@ -9,6 +9,7 @@
 
 pub mod clock;
 pub mod config;
+pub mod convert;
 pub mod correspondence;
 pub mod games;
 pub mod mail;

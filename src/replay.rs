@@ -87,7 +87,12 @@ pub struct Finding {
 }
 
 impl Finding {
-    fn new(severity: Severity, kind: FindingKind, message: impl Into<String>, span: Span) -> Self {
+    pub(crate) fn new(
+        severity: Severity,
+        kind: FindingKind,
+        message: impl Into<String>,
+        span: Span,
+    ) -> Self {
         Finding {
             severity,
             kind,

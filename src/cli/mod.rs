@@ -15,6 +15,7 @@ use crate::games::Variant;
 
 mod bench;
 mod config_cmd;
+mod convert;
 mod diagnostic;
 mod fmt;
 mod home;
@@ -128,6 +129,22 @@ Examples:
   pbem fmt game.pgn
   pbem fmt --in-place games/*.pgn")]
     Fmt(fmt::Args),
+    /// Convert between pbem, Zillions saved games, Game Courier move lists and typed lists.
+    #[command(after_help = "\
+Formats: pbem, zillions (.zsg), gamecourier (move lists), text (typed move lists, read
+only). --from is guessed from the content when left out; --to is pbem by default. Every
+turn read is matched against the legal turns of its position, so the output is always a
+legal, canonical game; a turn that cannot be matched is shown at its place with the
+candidates, and the game is converted up to there. Inputs that do not name the game are
+Chess unless --variant says otherwise; --setup gives their starting position.
+
+Exit status: 0 all converted, 1 something not converted or invalid, 2 usage or I/O error.
+
+Examples:
+  pbem convert game.zsg -o game.pgn
+  pbem convert --variant chesica forum-post.txt
+  pbem convert --to gamecourier examples/chesica.pgn")]
+    Convert(convert::Args),
     /// Count the leaf positions DEPTH turns deep (the last line is the count).
     #[command(after_help = "\
 Examples:
@@ -246,6 +263,7 @@ pub fn execute(
         Command::Show(args) => show::run(&args, out),
         Command::Legal(args) => legal::run(&args, out),
         Command::Fmt(args) => fmt::run(&args, out),
+        Command::Convert(args) => convert::run(&args, out),
         Command::Perft(args) => perft::run(&args, out),
         Command::Bench(args) => bench::run(&args, out),
         Command::Completions { shell } => {

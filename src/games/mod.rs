@@ -20,6 +20,7 @@ pub mod cascudo;
 pub mod chesica;
 pub mod chess;
 pub mod chesscala;
+pub mod snapshot;
 pub mod wickets;
 
 pub use african::African;
@@ -27,6 +28,7 @@ pub use cascudo::Cascudo;
 pub use chesica::Chesica;
 pub use chess::Chess;
 pub use chesscala::Chesscala;
+pub use snapshot::{Man, PieceKind, Place, Snapshot, Stacking};
 pub use wickets::Wickets;
 
 /// A side. White moves first in every game pbem knows.
@@ -430,6 +432,20 @@ pub trait Game: Clone + fmt::Debug + Sized {
     /// `None`. No turn may follow until the record completes it; a record ending here is
     /// valid and the replay reports what is awaited as a warning.
     fn awaiting(&self) -> Option<String> {
+        None
+    }
+
+    /// The kinds of piece the converters name (`pbem convert`): every kind that can
+    /// appear in [`Game::snapshot`], promotions included. Empty for a game the converters
+    /// do not know yet.
+    const PIECE_KINDS: &'static [PieceKind] = &[];
+
+    /// The board for the converters: every place in a fixed order with its pieces bottom
+    /// to top (see [`Snapshot`]). Two positions that differ only off the board (side to
+    /// move, rights, clocks, dice) may give the same snapshot. `None` (the default) means
+    /// the game cannot be converted yet; implementing this and [`Game::PIECE_KINDS`] is
+    /// all a game needs for `pbem convert`.
+    fn snapshot(&self) -> Option<Snapshot> {
         None
     }
 

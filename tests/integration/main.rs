@@ -29,6 +29,7 @@ mod chesica;
 mod chess;
 mod chesscala;
 mod cli;
+mod convert;
 mod email;
 mod mail;
 mod notation;

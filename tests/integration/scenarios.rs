@@ -176,7 +176,7 @@ fn tag(name: &str, value: &str) -> Tag {
 
 /// Plays random legal turns from `start` (never one a repetition ban forbids), checking
 /// every token and position string on the way; returns the record.
-fn playout<G: Game + PartialEq>(start: &G, choices: &[u32]) -> Result<Record, TestCaseError> {
+pub fn playout<G: Game + PartialEq>(start: &G, choices: &[u32]) -> Result<Record, TestCaseError> {
     let ban = match G::REPETITION {
         RepetitionRule::IllegalAt(limit) => Some(limit),
         RepetitionRule::Draw { .. } => None,

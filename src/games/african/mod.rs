@@ -28,6 +28,20 @@ pub use movegen::{Applied, Direction, Failure, Turn, TurnKind, apply, is_guarded
 pub use notation::{Action, Marker, Notation};
 
 use crate::games::chess::Square;
+use crate::games::snapshot::square_names;
+use crate::games::{Man, PieceKind, Snapshot, Stacking};
+
+/// African Chess's stones as the converters name them.
+const AFRICAN_KINDS: [PieceKind; 2] = [
+    PieceKind {
+        name: "Stone",
+        label: "S",
+    },
+    PieceKind {
+        name: "Touchstone",
+        label: "T",
+    },
+];
 use crate::games::{
     Color, DrawReason, Game, IllegalTurn, Outcome, RepetitionRule, SetupError, TurnSyntaxError,
     Variant, WinReason,
@@ -72,6 +86,31 @@ impl African {
 impl Game for African {
     type Turn = Turn;
     type Syntax = Notation;
+
+    /// A plain stone is a `Stone` (`S`), a touchstone a `Touchstone` (`T`); a square's
+    /// stones have no order.
+    const PIECE_KINDS: &'static [PieceKind] = &AFRICAN_KINDS;
+
+    fn snapshot(&self) -> Option<Snapshot> {
+        let mut snapshot = Snapshot::new(Stacking::Unordered, square_names());
+        for (place, cell) in snapshot.places.iter_mut().zip(self.board.iter()) {
+            for color in [Color::White, Color::Black] {
+                for _ in 0..cell.plain(color) {
+                    place.pieces.push(Man {
+                        color,
+                        kind: AFRICAN_KINDS[0],
+                    });
+                }
+                if cell.has_touchstone(color) {
+                    place.pieces.push(Man {
+                        color,
+                        kind: AFRICAN_KINDS[1],
+                    });
+                }
+            }
+        }
+        Some(snapshot.normalized())
+    }
 
     const VARIANT: Variant = Variant::AfricanChess;
     const REPETITION: RepetitionRule = RepetitionRule::Draw {

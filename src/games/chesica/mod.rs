@@ -26,6 +26,36 @@ pub use movegen::{MAX_JUMPS, Turn, TurnKind};
 pub use notation::Notation;
 
 use crate::games::chess::Square;
+use crate::games::snapshot::square_names;
+use crate::games::{Man, PieceKind, Snapshot, Stacking};
+
+/// Chesica's pieces as the converters name them.
+const CHESICA_KINDS: [PieceKind; 6] = [
+    PieceKind {
+        name: "Bishop",
+        label: "B",
+    },
+    PieceKind {
+        name: "Rook",
+        label: "R",
+    },
+    PieceKind {
+        name: "Queen",
+        label: "Q",
+    },
+    PieceKind {
+        name: "Promoted Bishop",
+        label: "+B",
+    },
+    PieceKind {
+        name: "Promoted Rook",
+        label: "+R",
+    },
+    PieceKind {
+        name: "Promoted Queen",
+        label: "+Q",
+    },
+];
 use crate::games::{
     Color, DrawReason, Game, IllegalTurn, Outcome, RepetitionRule, SetupError, TurnSyntaxError,
     Variant, WinReason,
@@ -60,6 +90,28 @@ impl Chesica {
 impl Game for Chesica {
     type Turn = Turn;
     type Syntax = Notation;
+
+    /// Unpromoted pieces are `Bishop`, `Rook`, `Queen` (`B`, `R`, `Q`); promoted ones
+    /// `Promoted Bishop` and so on (`+B`, `+R`, `+Q`), as the position string writes them.
+    const PIECE_KINDS: &'static [PieceKind] = &CHESICA_KINDS;
+
+    fn snapshot(&self) -> Option<Snapshot> {
+        let mut snapshot = Snapshot::new(Stacking::Single, square_names());
+        for (place, piece) in snapshot.places.iter_mut().zip(self.board.iter()) {
+            if let Some(piece) = piece {
+                let role = match piece.role {
+                    Role::Bishop => 0,
+                    Role::Rook => 1,
+                    Role::Queen => 2,
+                };
+                place.pieces.push(Man {
+                    color: piece.color,
+                    kind: CHESICA_KINDS[role + if piece.promoted { 3 } else { 0 }],
+                });
+            }
+        }
+        Some(snapshot)
+    }
 
     const VARIANT: Variant = Variant::Chesica;
     const REPETITION: RepetitionRule = RepetitionRule::IllegalAt(3);

@@ -22,9 +22,10 @@ pub use setup::{Board, CastlingRights, Setup};
 pub use types::{CastlingSide, Piece, Role, Square};
 
 use self::bitboard::Bitboard;
+use crate::games::snapshot::square_names;
 use crate::games::{
-    Color, DrawReason, Game, IllegalTurn, Outcome, RepetitionRule, SetupError, TurnSyntaxError,
-    Variant, WinReason,
+    Color, DrawReason, Game, IllegalTurn, Man, Outcome, PieceKind, RepetitionRule, SetupError,
+    Snapshot, Stacking, TurnSyntaxError, Variant, WinReason,
 };
 
 /// A legal position of orthodox chess: exactly one king a side, the side not to move not
@@ -38,6 +39,42 @@ pub struct Chess {
     ep_square: Option<Square>,
     halfmove_clock: u32,
     fullmove_number: u32,
+}
+
+/// The orthodox pieces as the converters name them, in the order of [`Role`].
+pub(crate) const CHESS_KINDS: [PieceKind; 6] = [
+    PieceKind {
+        name: "Pawn",
+        label: "P",
+    },
+    PieceKind {
+        name: "Knight",
+        label: "N",
+    },
+    PieceKind {
+        name: "Bishop",
+        label: "B",
+    },
+    PieceKind {
+        name: "Rook",
+        label: "R",
+    },
+    PieceKind {
+        name: "Queen",
+        label: "Q",
+    },
+    PieceKind {
+        name: "King",
+        label: "K",
+    },
+];
+
+/// An orthodox piece as the converters name it.
+pub(crate) fn chess_man(piece: Piece) -> Man {
+    Man {
+        color: piece.color,
+        kind: CHESS_KINDS[piece.role.index()],
+    }
 }
 
 impl Chess {
@@ -199,6 +236,8 @@ impl Game for Chess {
     type Turn = Move;
     type Syntax = San;
 
+    const PIECE_KINDS: &'static [PieceKind] = &CHESS_KINDS;
+
     const VARIANT: Variant = Variant::Chess;
     const REPETITION: RepetitionRule = RepetitionRule::Draw {
         claim: 3,
@@ -237,6 +276,16 @@ impl Game for Chess {
 
     fn fullmove_number(&self) -> u32 {
         self.fullmove_number
+    }
+
+    fn snapshot(&self) -> Option<Snapshot> {
+        let mut snapshot = Snapshot::new(Stacking::Single, square_names());
+        for (square, piece) in self.board.pieces() {
+            snapshot.places[square.index()]
+                .pieces
+                .push(chess_man(piece));
+        }
+        Some(snapshot)
     }
 
     fn legal_turns(&self, out: &mut Vec<Move>) {

@@ -25,7 +25,27 @@ pub use notation::{MovePart, Step, Syntax};
 use crate::games::chess::attacks::{self, tables};
 use crate::games::chess::bitboard::Bitboard;
 use crate::games::chess::types::{CastlingSide, Piece, Role, Square, color_index};
-use crate::games::chess::{Board, CastlingRights};
+use crate::games::chess::{Board, CHESS_KINDS, CastlingRights, chess_man};
+use crate::games::snapshot::square_names;
+use crate::games::{Man, PieceKind, Snapshot, Stacking};
+
+/// The converters' names: the orthodox pieces, the Ball and the Defender marker.
+const WICKETS_KINDS: [PieceKind; 8] = [
+    CHESS_KINDS[0],
+    CHESS_KINDS[1],
+    CHESS_KINDS[2],
+    CHESS_KINDS[3],
+    CHESS_KINDS[4],
+    CHESS_KINDS[5],
+    PieceKind {
+        name: "Ball",
+        label: "O",
+    },
+    PieceKind {
+        name: "Defender",
+        label: "D",
+    },
+];
 use crate::games::{
     Color, DrawReason, Game, IllegalTurn, Outcome, RepetitionRule, SetupError, Tags,
     TurnSyntaxError, Variant, WinReason,
@@ -1225,6 +1245,38 @@ fn combinations(
 impl Game for Wickets {
     type Turn = Turn;
     type Syntax = Syntax;
+
+    /// The orthodox pieces, plus a `Ball` (`O`) for each side's Ball (with its
+    /// Ball-haver, or alone where it lies loose) and a `Defender` marker (`D`) with each
+    /// side's Defender; the wickets are the places `w0` and `w9`, after h8. A place's
+    /// pieces have no order.
+    const PIECE_KINDS: &'static [PieceKind] = &WICKETS_KINDS;
+
+    fn snapshot(&self) -> Option<Snapshot> {
+        let names = square_names().chain(["w0".to_owned(), "w9".to_owned()]);
+        let mut snapshot = Snapshot::new(Stacking::Unordered, names);
+        for (index, place) in snapshot.places.iter_mut().enumerate() {
+            let loc = Loc(index as u8);
+            if let Some(piece) = self.piece_at(loc) {
+                place.pieces.push(chess_man(piece));
+            }
+        }
+        for color in [Color::White, Color::Black] {
+            let side = idx(color);
+            for (loc, kind) in [
+                (self.loose[side], WICKETS_KINDS[6]),
+                (self.haver[side], WICKETS_KINDS[6]),
+                (self.defender[side], WICKETS_KINDS[7]),
+            ] {
+                if let Some(loc) = loc {
+                    snapshot.places[usize::from(loc.0)]
+                        .pieces
+                        .push(Man { color, kind });
+                }
+            }
+        }
+        Some(snapshot.normalized())
+    }
 
     const VARIANT: Variant = Variant::ChessWithWickets;
     const REPETITION: RepetitionRule = RepetitionRule::Draw {

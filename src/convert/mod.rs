@@ -1,0 +1,620 @@
+//! Converters between pbem records and the formats other programs and people use:
+//! Zillions of Games saved games ([`zillions`]), Game Courier move lists
+//! ([`gamecourier`]) and move lists typed into posts and mails ([`text`], read only).
+//!
+//! Nothing here knows a game's pieces. Readers turn a file into a [`Foreign`] game: board
+//! operations ([`Op`]) or typed tokens per turn. [`to_pbem`] matches each turn against
+//! the legal turns of the position ([`matching`]), so the result is always a legal,
+//! canonical pbem game; what cannot be matched is a [`Finding`] at its place with the
+//! candidates, and the game is converted up to there. Writers go the other way: each
+//! turn's operations are derived from the boards before and after it ([`ops::derive`]),
+//! through [`Game::snapshot`]. A game needs nothing more than `Game::snapshot` and
+//! `Game::PIECE_KINDS` to be convertible.
+//!
+//! When several legal turns leave the same board (a die or a card decided something the
+//! board does not show), writers add the pbem token in a comment the readers understand.
+//!
+//! Like the rest of the library, nothing here does I/O.
+
+pub mod gamecourier;
+pub mod matching;
+pub mod ops;
+pub mod text;
+pub mod zillions;
+
+use std::fmt;
+
+use crate::games::{Color, Game, GameResult, Snapshot, Variant};
+use crate::notation::{Line, Numbering, Record, Span, TurnNode, complete_roster, write_record};
+use crate::replay::{self, Finding, FindingKind, Severity};
+use crate::with_game;
+
+pub use matching::Unmatched;
+pub use ops::Op;
+
+/// A format `pbem convert` reads or writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// pbem's own notation.
+    Pbem,
+    /// A Zillions of Games saved game (`.zsg`).
+    Zillions,
+    /// A Game Courier move list.
+    GameCourier,
+    /// A move list typed by a person (read only).
+    Text,
+}
+
+impl Format {
+    /// Every format, in the order the help lists them.
+    pub const ALL: [Format; 4] = [
+        Format::Pbem,
+        Format::Zillions,
+        Format::GameCourier,
+        Format::Text,
+    ];
+
+    /// The name on the command line.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Format::Pbem => "pbem",
+            Format::Zillions => "zillions",
+            Format::GameCourier => "gamecourier",
+            Format::Text => "text",
+        }
+    }
+
+    /// The format a name means (case-insensitively; `zsg` and `pgn` too).
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<Format> {
+        match name.trim().to_ascii_lowercase().as_str() {
+            "pbem" | "pgn" => Some(Format::Pbem),
+            "zillions" | "zsg" => Some(Format::Zillions),
+            "gamecourier" | "game-courier" | "gc" => Some(Format::GameCourier),
+            "text" | "txt" => Some(Format::Text),
+            _ => None,
+        }
+    }
+
+    /// Guesses the format of a file from its content: the Zillions header, PGN tag
+    /// pairs, Game Courier's labelled moves (`P e2-e4`), drops (`*`), removals (`@-`) or
+    /// `//` comments; anything else is a typed move list.
+    #[must_use]
+    pub fn guess(text: &str) -> Format {
+        let text = text.trim_start_matches('\u{feff}');
+        if text.trim_start().starts_with(zillions::HEADER) {
+            return Format::Zillions;
+        }
+        let lines = || text.lines().map(str::trim);
+        if lines().any(|line| line.starts_with('[') && line.ends_with(']') && line.contains('"')) {
+            return Format::Pbem;
+        }
+        if lines().any(gamecourier::looks_like) {
+            return Format::GameCourier;
+        }
+        Format::Text
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What one turn of a foreign file says.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TurnBody {
+    /// Board operations (Zillions, Game Courier).
+    Ops(Vec<Op>),
+    /// A typed token (a typed move list).
+    Token(String),
+    /// A turn the reader could not read (its finding says why): the conversion stops
+    /// here rather than blame the turns after it.
+    Unreadable,
+}
+
+/// One turn of a foreign file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ForeignTurn {
+    /// Where it starts in the file.
+    pub span: Span,
+    /// The turn as written, for messages.
+    pub written: String,
+    /// What it says.
+    pub body: TurnBody,
+    /// The pbem token a comment gives for it, if any.
+    pub hint: Option<String>,
+}
+
+/// A game as a foreign file gives it, read without knowing the game's rules.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Foreign {
+    /// The game the file names (Zillions `VariantName`, a pbem game comment).
+    pub game: Option<String>,
+    /// The Zillions rules file, if any.
+    pub rules_file: Option<String>,
+    /// The starting position's string, when a pbem comment gives it.
+    pub setup: Option<String>,
+    /// Edits of the starting position (Zillions `(x b6)`, `(White Checker b6)`).
+    pub edits: Vec<(Op, Span)>,
+    /// The turns, in order.
+    pub turns: Vec<ForeignTurn>,
+    /// The result, if the file gives one.
+    pub result: Option<GameResult>,
+    /// What could not be read (the rest was read on).
+    pub findings: Vec<Finding>,
+}
+
+/// Choices for formats that do not name the game or its start.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    /// The game (`--variant`), over what the file says.
+    pub variant: Option<Variant>,
+    /// The starting position as the game's position string (`--setup`).
+    pub setup: Option<String>,
+}
+
+/// A conversion to pbem: the record's text and everything found on the way.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Converted {
+    /// The pbem record (the turns that could be matched), or empty when no game could
+    /// be chosen.
+    pub text: String,
+    /// Problems, each at its place in the input.
+    pub findings: Vec<Finding>,
+    /// How many turns were converted.
+    pub turns: usize,
+}
+
+impl Converted {
+    /// Whether everything was converted.
+    #[must_use]
+    pub fn is_complete(&self) -> bool {
+        !self.text.is_empty()
+            && !self
+                .findings
+                .iter()
+                .any(|finding| finding.severity == Severity::Error)
+    }
+}
+
+/// Reads a foreign file (not pbem) into a [`Foreign`] game.
+#[must_use]
+pub fn read(format: Format, text: &str) -> Foreign {
+    match format {
+        Format::Zillions => zillions::read(text),
+        Format::GameCourier => gamecourier::read(text),
+        Format::Text | Format::Pbem => text::read(text),
+    }
+}
+
+/// A finding at a place of the input.
+pub(crate) fn finding(kind: FindingKind, message: impl Into<String>, span: Span) -> Finding {
+    Finding::new(Severity::Error, kind, message, span)
+}
+
+/// Reads pbem's own comment lines, which the foreign programs do not write (after the
+/// comment sign, `;` in Zillions and `//` in Game Courier): `pbem game <name>`,
+/// `pbem setup <position string>`, `pbem result <result>` and `pbem turn <token>` (for the
+/// turn before it). Other comments are left alone.
+pub(crate) fn read_pbem_comment(comment: &str, foreign: &mut Foreign, span: Span) {
+    let Some(rest) = comment.trim().strip_prefix("pbem ") else {
+        return;
+    };
+    let (key, value) = rest.trim().split_once(' ').unwrap_or((rest.trim(), ""));
+    let value = value.trim();
+    match key {
+        "game" => foreign.game = Some(value.to_owned()),
+        "setup" => foreign.setup = Some(value.to_owned()),
+        "result" => match GameResult::from_token(value) {
+            Some(result) => foreign.result = Some(result),
+            None => foreign.findings.push(finding(
+                FindingKind::Parse,
+                format!("{value} is not a result"),
+                span,
+            )),
+        },
+        "turn" => match foreign.turns.last_mut() {
+            Some(turn) => turn.hint = Some(value.to_owned()),
+            None => foreign.findings.push(finding(
+                FindingKind::Parse,
+                "a pbem turn comment before any turn",
+                span,
+            )),
+        },
+        _ => foreign.findings.push(finding(
+            FindingKind::Parse,
+            format!("unknown pbem comment \"{key}\""),
+            span,
+        )),
+    }
+}
+
+/// Turns byte offsets of a text into lines and columns (from 1; columns count
+/// characters, as the notation reader's do).
+pub(crate) struct Locator<'a> {
+    text: &'a str,
+    line_starts: Vec<usize>,
+}
+
+impl Locator<'_> {
+    pub(crate) fn new(text: &str) -> Locator<'_> {
+        let mut line_starts = vec![0];
+        line_starts.extend(text.match_indices('\n').map(|(at, _)| at + 1));
+        Locator { text, line_starts }
+    }
+
+    pub(crate) fn span(&self, offset: usize) -> Span {
+        let line = self.line_starts.partition_point(|&start| start <= offset);
+        let start = self.line_starts[line - 1];
+        let characters = self
+            .text
+            .get(start..offset)
+            .map_or(offset - start, |before| before.chars().count());
+        Span {
+            offset,
+            line: u32::try_from(line).unwrap_or(u32::MAX),
+            column: u32::try_from(characters + 1).unwrap_or(u32::MAX),
+        }
+    }
+}
+
+/// Converts a foreign game into a pbem record, matching every turn against the legal
+/// turns of its position. The game is `options.variant`, else the one the file names,
+/// else Chess for a file that names none.
+#[must_use]
+pub fn to_pbem(foreign: &Foreign, options: &Options) -> Converted {
+    let mut findings = foreign.findings.clone();
+    let named = foreign.game.as_deref().map(str::trim);
+    let variant = match (options.variant, named) {
+        (Some(variant), _) => variant,
+        (None, Some(name)) => match Variant::from_name(name) {
+            Some(variant) => variant,
+            None => {
+                let rules = foreign
+                    .rules_file
+                    .as_deref()
+                    .map(|file| format!(" (rules file {file})"))
+                    .unwrap_or_default();
+                findings.push(finding(
+                    FindingKind::UnsupportedVariant,
+                    format!(
+                        "the file is a game of {name}{rules}, which pbem does not know; \
+                         pbem knows {}",
+                        known_games()
+                    ),
+                    Span::default(),
+                ));
+                return Converted {
+                    text: String::new(),
+                    findings,
+                    turns: 0,
+                };
+            }
+        },
+        (None, None) => Variant::Chess,
+    };
+    with_game!(variant, G => convert_game::<G>(foreign, options, findings))
+}
+
+fn known_games() -> String {
+    Variant::ALL
+        .iter()
+        .map(|variant| variant.name())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn convert_game<G: Game>(
+    foreign: &Foreign,
+    options: &Options,
+    mut findings: Vec<Finding>,
+) -> Converted {
+    let failed = |findings: Vec<Finding>| Converted {
+        text: String::new(),
+        findings,
+        turns: 0,
+    };
+    let setup = options.setup.clone().or_else(|| foreign.setup.clone());
+    let start = match setup.as_deref().map(G::from_position_string) {
+        None => G::start(),
+        Some(Ok(start)) => start,
+        Some(Err(error)) => {
+            findings.push(finding(
+                FindingKind::Setup,
+                format!("invalid setup: {error}"),
+                Span::default(),
+            ));
+            return failed(findings);
+        }
+    };
+    let Some(board) = start.snapshot() else {
+        findings.push(finding(
+            FindingKind::UnsupportedVariant,
+            format!(
+                "pbem cannot convert games of {} yet: the game does not describe its board \
+                 to the converters",
+                G::VARIANT
+            ),
+            Span::default(),
+        ));
+        return failed(findings);
+    };
+    if let Some((_, span)) = foreign.edits.first() {
+        let mut edited = G::start()
+            .snapshot()
+            .expect("a game that describes one position describes all");
+        let edits: Vec<Op> = foreign.edits.iter().map(|(op, _)| op.clone()).collect();
+        let applied = ops::apply(&mut edited, G::PIECE_KINDS, Color::White, &edits);
+        let message = match applied {
+            Err(reason) => Some(format!("the setup edits cannot be made: {reason}")),
+            Ok(()) if setup.is_none() => Some(
+                "the file edits the starting position, and pbem cannot build a position from \
+                 edits: give the edited position with --setup"
+                    .to_owned(),
+            ),
+            Ok(()) if edited.normalized() != board => {
+                Some("the setup edits do not give the position of the setup".to_owned())
+            }
+            Ok(()) => None,
+        };
+        if let Some(message) = message {
+            findings.push(finding(FindingKind::Setup, message, *span));
+            return failed(findings);
+        }
+    }
+
+    let mut position = start.clone();
+    let mut tokens = Vec::with_capacity(foreign.turns.len());
+    for turn in &foreign.turns {
+        if let Some(outcome) = position.outcome() {
+            let mut found = finding(
+                FindingKind::AfterEnd,
+                format!("a turn after the end of the game ({outcome})"),
+                turn.span,
+            );
+            found.token = Some(turn.written.clone());
+            findings.push(found);
+            break;
+        }
+        let matched = match &turn.body {
+            TurnBody::Ops(ops) => matching::match_ops(&position, ops, turn.hint.as_deref()),
+            TurnBody::Token(token) => matching::match_token(&position, token),
+            TurnBody::Unreadable => break,
+        };
+        match matched {
+            Ok(legal) => {
+                tokens.push(position.write_turn(&legal));
+                position.play(&legal);
+            }
+            Err(unmatched) => {
+                let mut found = finding(
+                    FindingKind::Illegal,
+                    format!("cannot convert {}: {}", turn.written, unmatched.message),
+                    turn.span,
+                );
+                found.token = Some(turn.written.clone());
+                found.ply = u32::try_from(tokens.len() + 1).ok();
+                found.legal = unmatched.candidates;
+                findings.push(found);
+                break;
+            }
+        }
+    }
+    let complete = tokens.len() == foreign.turns.len();
+    let ruled = position.outcome().map(|outcome| outcome.result());
+    let result = match (foreign.result, ruled) {
+        // An open result may stand after the rules have ended the game.
+        (Some(GameResult::Unknown), _) if complete => GameResult::Unknown,
+        (Some(given), Some(ruled)) if complete && given != ruled => {
+            findings.push(finding(
+                FindingKind::Result,
+                format!("the result {given} contradicts the final position, which is {ruled}"),
+                Span::default(),
+            ));
+            ruled
+        }
+        (Some(given), _) if complete => given,
+        (_, Some(ruled)) => ruled,
+        _ => GameResult::Unknown,
+    };
+    let mut text = pbem_text(&start, setup.is_some(), &tokens, result);
+    // The validator has the last word: repetition bans and ends by repetition belong to
+    // the replay, not to a position.
+    let record = crate::notation::parse_record(&text).expect("pbem_text writes records");
+    let report = replay::replay(&record);
+    if let Some(error) = report.errors().next() {
+        let at = error
+            .ply
+            .and_then(|ply| usize::try_from(ply).ok())
+            .filter(|&ply| ply >= 1 && ply <= tokens.len());
+        let mut found = match at {
+            Some(ply) => {
+                let turn = &foreign.turns[ply - 1];
+                let mut found = finding(
+                    error.kind,
+                    format!("cannot convert {}: {}", turn.written, error.message),
+                    turn.span,
+                );
+                found.token = Some(turn.written.clone());
+                if error.legal.is_empty() {
+                    found.legal = other_turns(&start, &tokens[..ply - 1], &tokens[ply - 1]);
+                }
+                tokens.truncate(ply - 1);
+                found
+            }
+            None => finding(error.kind, error.message.clone(), Span::default()),
+        };
+        found.ply = error.ply;
+        if !error.legal.is_empty() {
+            found.legal.clone_from(&error.legal);
+        }
+        findings.push(found);
+        text = pbem_text(&start, setup.is_some(), &tokens, GameResult::Unknown);
+    }
+    Converted {
+        text,
+        findings,
+        turns: tokens.len(),
+    }
+}
+
+/// The legal turns other than `refused` after `played` from `start`, canonically: the
+/// candidates for a turn the replay refuses (a repetition ban) though it is generated.
+fn other_turns<G: Game>(start: &G, played: &[String], refused: &str) -> Vec<String> {
+    let mut position = start.clone();
+    for token in played {
+        let turn = G::parse_turn(token)
+            .ok()
+            .and_then(|syntax| position.resolve(&syntax).ok())
+            .expect("the tokens were written from legal turns");
+        position.play(&turn);
+    }
+    let mut turns = Vec::new();
+    position.legal_turns(&mut turns);
+    turns
+        .iter()
+        .map(|turn| position.write_turn(turn))
+        .filter(|token| token != refused)
+        .collect()
+}
+
+/// The canonical pbem record of a game from `start` with these canonical tokens.
+#[must_use]
+pub fn pbem_text<G: Game>(
+    start: &G,
+    with_setup: bool,
+    tokens: &[String],
+    result: GameResult,
+) -> String {
+    let mut record = Record {
+        moves: Line {
+            comments: Vec::new(),
+            turns: tokens.iter().map(TurnNode::new).collect(),
+        },
+        result: Some(result),
+        ..Record::default()
+    };
+    record.set_tag("Result", result.as_str());
+    record.set_tag("Variant", G::VARIANT.name());
+    if with_setup {
+        record.set_tag("SetUp", "1");
+        record.set_tag("FEN", start.position_string());
+    }
+    complete_roster(&mut record);
+    let numbering = Numbering {
+        fullmove: start.fullmove_number(),
+        side: start.side_to_move(),
+    };
+    let mut text = String::new();
+    write_record(&record, numbering, &mut text);
+    text
+}
+
+/// One turn of a pbem game as a writer writes it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExportedTurn {
+    /// The full move number.
+    pub fullmove: u32,
+    /// The side that plays it.
+    pub side: Color,
+    /// The operations that make it on the board.
+    pub ops: Vec<Op>,
+    /// The pbem token, when the board alone does not tell the turn (several legal turns
+    /// leave the same board).
+    pub hint: Option<String>,
+}
+
+/// A pbem game ready for a writer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Exported {
+    /// The game.
+    pub variant: Variant,
+    /// The starting position's string when the record does not start from the standard
+    /// position, and the setup edits that make it from the standard one.
+    pub setup: Option<(String, Vec<Op>)>,
+    /// The main line's turns.
+    pub turns: Vec<ExportedTurn>,
+    /// The result.
+    pub result: GameResult,
+}
+
+/// Prepares the main line of a valid pbem record for a writer; a record that is not
+/// valid gives the validator's findings.
+pub fn export(record: &Record, dialect: ops::Dialect) -> Result<Exported, Vec<Finding>> {
+    let variant = replay::variant_of(record).map_err(|message| {
+        vec![finding(
+            FindingKind::UnsupportedVariant,
+            message,
+            record.span,
+        )]
+    })?;
+    with_game!(variant, G => export_game::<G>(record, dialect))
+}
+
+fn export_game<G: Game>(record: &Record, dialect: ops::Dialect) -> Result<Exported, Vec<Finding>> {
+    let replayed = replay::replay_game::<G>(record);
+    let errors: Vec<Finding> = replayed.report.errors().cloned().collect();
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let start = replayed.start.expect("a valid record has a start");
+    let Some(start_board) = start.snapshot() else {
+        return Err(vec![finding(
+            FindingKind::UnsupportedVariant,
+            format!(
+                "pbem cannot convert games of {} yet: the game does not describe its board \
+                 to the converters",
+                G::VARIANT
+            ),
+            record.span,
+        )]);
+    };
+    // Option tags (a decision mode) show in the position string, so a start that
+    // differs from the standard one in anything is carried as a setup.
+    let standard_start = G::start();
+    let setup = (start.position_string() != standard_start.position_string()).then(|| {
+        let standard = standard_start
+            .snapshot()
+            .expect("the game describes its board");
+        let edits = ops::edits(&standard, &start_board, dialect);
+        (start.position_string(), edits)
+    });
+    let mut position = start;
+    let mut turns = Vec::with_capacity(replayed.turns.len());
+    let mut legal = Vec::new();
+    for turn in &replayed.turns {
+        let previous = position.clone();
+        let before = position.snapshot().expect("the game describes its board");
+        legal.clear();
+        position.legal_turns(&mut legal);
+        let (fullmove, side) = (position.fullmove_number(), position.side_to_move());
+        position.play(turn);
+        let after = position
+            .snapshot()
+            .expect("the game describes its board")
+            .normalized();
+        // The board does not tell the turn when another legal turn leaves the same
+        // board, or when the turn carries more than generation gives (cards).
+        let told = legal.contains(turn)
+            && !legal.iter().filter(|other| *other != turn).any(|other| {
+                let mut next = previous.clone();
+                next.play(other);
+                next.snapshot().map(Snapshot::normalized).as_ref() == Some(&after)
+            });
+        turns.push(ExportedTurn {
+            fullmove,
+            side,
+            ops: ops::derive(&before, &after, G::PIECE_KINDS, side, dialect),
+            hint: (!told).then(|| previous.write_turn(turn)),
+        });
+    }
+    Ok(Exported {
+        variant: G::VARIANT,
+        setup,
+        turns,
+        result: record.result.unwrap_or(GameResult::Unknown),
+    })
+}
