@@ -262,6 +262,7 @@ pub fn derive(
     // first move onto it (`x`); moves out of such places go first.
     let captured = |index: usize| !vanished[index].is_empty() && kept[index] == 0;
     moves.sort_by_key(|&(from, _, _, _)| !captured(from) || vanished[from].is_empty());
+    let moves = in_playable_order(moves);
     let mut ops = Vec::new();
     let mut cleared = vec![false; count];
     for &(from, to, moved, man) in &moves {
@@ -324,6 +325,49 @@ pub fn derive(
     }
     rebuild(&check.normalized(), after, dialect, &mut ops);
     ops
+}
+
+/// Orders moves (from, to, piece before, piece after) so that a move out of a place goes
+/// before a move into it: a chain of moves (a cascade, a piece moving on from where
+/// another arrives) then reads in an order the other program can play. When identical
+/// pieces make the chain a cycle, two of them trade origins (which leaves the same
+/// board); a cycle that no trade breaks keeps the first move left first, and `derive`
+/// puts right what that misses.
+fn in_playable_order(moves: Vec<(usize, usize, Man, Man)>) -> Vec<(usize, usize, Man, Man)> {
+    fn order(mut moves: Vec<(usize, usize, Man, Man)>) -> (Vec<(usize, usize, Man, Man)>, bool) {
+        let mut ordered = Vec::with_capacity(moves.len());
+        let mut acyclic = true;
+        while !moves.is_empty() {
+            let free = (0..moves.len()).find(|&at| {
+                !moves
+                    .iter()
+                    .enumerate()
+                    .any(|(other, &(from, ..))| other != at && from == moves[at].1)
+            });
+            acyclic &= free.is_some();
+            ordered.push(moves.remove(free.unwrap_or(0)));
+        }
+        (ordered, acyclic)
+    }
+    let (ordered, acyclic) = order(moves.clone());
+    if acyclic {
+        return ordered;
+    }
+    for first in 0..moves.len() {
+        for second in first + 1..moves.len() {
+            let (a, b) = (moves[first], moves[second]);
+            if (a.2, a.3) != (b.2, b.3) || a.0 == b.1 || b.0 == a.1 {
+                continue;
+            }
+            let mut traded = moves.clone();
+            traded[first].0 = b.0;
+            traded[second].0 = a.0;
+            if let (ordered, true) = order(traded) {
+                return ordered;
+            }
+        }
+    }
+    ordered
 }
 
 /// The edits that turn the standard start into a setup: each place that differs is

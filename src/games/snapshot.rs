@@ -87,6 +87,21 @@ impl Snapshot {
         }
     }
 
+    /// A snapshot of the given places holding the given pieces, place by place in the
+    /// same order (an `Option<Man>` for a place of one piece, any list for a stack).
+    #[must_use]
+    pub fn filled<P: IntoIterator<Item = Man>>(
+        stacking: Stacking,
+        names: impl IntoIterator<Item = String>,
+        contents: impl IntoIterator<Item = P>,
+    ) -> Snapshot {
+        let mut snapshot = Snapshot::new(stacking, names);
+        for (place, pieces) in snapshot.places.iter_mut().zip(contents) {
+            place.pieces.extend(pieces);
+        }
+        snapshot
+    }
+
     /// The index of the place with this name (compared case-insensitively).
     #[must_use]
     pub fn find(&self, name: &str) -> Option<usize> {

@@ -18,7 +18,7 @@ use std::process::Command;
 
 use pbem::convert::ops::Dialect;
 use pbem::convert::{self, Format, Options};
-use pbem::games::{African, Chesica, Chess, Game, Wickets};
+use pbem::games::{African, Cascudo, Chesica, Chess, Chesscala, Game, Wickets};
 use pbem::notation::{Numbering, Record, parse_record, write_record};
 use pbem::replay::{FindingKind, replay};
 use proptest::prelude::*;
@@ -330,6 +330,11 @@ proptest! {
     }
 
     #[test]
+    fn random_cascudo_games_survive_each_writer(choices in prop::collection::vec(any::<u32>(), 0..120)) {
+        check_convert_roundtrip(&Cascudo::start(), &choices)?;
+    }
+
+    #[test]
     fn random_wickets_games_survive_each_writer(
         choices in prop::collection::vec(any::<u32>(), 0..120),
         mode in 0..6usize,
@@ -341,6 +346,17 @@ proptest! {
         ))
         .map_err(|e| TestCaseError::fail(e.to_string()))?;
         check_convert_roundtrip(&start, &choices)?;
+    }
+}
+
+proptest! {
+    // Chesscala positions have a thousand legal turns and more, each played and compared
+    // by the writers and the readers: fewer and shorter games.
+    #![proptest_config(ProptestConfig::with_cases(8))]
+
+    #[test]
+    fn random_chesscala_games_survive_each_writer(choices in prop::collection::vec(any::<u32>(), 0..50)) {
+        check_convert_roundtrip(&Chesscala::start(), &choices)?;
     }
 }
 

@@ -24,9 +24,10 @@ pub use hex::{Cell, Colour};
 pub use movegen::{Board, MAX_LINKS, Piece, Role, Turn};
 pub use notation::{Marker, Notation};
 
+use crate::games::chess::CHESS_KINDS;
 use crate::games::{
-    Color, DrawReason, Game, IllegalTurn, Outcome, RepetitionRule, SetupError, TurnSyntaxError,
-    Variant, WinReason, splitmix,
+    Color, DrawReason, Game, IllegalTurn, Man, Outcome, PieceKind, RepetitionRule, SetupError,
+    Snapshot, Stacking, TurnSyntaxError, Variant, WinReason, splitmix,
 };
 
 /// Turns of both sides without a capture after which the game is drawn (fifty each).
@@ -68,6 +69,20 @@ const START: &str = "b/qbk/npbpn/rp3pr/p5p/3B3/PPPBPPP/RNQBKNR w 0 1";
 impl Game for Cascudo {
     type Turn = Turn;
     type Syntax = Notation;
+
+    /// The chess pieces' names and letters; a cell holds one token.
+    const PIECE_KINDS: &'static [PieceKind] = &CHESS_KINDS;
+
+    fn snapshot(&self) -> Option<Snapshot> {
+        let names = Cell::all().map(|cell| cell.to_string());
+        let tokens = self.board.iter().map(|token| {
+            token.map(|piece| Man {
+                color: piece.color,
+                kind: CHESS_KINDS[piece.role as usize],
+            })
+        });
+        Some(Snapshot::filled(Stacking::Single, names, tokens))
+    }
 
     const VARIANT: Variant = Variant::Cascudo;
     const REPETITION: RepetitionRule = RepetitionRule::Draw {

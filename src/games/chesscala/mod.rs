@@ -26,10 +26,53 @@ pub use board::{Board, Piece, Role, Sq, Stack};
 pub use movegen::{Move, Turn};
 pub use notation::{MoveSyntax, Notation};
 
+use crate::games::chess::CHESS_KINDS;
 use crate::games::{
-    Color, DrawReason, Game, IllegalTurn, Outcome, RepetitionRule, SetupError, Tags,
-    TurnSyntaxError, Variant, WinReason,
+    Color, DrawReason, Game, IllegalTurn, Man, Outcome, PieceKind, RepetitionRule, SetupError,
+    Snapshot, Stacking, Tags, TurnSyntaxError, Variant, WinReason,
 };
+
+/// Chesscala's pieces as the converters name them: the chess pieces, then the Bomb
+/// (`O`, its letter in the position string), the Hammer and the Man.
+const CHESSCALA_KINDS: [PieceKind; 9] = [
+    CHESS_KINDS[0],
+    CHESS_KINDS[1],
+    CHESS_KINDS[2],
+    CHESS_KINDS[3],
+    CHESS_KINDS[4],
+    CHESS_KINDS[5],
+    PieceKind {
+        name: "Bomb",
+        label: "O",
+    },
+    PieceKind {
+        name: "Hammer",
+        label: "H",
+    },
+    PieceKind {
+        name: "Man",
+        label: "M",
+    },
+];
+
+/// A Chesscala piece as the converters name it.
+fn chesscala_man(piece: Piece) -> Man {
+    let kind = match piece.role() {
+        Role::Pawn => 0,
+        Role::Knight => 1,
+        Role::Bishop => 2,
+        Role::Rook => 3,
+        Role::Queen => 4,
+        Role::King => 5,
+        Role::Bomb => 6,
+        Role::Hammer => 7,
+        Role::Man => 8,
+    };
+    Man {
+        color: piece.color(),
+        kind: CHESSCALA_KINDS[kind],
+    }
+}
 
 /// Why a side plays a last turn (rule 15).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -296,6 +339,19 @@ fn read_number<T: std::str::FromStr>(text: &str, field: &str) -> Result<T, Setup
 impl Game for Chesscala {
     type Turn = Turn;
     type Syntax = Notation;
+
+    /// `Pawn`, `Knight`, `Bishop`, `Rook`, `Queen`, `King`, `Bomb` (`O`), `Hammer`,
+    /// `Man`; a square's pieces have no order (the engine's stacks are sets).
+    const PIECE_KINDS: &'static [PieceKind] = &CHESSCALA_KINDS;
+
+    fn snapshot(&self) -> Option<Snapshot> {
+        let names = (0..board::SQUARES as u8).map(|index| Sq(index).to_string());
+        let stacks = self
+            .board
+            .iter()
+            .map(|stack| stack.pieces().map(chesscala_man));
+        Some(Snapshot::filled(Stacking::Unordered, names, stacks).normalized())
+    }
 
     const VARIANT: Variant = Variant::Chesscala;
     /// The page has no repetition rule: repeating a position never draws.
