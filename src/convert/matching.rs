@@ -181,6 +181,11 @@ fn coordinates(token: &str) -> Option<Coordinates> {
         .trim_start_matches(['=', '/', '('])
         .trim_end_matches(')')
         .to_owned();
+    // Anything after the destination but a piece is more than a move from one place to
+    // another (a chain, a second move): the game's own notation has the last word.
+    if !promotion.chars().all(char::is_alphabetic) {
+        return None;
+    }
     Some(Coordinates {
         piece,
         from: from.to_owned(),
@@ -193,11 +198,15 @@ fn coordinates(token: &str) -> Option<Coordinates> {
 /// move in coordinates, by the legal turns that move a piece from that place to that
 /// place (of that kind, promoting to that kind, when the token says so).
 pub fn match_token<G: Game>(position: &G, token: &str) -> Result<G::Turn, Unmatched> {
+    let mut ambiguous = false;
     let (mut reason, mut candidates) = match G::parse_turn(token) {
         Ok(syntax) => match position.resolve(&syntax) {
             Ok(turn) => return Ok(turn),
             Err(illegal) => match illegal.kind {
-                IllegalKind::Ambiguous(list) => (illegal.message, list),
+                IllegalKind::Ambiguous(list) => {
+                    ambiguous = true;
+                    (illegal.message, list)
+                }
                 _ => (illegal.message, Vec::new()),
             },
         },
@@ -255,7 +264,8 @@ pub fn match_token<G: Game>(position: &G, token: &str) -> Result<G::Turn, Unmatc
         if fits.len() > 1 {
             reason = format!("{token} fits {} legal turns", fits.len());
             candidates = written(position, &fits);
-        } else {
+        } else if !ambiguous {
+            // (A token the game's notation finds ambiguous keeps its readings.)
             let from_there: Vec<&G::Turn> = outcomes
                 .iter()
                 .filter(|(_, after)| {
@@ -296,5 +306,7 @@ mod tests {
         assert_eq!(read("e7-e8=Q+").promotion.as_deref(), Some("Q"));
         assert_eq!(read("d4xe5").to, "e5");
         assert_eq!(coordinates("Nf3"), None);
+        assert_eq!(coordinates("Rg5-f6-c7"), None);
+        assert_eq!(coordinates("Qa6xPa4,a4"), None);
     }
 }

@@ -106,6 +106,30 @@ pub fn normalize(word: &str) -> String {
     }
 }
 
+/// The words of a text, each with the separators after it: spaces, semicolons, and
+/// commas followed by a space or the end. A comma glued to what follows stays in the
+/// word, so that a two-move turn (Chesscala's `Qa6xPa4,a4`) is one word.
+fn words(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let mut chars = rest.char_indices().peekable();
+        let mut end = rest.len();
+        while let Some((at, c)) = chars.next() {
+            let glued = c == ',' && chars.peek().is_some_and(|&(_, next)| !next.is_whitespace());
+            if c.is_whitespace() || c == ';' || (c == ',' && !glued) {
+                end = at + c.len_utf8();
+                break;
+            }
+        }
+        let (word, after) = rest.split_at(end);
+        rest = after;
+        Some(word)
+    })
+}
+
 /// Reads a typed move list: words separated by spaces, commas, semicolons or new lines;
 /// move numbers, evaluation signs, annotation glyphs, text in brackets and words that
 /// name no square (prose) are left out; a result is kept.
@@ -115,7 +139,7 @@ pub fn read(text: &str) -> Foreign {
     let cleaned = blank_asides(text);
     let mut foreign = Foreign::default();
     let mut at = 0;
-    for word in cleaned.split_inclusive(|c: char| c.is_whitespace() || c == ',' || c == ';') {
+    for word in words(&cleaned) {
         let start = at;
         at += word.len();
         let word = word.trim_end_matches(|c: char| c.is_whitespace() || c == ',' || c == ';');
@@ -185,6 +209,10 @@ mod tests {
             vec!["e2-e4", "e7-e5", "g1f3"]
         );
         assert_eq!(read("1. e4 1/2-1/2").result, Some(GameResult::Draw));
+        assert_eq!(
+            tokens("1. e4, e5,\n2. Qa6xPa4,a4; b2,Kf1-e1,"),
+            vec!["e4", "e5", "Qa6xPa4,a4", "b2,Kf1-e1"]
+        );
         // A blanked aside of several-byte characters keeps the offsets right.
         let foreign = read("{é♘} 1.e4");
         assert_eq!(foreign.turns.len(), 1);

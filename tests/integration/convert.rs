@@ -76,8 +76,8 @@ fn expected_pbem(input: &Path) -> String {
 #[test]
 fn every_fixture_converts_to_its_expected_record_and_diagnostics() {
     let inputs = inputs();
-    // Three readers for each of the four games, and the damaged inputs.
-    assert!(inputs.len() >= 16, "only {} fixtures", inputs.len());
+    // Three readers for each of the six games, and the damaged inputs.
+    assert!(inputs.len() >= 24, "only {} fixtures", inputs.len());
     for input in &inputs {
         let expect = expect_for(input);
         let output = Command::new(env!("CARGO_BIN_EXE_pbem"))
@@ -153,7 +153,7 @@ fn every_converted_fixture_round_trips_through_each_writer() {
             checked += 1;
         }
     }
-    assert!(checked >= 24, "{checked} round trips");
+    assert!(checked >= 36, "{checked} round trips");
 }
 
 #[test]
@@ -269,6 +269,65 @@ fn convert_writes_atomically_with_output_and_refuses_bad_arguments() {
     }
     let missing = dir.join("missing.zsg");
     assert_eq!(run(&[missing.as_os_str()]).status.code(), Some(2));
+    std::fs::remove_dir_all(&dir).expect("clean up");
+}
+
+/// Every example game through the binary to each writer and back: the same turns and
+/// result as `pbem fmt` gives (tags other than the game, its start and the result are
+/// not carried).
+#[test]
+fn every_example_converts_to_each_format_and_back() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let pbem = |args: &[&std::ffi::OsStr]| {
+        let output = Command::new(env!("CARGO_BIN_EXE_pbem"))
+            .args(args)
+            .output()
+            .expect("pbem runs");
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        String::from_utf8(output.stdout).expect("utf-8")
+    };
+    let dir = std::env::temp_dir().join(format!("pbem-examples-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    let examples = [
+        "immortal.pgn",
+        "chesica.pgn",
+        "african-chess.pgn",
+        "wickets-cards.pgn",
+        "chesscala.pgn",
+        "cascudo.pgn",
+    ];
+    for example in examples {
+        let path = root.join("examples").join(example);
+        let original = parse_record(&pbem(&["fmt".as_ref(), path.as_os_str()])).expect("reads");
+        for (format, extension) in [("zillions", "zsg"), ("gamecourier", "gc")] {
+            let foreign = dir.join(format!("{example}.{extension}"));
+            let written = pbem(&[
+                "convert".as_ref(),
+                "--to".as_ref(),
+                format.as_ref(),
+                path.as_os_str(),
+            ]);
+            std::fs::write(&foreign, written).expect("written");
+            let back =
+                parse_record(&pbem(&["convert".as_ref(), foreign.as_os_str()])).expect("reads");
+            let tokens = |record: &Record| -> Vec<String> {
+                record
+                    .moves
+                    .turns
+                    .iter()
+                    .map(|node| node.token.to_string())
+                    .collect()
+            };
+            assert_eq!(tokens(&back), tokens(&original), "{example} via {format}");
+            assert_eq!(back.result, original.result, "{example} via {format}");
+            assert!(replay(&back).is_valid(), "{example} via {format}");
+        }
+    }
     std::fs::remove_dir_all(&dir).expect("clean up");
 }
 
