@@ -69,6 +69,28 @@ pub(crate) const CHESS_KINDS: [PieceKind; 6] = [
     },
 ];
 
+/// The chess pieces followed by a game's own, as one table of the converters' names
+/// (`N` is checked to be six more than `M` when the table is built).
+pub(crate) const fn chess_kinds_and<const M: usize, const N: usize>(
+    own: [PieceKind; M],
+) -> [PieceKind; N] {
+    assert!(
+        N == CHESS_KINDS.len() + M,
+        "the table holds the chess pieces and its own"
+    );
+    let mut kinds = [CHESS_KINDS[0]; N];
+    let mut at = 0;
+    while at < N {
+        kinds[at] = if at < CHESS_KINDS.len() {
+            CHESS_KINDS[at]
+        } else {
+            own[at - CHESS_KINDS.len()]
+        };
+        at += 1;
+    }
+    kinds
+}
+
 /// An orthodox piece as the converters name it.
 pub(crate) fn chess_man(piece: Piece) -> Man {
     Man {

@@ -26,7 +26,7 @@ pub use board::{Board, Piece, Role, Sq, Stack};
 pub use movegen::{Move, Turn};
 pub use notation::{MoveSyntax, Notation};
 
-use crate::games::chess::CHESS_KINDS;
+use crate::games::chess::chess_kinds_and;
 use crate::games::{
     Color, DrawReason, Game, IllegalTurn, Man, Outcome, PieceKind, RepetitionRule, SetupError,
     Snapshot, Stacking, Tags, TurnSyntaxError, Variant, WinReason,
@@ -34,13 +34,7 @@ use crate::games::{
 
 /// Chesscala's pieces as the converters name them: the chess pieces, then the Bomb
 /// (`O`, its letter in the position string), the Hammer and the Man.
-const CHESSCALA_KINDS: [PieceKind; 9] = [
-    CHESS_KINDS[0],
-    CHESS_KINDS[1],
-    CHESS_KINDS[2],
-    CHESS_KINDS[3],
-    CHESS_KINDS[4],
-    CHESS_KINDS[5],
+const CHESSCALA_KINDS: [PieceKind; 9] = chess_kinds_and([
     PieceKind {
         name: "Bomb",
         label: "O",
@@ -53,7 +47,7 @@ const CHESSCALA_KINDS: [PieceKind; 9] = [
         name: "Man",
         label: "M",
     },
-];
+]);
 
 /// A Chesscala piece as the converters name it.
 fn chesscala_man(piece: Piece) -> Man {

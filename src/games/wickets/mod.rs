@@ -25,18 +25,12 @@ pub use notation::{MovePart, Step, Syntax};
 use crate::games::chess::attacks::{self, tables};
 use crate::games::chess::bitboard::Bitboard;
 use crate::games::chess::types::{CastlingSide, Piece, Role, Square, color_index};
-use crate::games::chess::{Board, CHESS_KINDS, CastlingRights, chess_man};
+use crate::games::chess::{Board, CastlingRights, chess_kinds_and, chess_man};
 use crate::games::snapshot::square_names;
 use crate::games::{Man, PieceKind, Snapshot, Stacking};
 
 /// The converters' names: the orthodox pieces, the Ball and the Defender marker.
-const WICKETS_KINDS: [PieceKind; 8] = [
-    CHESS_KINDS[0],
-    CHESS_KINDS[1],
-    CHESS_KINDS[2],
-    CHESS_KINDS[3],
-    CHESS_KINDS[4],
-    CHESS_KINDS[5],
+const WICKETS_KINDS: [PieceKind; 8] = chess_kinds_and([
     PieceKind {
         name: "Ball",
         label: "O",
@@ -45,7 +39,7 @@ const WICKETS_KINDS: [PieceKind; 8] = [
         name: "Defender",
         label: "D",
     },
-];
+]);
 use crate::games::{
     Color, DrawReason, Game, IllegalTurn, Outcome, RepetitionRule, SetupError, Tags,
     TurnSyntaxError, Variant, WinReason,
