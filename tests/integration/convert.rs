@@ -16,7 +16,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use pbem::convert::ops::Dialect;
+use pbem::convert::ops::{self, Dialect, Op};
 use pbem::convert::{self, Format, Options};
 use pbem::games::{African, Cascudo, Chesica, Chess, Chesscala, Game, Wickets};
 use pbem::notation::{Numbering, Record, parse_record, write_record};
@@ -329,6 +329,44 @@ fn every_example_converts_to_each_format_and_back() {
         }
     }
     std::fs::remove_dir_all(&dir).expect("clean up");
+}
+
+/// Every cascade of the Cascudo example without a promotion is written as moves alone,
+/// one per link at most (a link whose token leaves a cell to an identical one does not
+/// show), in an order the other program can play; every turn's operations give its
+/// board exactly.
+#[test]
+fn a_cascade_is_written_as_its_moves() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/cascudo.pgn");
+    let record = parse_record(&std::fs::read_to_string(path).expect("the example")).expect("reads");
+    let mut position = Cascudo::start();
+    let mut chains = 0;
+    for node in &record.moves.turns {
+        let token = node.token.to_string();
+        let syntax = Cascudo::parse_turn(&token).expect("a token");
+        let turn = position.resolve(&syntax).expect("legal");
+        let mover = position.side_to_move();
+        let before = position.snapshot().expect("a board");
+        position.play(&turn);
+        let after = position.snapshot().expect("a board");
+        for dialect in [Dialect::WithChange, Dialect::WithoutChange] {
+            let ops = ops::derive(&before, &after, Cascudo::PIECE_KINDS, mover, dialect);
+            let mut replayed = before.clone();
+            ops::apply(&mut replayed, Cascudo::PIECE_KINDS, mover, &ops).expect("applies");
+            assert_eq!(replayed, after, "{token}: {ops:?}");
+            if token.contains('=') {
+                continue;
+            }
+            let links = token.matches(['-', 'x']).count();
+            assert!((1..=links).contains(&ops.len()), "{token}: {ops:?}");
+            assert!(
+                ops.iter().all(|op| matches!(op, Op::Move { .. })),
+                "{token}: {ops:?}"
+            );
+            chains += 1;
+        }
+    }
+    assert!(chains >= 50, "{chains}");
 }
 
 /// A random game from `start` through each writer and back: the same record, every turn
