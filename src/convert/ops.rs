@@ -258,6 +258,23 @@ pub fn derive(
             }
         }
     }
+    // A piece that changed kind where it stood while a piece of the new kind passed on
+    // (a Cascudo pawn displaced at the end of a chain promotes to what displaced it):
+    // the passing piece stops there, and the changed piece is the one that moves on.
+    for place in 0..count {
+        while let (Some(&gone), Some(&came)) = (vanished[place].first(), appeared[place].first()) {
+            let Some(at) = moves.iter().position(|&(from, to, moved, man)| {
+                from != place && to != place && moved == came && man.color == gone.color
+            }) else {
+                break;
+            };
+            let (from, to, moved, man) = moves[at];
+            moves[at] = (from, place, moved, came);
+            moves.push((place, to, gone, man));
+            vanished[place].remove(0);
+            appeared[place].remove(0);
+        }
+    }
     // A place whose pieces are all taken and that nothing stays on is cleared by the
     // first move onto it (`x`); moves out of such places go first.
     let captured = |index: usize| !vanished[index].is_empty() && kept[index] == 0;
