@@ -184,6 +184,7 @@ pub fn read(text: &str) -> Foreign {
                         None => TurnBody::Ops(ops),
                     },
                     hint: None,
+                    may_continue: false,
                 });
             }
             at += body_end;

@@ -126,6 +126,10 @@ pub struct ForeignTurn {
     pub body: TurnBody,
     /// The pbem token a comment gives for it, if any.
     pub hint: Option<String>,
+    /// Whether it may be the rest of the turn before it (a Zillions `partial` line with
+    /// the number of the partial line before it): when the turn before fits no legal
+    /// turn, or fits one only with this part, the two are one turn.
+    pub may_continue: bool,
 }
 
 /// A game as a foreign file gives it, read without knowing the game's rules.
@@ -368,7 +372,10 @@ fn convert_game<G: Game>(
 
     let mut position = start.clone();
     let mut tokens = Vec::with_capacity(foreign.turns.len());
-    for turn in &foreign.turns {
+    // The foreign turn each token comes from (its first part).
+    let mut sources = Vec::with_capacity(foreign.turns.len());
+    let mut index = 0;
+    while let Some(turn) = foreign.turns.get(index) {
         if let Some(outcome) = position.outcome() {
             let mut found = finding(
                 FindingKind::AfterEnd,
@@ -379,15 +386,17 @@ fn convert_game<G: Game>(
             findings.push(found);
             break;
         }
-        let matched = match &turn.body {
-            TurnBody::Ops(ops) => matching::match_ops(&position, ops, turn.hint.as_deref()),
-            TurnBody::Token(token) => matching::match_token(&position, token),
+        let (matched, parts) = match &turn.body {
+            TurnBody::Ops(_) => match_parts(&position, &foreign.turns[index..]),
+            TurnBody::Token(token) => (matching::match_token(&position, token), 1),
             TurnBody::Unreadable => break,
         };
         match matched {
             Ok(legal) => {
                 tokens.push(position.write_turn(&legal));
+                sources.push(index);
                 position.play(&legal);
+                index += parts;
             }
             Err(unmatched) => {
                 let mut found = finding(
@@ -403,7 +412,7 @@ fn convert_game<G: Game>(
             }
         }
     }
-    let complete = tokens.len() == foreign.turns.len();
+    let complete = index == foreign.turns.len();
     let ruled = position.outcome().map(|outcome| outcome.result());
     let result = match (foreign.result, ruled) {
         // An open result may stand after the rules have ended the game.
@@ -432,7 +441,7 @@ fn convert_game<G: Game>(
             .filter(|&ply| ply >= 1 && ply <= tokens.len());
         let mut found = match at {
             Some(ply) => {
-                let turn = &foreign.turns[ply - 1];
+                let turn = &foreign.turns[sources[ply - 1]];
                 let mut found = finding(
                     error.kind,
                     format!("cannot convert {}: {}", turn.written, error.message),
@@ -459,6 +468,38 @@ fn convert_game<G: Game>(
         findings,
         turns: tokens.len(),
     }
+}
+
+/// Matches a turn given as operations, joined with the parts after it that may continue
+/// it (Zillions `partial` lines): the longest join that fits a legal turn wins, else the
+/// first part alone. Gives the match and how many foreign turns it takes.
+fn match_parts<G: Game>(
+    position: &G,
+    turns: &[ForeignTurn],
+) -> (Result<G::Turn, matching::Unmatched>, usize) {
+    let ops_of = |turn: &ForeignTurn| match &turn.body {
+        TurnBody::Ops(ops) => Some(ops.clone()),
+        TurnBody::Token(_) | TurnBody::Unreadable => None,
+    };
+    let parts = 1 + turns[1..]
+        .iter()
+        .take_while(|turn| turn.may_continue && ops_of(turn).is_some())
+        .count();
+    for count in (2..=parts).rev() {
+        let joined: Vec<Op> = turns[..count].iter().filter_map(ops_of).flatten().collect();
+        let hint = turns[..count]
+            .iter()
+            .rev()
+            .find_map(|turn| turn.hint.as_deref());
+        if let Ok(turn) = matching::match_ops(position, &joined, hint) {
+            return (Ok(turn), count);
+        }
+    }
+    let first = ops_of(&turns[0]).unwrap_or_default();
+    (
+        matching::match_ops(position, &first, turns[0].hint.as_deref()),
+        1,
+    )
 }
 
 /// The legal turns other than `refused` after `played` from `start`, canonically: the

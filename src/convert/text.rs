@@ -178,6 +178,7 @@ pub fn read(text: &str) -> Foreign {
             written: word.to_owned(),
             body: TurnBody::Token(token),
             hint: None,
+            may_continue: false,
         });
     }
     foreign

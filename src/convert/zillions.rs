@@ -110,13 +110,15 @@ pub(crate) fn parse_ops(text: &str) -> Result<Vec<Op>, String> {
 
 /// Reads a saved game. Each numbered line is one turn, except that a `partial` line
 /// continues the turn before it when it has the same number and starts where the
-/// previous part ended.
+/// previous part ended; another `partial` line with the same number may continue it
+/// (`ForeignTurn::may_continue`), which matching decides.
 #[must_use]
 pub fn read(text: &str) -> Foreign {
     let locator = Locator::new(text);
     let mut foreign = Foreign::default();
     let mut offset = 0;
-    let mut previous_partial: Option<(String, String)> = None;
+    // The number of the partial line before, and where its last move ended.
+    let mut previous_partial: Option<(String, Option<String>)> = None;
     for (index, raw) in text.split_inclusive('\n').enumerate() {
         let line_offset = offset;
         offset += raw.len();
@@ -200,6 +202,7 @@ pub fn read(text: &str) -> Foreign {
                     written: format!("{number}. {body}"),
                     body: TurnBody::Unreadable,
                     hint: None,
+                    may_continue: false,
                 });
                 previous_partial = None;
                 continue;
@@ -213,10 +216,11 @@ pub fn read(text: &str) -> Foreign {
             Op::Move { to, .. } => Some(to.clone()),
             _ => None,
         });
-        let continues = is_partial
+        let same_number = is_partial && previous_partial.as_ref().is_some_and(|(n, _)| n == number);
+        let continues = same_number
             && previous_partial
                 .as_ref()
-                .is_some_and(|(n, end)| n == number && first_from.as_ref() == Some(end));
+                .is_some_and(|(_, end)| end.is_some() && first_from == *end);
         if continues && let Some(turn) = foreign.turns.last_mut() {
             if let TurnBody::Ops(existing) = &mut turn.body {
                 existing.extend(ops);
@@ -229,13 +233,10 @@ pub fn read(text: &str) -> Foreign {
                 written: format!("{number}. {body}"),
                 body: TurnBody::Ops(ops),
                 hint: None,
+                may_continue: same_number,
             });
         }
-        previous_partial = if is_partial {
-            last_to.map(|end| (number.to_owned(), end))
-        } else {
-            None
-        };
+        previous_partial = is_partial.then(|| (number.to_owned(), last_to));
     }
     foreign
 }
