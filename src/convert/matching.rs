@@ -27,9 +27,8 @@ fn outcomes<G: Game>(position: &G) -> Vec<(G::Turn, Snapshot)> {
     turns
         .into_iter()
         .filter_map(|turn| {
-            let mut next = position.clone();
-            next.play(&turn);
-            next.snapshot()
+            position
+                .snapshot_after(&turn)
                 .map(|snapshot| (turn, snapshot.normalized()))
         })
         .collect()
@@ -86,9 +85,8 @@ pub fn match_ops<G: Game>(
             .ok()
             .and_then(|syntax| position.resolve(&syntax).ok());
         let leaves_same = |turn: &G::Turn| {
-            let mut next = position.clone();
-            next.play(turn);
-            next.snapshot().map(Snapshot::normalized) == Some(naive.clone().normalized())
+            position.snapshot_after(turn).map(Snapshot::normalized)
+                == Some(naive.clone().normalized())
         };
         match chosen {
             Some(turn) if leaves_same(&turn) => return Ok(turn),

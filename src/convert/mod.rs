@@ -641,9 +641,11 @@ fn export_game<G: Game>(record: &Record, dialect: ops::Dialect) -> Result<Export
         // board, or when the turn carries more than generation gives (cards).
         let told = legal.contains(turn)
             && !legal.iter().filter(|other| *other != turn).any(|other| {
-                let mut next = previous.clone();
-                next.play(other);
-                next.snapshot().map(Snapshot::normalized).as_ref() == Some(&after)
+                previous
+                    .snapshot_after(other)
+                    .map(Snapshot::normalized)
+                    .as_ref()
+                    == Some(&after)
             });
         turns.push(ExportedTurn {
             fullmove,

@@ -449,6 +449,16 @@ pub trait Game: Clone + fmt::Debug + Sized {
         None
     }
 
+    /// The board `turn` leaves, for the converters, which compare it with a foreign
+    /// move's board for every legal turn. The default plays the turn; a game whose
+    /// [`Game::play`] also judges the new position (mates, a last turn) overrides it to
+    /// move the pieces only.
+    fn snapshot_after(&self, turn: &Self::Turn) -> Option<Snapshot> {
+        let mut next = self.clone();
+        next.play(turn);
+        next.snapshot()
+    }
+
     /// The number of leaf positions `depth` turns deep. Games override it with a faster
     /// count where they have one; this one allocates one vector per level, not per node.
     fn perft(&self, depth: u32) -> u64 {

@@ -425,6 +425,11 @@ proptest! {
     }
 
     #[test]
+    fn random_chesscala_games_survive_each_writer(choices in prop::collection::vec(any::<u32>(), 0..120)) {
+        check_convert_roundtrip(&Chesscala::start(), &choices)?;
+    }
+
+    #[test]
     fn random_cascudo_games_survive_each_writer(choices in prop::collection::vec(any::<u32>(), 0..120)) {
         check_convert_roundtrip(&Cascudo::start(), &choices)?;
     }
@@ -441,17 +446,6 @@ proptest! {
         ))
         .map_err(|e| TestCaseError::fail(e.to_string()))?;
         check_convert_roundtrip(&start, &choices)?;
-    }
-}
-
-proptest! {
-    // Chesscala positions have a thousand legal turns and more, each played and compared
-    // by the writers and the readers: fewer and shorter games.
-    #![proptest_config(ProptestConfig::with_cases(8))]
-
-    #[test]
-    fn random_chesscala_games_survive_each_writer(choices in prop::collection::vec(any::<u32>(), 0..50)) {
-        check_convert_roundtrip(&Chesscala::start(), &choices)?;
     }
 }
 

@@ -347,6 +347,16 @@ impl Game for Chesscala {
         Some(Snapshot::filled(Stacking::Unordered, names, stacks).normalized())
     }
 
+    /// The pieces moved, without [`Game::play`]'s judgement of the new position (mates
+    /// and the last turn), which the board does not show and which costs a search.
+    fn snapshot_after(&self, turn: &Turn) -> Option<Snapshot> {
+        let mut next = self.clone();
+        for step in turn.moves() {
+            next.apply(step);
+        }
+        next.snapshot()
+    }
+
     const VARIANT: Variant = Variant::Chesscala;
     /// The page has no repetition rule: repeating a position never draws.
     const REPETITION: RepetitionRule = RepetitionRule::Draw {
