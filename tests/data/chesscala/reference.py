@@ -3,17 +3,23 @@
 over board copies, no code shared with pbem's engine, whose move generation it was
 written without reading), used to check pbem's engine: the perft figures in
 tests/integration/chesscala.rs and the legal turns of random positions, as the multiset
-of resulting position strings with their outcomes.
+of resulting position strings with their outcomes. Run from the repository's root:
 
-    python3 reference.py "POSITION" list       one line per legal turn: the resulting
-                                               position string, a tab, its outcome
-    python3 reference.py "POSITION" DEPTH      perft (depth 2 from a setup: ~10 s)
-    python3 reference.py --compare FILE        FILE holds blocks written by pbem's engine
-                                               (see tests/integration/chesscala.rs): a
-                                               line "P <position>", then one line
-                                               "T <result>\t<outcome>" per legal turn;
-                                               prints each block that differs, then a
-                                               summary, and exits 1 if any differs
+    python3 tests/data/chesscala/reference.py "POSITION" list
+        one line per legal turn: the resulting position string, a tab, its outcome
+    python3 tests/data/chesscala/reference.py "POSITION" DEPTH
+        perft (depth 2 from a setup: about a second; depth 3 is hours)
+    python3 tests/data/chesscala/reference.py --compare FILE [-v]
+        FILE holds blocks written by pbem's engine: a line "P <position>", then one line
+        "T <result>\t<outcome>" per legal turn; prints each block that differs (-v: every
+        position as it goes), then "N positions, M differ"; exits 1 if any differs
+    python3 tests/data/chesscala/reference.py --selftest
+        the fast check test (backwards from each King) against the slow one (every
+        opposing piece's reach) on random boards
+
+The comparison on 300 positions of seeded random games (a few minutes) is the ignored
+test `cargo test --test integration chesscala -- --ignored`, which writes FILE to
+target/tmp/chesscala-reference-2.txt and runs --compare on it.
 
 An outcome is "-" (the game goes on or waits for a last turn), "1-0 m" / "0-1 a" (a win
 by checkmate / attrition), "= m" (simultaneous checkmates), "= a" (attrition answered on
@@ -276,8 +282,82 @@ def checks(board, side):
     return n
 
 
+def in_check_slow(board, side):
+    """Whether a King of `side` is in check, from every opposing piece's reach."""
+    king = "K" if side == W else "k"
+    kings = {s for s in range(48) if king in board[s]}
+    opp = 1 - side
+    bomb = "O" if opp == W else "o"
+    for s in range(48):
+        stack = board[s]
+        for p in set(stack):
+            if color(p) != opp:
+                continue
+            if any(t in kings for t, _ in reach(board, opp, s, p)):
+                return True
+            if p == bomb and controls(stack, opp) and kings.intersection(sow_squares(board, s)):
+                return True
+    return False
+
+
 def in_check(board, side):
-    return checks(board, side) > 0
+    """Whether a King of `side` is in check: the squares that reach each King, looked at
+    backwards from it (the same geometry as `reach`; `--selftest` compares the two)."""
+    king = "K" if side == W else "k"
+    opp = 1 - side
+    up = (lambda p: p.upper()) if opp == W else (lambda p: p.lower())
+    Q, R, Bi, N, H, O, M, P = (up(c) for c in "QRBNHOMP")
+
+    def at(f, r):
+        return board[sq(f, r)] if on(f, r) else ""
+
+    for k in range(48):
+        if king not in board[k]:
+            continue
+        kf, kr = k % 6, k // 6
+        if O in board[k]:
+            return True
+        for df, dr in QUEEN:
+            x, y = kf + df, kr + dr
+            while on(x, y) and not board[sq(x, y)]:
+                x, y = x + df, y + dr
+            if on(x, y):
+                stack = board[sq(x, y)]
+                if Q in stack or (R in stack and (df == 0 or dr == 0)) or (
+                        Bi in stack and df != 0 and dr != 0):
+                    return True
+            # The Hammer lands on k - d (not full) after empty squares.
+            lf, lr = kf - df, kr - dr
+            if on(lf, lr) and len(board[sq(lf, lr)]) < 4:
+                x, y = lf - df, lr - dr
+                while on(x, y) and not board[sq(x, y)]:
+                    x, y = x - df, y - dr
+                if H in at(x, y):
+                    return True
+            if M in at(kf + df, kr + dr):
+                return True
+        for df in (-1, 1):
+            if P in at(kf + df, kr - (1 if opp == W else -1)):
+                return True
+        for x, y in KNIGHT:
+            sx, sy = SIGN(x), SIGN(y)
+            if N in at(kf - x, kr - y):
+                return True
+            if H in at(kf - x, kr - y) and len(at(kf - x + sx, kr - y + sy)) < 4:
+                return True
+            hf, hr = kf - 2 * x, kr - 2 * y
+            if H in at(hf, hr):
+                mid = board[sq(kf - x, kr - y)]
+                if (controls(mid, opp) and len(mid) < 4
+                        and len(at(kf - x + sx, kr - y + sy)) < 4):
+                    return True
+    kings = {s for s in range(48) if king in board[s]}
+    bomb = O
+    for s in range(48):
+        if bomb in board[s] and controls(board[s], opp) and kings.intersection(
+                sow_squares(board, s)):
+            return True
+    return False
 
 
 class Position:
@@ -409,8 +489,9 @@ class Position:
         """The outcome as the engine reports it, without a legal turn (rule 16)."""
         if self.outcome is not None:
             return self.outcome
-        if self.legal():
-            return "-"
+        for st in turns(self.st, self.side, self.first):
+            if not (self.nodraws and in_check(st.board, self.side)):
+                return "-"
         if self.phase in "xma":
             return ("1-0 " if self.side == B else "0-1 ") + self.reason(self.side)
         return "= s"
@@ -430,10 +511,10 @@ def turns(st, side, first):
         for c in captures(st, side):
             yield from captures(c, side)
         for ns, bombs in sowings(st, side, first):
+            done = {x.key() for x in captures(ns, side, bombs)} if bombs else set()
             for c in captures(ns, side):
-                if bombs and c.key() in {x.key() for x in captures(ns, side, bombs)}:
-                    continue
-                yield c
+                if c.key() not in done:
+                    yield c
             for ns2, _ in sowings(ns, side, first):
                 yield ns2
 
@@ -447,7 +528,7 @@ def perft(p, depth):
     return sum(perft(c, depth - 1) for c in children)
 
 
-def compare(path):
+def compare(path, verbose=False):
     blocks = []
     for line in open(path):
         line = line.rstrip("\n")
@@ -456,7 +537,9 @@ def compare(path):
         elif line.startswith("T "):
             blocks[-1][1].append(line[2:])
     bad = 0
-    for text, engine in blocks:
+    for i, (text, engine) in enumerate(blocks):
+        if verbose:
+            print(i, len(engine), text, flush=True)
         p = Position(text)
         mine = sorted(c.text() + "\t" + c.final_outcome() for c in p.legal())
         engine = sorted(engine)
@@ -473,9 +556,30 @@ def compare(path):
     return 1 if bad else 0
 
 
+def selftest():
+    """The fast check test against the slow one, on random crowded boards."""
+    import random
+    rng = random.Random(5)
+    for _ in range(5000):
+        board = [""] * 48
+        for s in range(48):
+            if rng.random() < 0.45:
+                board[s] = "".join(rng.choice("QRBNHOMPqrbnhomp")
+                                   for _ in range(rng.randint(1, 4)))
+        for fields, king in (((2, 3), "K"), ((4, 5), "K"), ((42, 43), "k"), ((44, 45), "k")):
+            s = rng.choice(fields)
+            board[s] = board[s][:3] + king
+        board = [canon(x) for x in board]
+        for side in (W, B):
+            assert in_check(board, side) == in_check_slow(board, side), (side, board)
+    print("in_check agrees with in_check_slow on 5000 boards")
+
+
 def main():
+    if sys.argv[1] == "--selftest":
+        return selftest()
     if sys.argv[1] == "--compare":
-        sys.exit(compare(sys.argv[2]))
+        sys.exit(compare(sys.argv[2], "-v" in sys.argv[3:]))
     p = Position(sys.argv[1])
     if sys.argv[2] == "list":
         for c in p.legal():
