@@ -267,7 +267,7 @@ fn compare_with_the_reference(count: usize, seed: u64) {
 }
 
 /// The comparison with the independent reference (300 positions from random games; it
-/// takes minutes, so it is run by hand):
+/// takes some 20 minutes, so it is run by hand):
 /// `cargo test --test integration chesscala -- --ignored`.
 #[test]
 #[ignore = "slow: runs the Python reference on 300 positions"]

@@ -17,7 +17,7 @@ of resulting position strings with their outcomes. Run from the repository's roo
         the fast check test (backwards from each King) against the slow one (every
         opposing piece's reach) on random boards
 
-The comparison on 300 positions of seeded random games (a few minutes) is the ignored
+The comparison on 300 positions of seeded random games (some 20 minutes) is the ignored
 test `cargo test --test integration chesscala -- --ignored`, which writes FILE to
 target/tmp/chesscala-reference-2.txt and runs --compare on it.
 
