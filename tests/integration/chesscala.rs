@@ -266,6 +266,13 @@ fn compare_with_the_reference(count: usize, seed: u64) {
     );
 }
 
+/// A few positions through the independent reference on every run (the full
+/// comparison below is run by hand).
+#[test]
+fn the_reference_lists_the_same_turns_in_a_few_random_positions() {
+    compare_with_the_reference(8, 11);
+}
+
 /// The comparison with the independent reference (300 positions from random games; it
 /// takes some 20 minutes, so it is run by hand):
 /// `cargo test --test integration chesscala -- --ignored`.
