@@ -130,13 +130,13 @@ impl Setup {
     pub const fn position_string(self) -> &'static str {
         match self {
             Setup::Standard => {
-                "kqk(qrbp)(bnho)(qrnp)/p(pp)p(bnpp)p(nopp)/6/6/6/6/(NOPP)P(BNPP)P(PP)P/(QRNP)(BNHO)(QRBP)KQK w 1 BDFace 0/0 - 1"
+                "kqk(qrbp)(bnho)(qrnp)/p(pp)p(bppp)p(nopp)/6/6/6/6/(NOPP)P(BPPP)P(PP)P/(QRNP)(BNHO)(QRBP)KQK w 1 BDFace 0/0 - 1"
             }
             Setup::OrthodoxArmy => {
                 "kqk(qrbp)(rbnp)(qrnp)/p(pp)p(bnpp)p(npp)/6/6/6/6/(NPP)P(BNPP)P(PP)P/(QRNP)(RBNP)(QRBP)KQK w 1 BDFace 0/0 - 1"
             }
             Setup::RooksRearguard => {
-                "k(qr)k(qrbp)(bnho)(qrnp)/p(pp)p(bnpp)p(nopp)/6/6/6/6/(NOPP)P(BNPP)P(PP)P/(QRNP)(BNHO)(QRBP)K(QR)K w 1 BDFace 0/0 - 1"
+                "k(qr)k(qrbp)(bnho)(qrnp)/p(pp)p(bppp)p(nopp)/6/6/6/6/(NOPP)P(BPPP)P(PP)P/(QRNP)(BNHO)(QRBP)K(QR)K w 1 BDFace 0/0 - 1"
             }
         }
     }
