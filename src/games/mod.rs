@@ -152,7 +152,8 @@ pub enum DrawReason {
     Stalemate,
     /// Neither side can win by any series of legal moves.
     InsufficientMaterial,
-    /// Fifty moves of each side without a capture or a pawn move (a claim).
+    /// Fifty moves of each side without progress: in chess without a capture or a pawn move
+    /// (a claim); in Cascudo without a capture (automatic).
     FiftyMoves,
     /// Seventy-five moves of each side without a capture or a pawn move (automatic).
     SeventyFiveMoves,
