@@ -488,6 +488,40 @@ pub trait Game: Clone + fmt::Debug + Sized {
     }
 }
 
+/// Reads field 2 of a position string, the side to move: `w` or `b`.
+pub(crate) fn read_side(field: Option<&str>) -> Result<Color, SetupError> {
+    match field {
+        None => Err(SetupError::new("missing field 2 (side to move)")),
+        Some("w") => Ok(Color::White),
+        Some("b") => Ok(Color::Black),
+        Some(other) => Err(SetupError::new(format!(
+            "bad field 2 (side to move): expected 'w' or 'b', found '{other}'"
+        ))),
+    }
+}
+
+/// Reads field `index` of a position string, `what` in words, a number from `least`;
+/// `None` when the field is left out.
+pub(crate) fn read_number_field(
+    field: Option<&str>,
+    index: u32,
+    what: &str,
+    least: u32,
+) -> Result<Option<u32>, SetupError> {
+    field
+        .map(|text| {
+            text.parse::<u32>()
+                .ok()
+                .filter(|n| *n >= least)
+                .ok_or_else(|| {
+                    SetupError::new(format!(
+                        "bad field {index} ({what}): '{text}' is not a number from {least}"
+                    ))
+                })
+        })
+        .transpose()
+}
+
 /// The start the standard setup tags choose: `[FEN]` (with or without `[SetUp "1"]`) read
 /// as the game's position string; `[SetUp "1"]` without `[FEN]` is an error; without
 /// either, the game's standard start.

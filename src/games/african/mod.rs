@@ -134,28 +134,9 @@ impl Game for African {
             .next()
             .ok_or_else(|| SetupError::new("empty position string"))?;
         let board = board::read_placement(placement)?;
-        let turn = match fields.next() {
-            None => return Err(SetupError::new("missing field 2 (side to move)")),
-            Some("w") => Color::White,
-            Some("b") => Color::Black,
-            Some(other) => {
-                return Err(SetupError::new(format!(
-                    "bad field 2 (side to move): expected 'w' or 'b', found '{other}'"
-                )));
-            }
-        };
-        let fullmove_number = match fields.next() {
-            None => 1,
-            Some(number) => number
-                .parse::<u32>()
-                .ok()
-                .filter(|n| *n > 0)
-                .ok_or_else(|| {
-                    SetupError::new(format!(
-                        "bad field 3 (fullmove number): '{number}' is not a number from 1"
-                    ))
-                })?,
-        };
+        let turn = crate::games::read_side(fields.next())?;
+        let fullmove_number =
+            crate::games::read_number_field(fields.next(), 3, "fullmove number", 1)?.unwrap_or(1);
         if let Some(extra) = fields.next() {
             return Err(SetupError::new(format!(
                 "unexpected text after field 3: '{extra}'"

@@ -103,31 +103,11 @@ impl Game for Cascudo {
             .next()
             .ok_or_else(|| SetupError::new("empty position string"))?;
         let board = read_placement(placement)?;
-        let turn = match fields.next() {
-            None => return Err(SetupError::new("missing field 2 (side to move)")),
-            Some("w") => Color::White,
-            Some("b") => Color::Black,
-            Some(other) => {
-                return Err(SetupError::new(format!(
-                    "bad field 2 (side to move): expected 'w' or 'b', found '{other}'"
-                )));
-            }
-        };
-        let number = |field: Option<&str>, index: u32, what: &str, least: u32| match field {
-            None => Ok(None),
-            Some(text) => text
-                .parse::<u32>()
-                .ok()
-                .filter(|n| *n >= least)
-                .map(Some)
-                .ok_or_else(|| {
-                    SetupError::new(format!(
-                        "bad field {index} ({what}): '{text}' is not a number from {least}"
-                    ))
-                }),
-        };
-        let halfmove_clock = number(fields.next(), 3, "turns without a capture", 0)?;
-        let fullmove_number = number(fields.next(), 4, "fullmove number", 1)?;
+        let turn = crate::games::read_side(fields.next())?;
+        let halfmove_clock =
+            crate::games::read_number_field(fields.next(), 3, "turns without a capture", 0)?;
+        let fullmove_number =
+            crate::games::read_number_field(fields.next(), 4, "fullmove number", 1)?;
         if halfmove_clock.is_some() && fullmove_number.is_none() {
             return Err(SetupError::new("missing field 4 (fullmove number)"));
         }

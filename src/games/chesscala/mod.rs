@@ -421,15 +421,7 @@ impl Game for Chesscala {
             )));
         }
         let board = board::read_placement(fields[0])?;
-        let turn = match fields[1] {
-            "w" => Color::White,
-            "b" => Color::Black,
-            other => {
-                return Err(SetupError::new(format!(
-                    "bad field 2 (side to move): expected 'w' or 'b', found '{other}'"
-                )));
-            }
-        };
+        let turn = crate::games::read_side(Some(fields[1]))?;
         let first_turn = match fields[2] {
             "1" if turn == Color::White => true,
             "1" => {
