@@ -7,11 +7,9 @@ use std::path::Path;
 
 use pbem::games::Game;
 use pbem::games::chesscala::{Chesscala, Setup};
-use pbem::notation::parse_record;
-use pbem::replay::replay;
 use proptest::prelude::*;
 
-use crate::scenarios::check_playout;
+use crate::scenarios::{check_playout, pbem};
 
 #[test]
 fn every_scenario_holds() {
@@ -71,23 +69,7 @@ proptest! {
 
 #[test]
 fn the_example_game_is_valid_and_ends_as_its_result_says() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/chesscala.pgn");
-    let text = std::fs::read_to_string(path).unwrap();
-    let record = parse_record(&text).unwrap();
-    let report = replay(&record);
-    assert!(report.is_valid(), "{:?}", report.findings);
-    let outcome = report
-        .outcome
-        .expect("the example game is played to its end");
-    assert_eq!(Some(outcome.result()), record.result);
-}
-
-fn pbem(args: &[&str]) -> std::process::Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_pbem"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("pbem runs")
+    crate::scenarios::check_example_game("examples/chesscala.pgn");
 }
 
 #[test]
