@@ -8,7 +8,8 @@ use super::bitboard::Bitboard;
 use super::types::Square;
 use crate::games::Color;
 
-const KNIGHT_DELTAS: [(i8, i8); 8] = [
+/// The eight knight leaps as (file, rank) steps, in the order every game walks them.
+pub(crate) const KNIGHT_DELTAS: [(i8, i8); 8] = [
     (1, 2),
     (2, 1),
     (2, -1),

@@ -4,6 +4,7 @@
 //! test behind check.
 
 use crate::games::Color;
+use crate::games::chess::attacks::KNIGHT_DELTAS as KNIGHT;
 
 use super::Chesscala;
 use super::board::{Board, FULL, Piece, Role, SQUARES, Sq, Stack, field_partner, sowing_squares};
@@ -162,16 +163,6 @@ pub(crate) fn for_each_distinct_order(
     });
 }
 
-const KNIGHT: [(i8, i8); 8] = [
-    (1, 2),
-    (2, 1),
-    (2, -1),
-    (1, -2),
-    (-1, -2),
-    (-2, -1),
-    (-2, 1),
-    (-1, 2),
-];
 const QUEEN: [(i8, i8); 8] = [
     (0, 1),
     (1, 1),

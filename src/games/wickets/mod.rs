@@ -22,7 +22,7 @@ pub use cards::Card;
 use cards::{CardState, Deal, Verdict};
 pub use notation::{MovePart, Step, Syntax};
 
-use crate::games::chess::attacks::{self, tables};
+use crate::games::chess::attacks::{self, KNIGHT_DELTAS, tables};
 use crate::games::chess::bitboard::Bitboard;
 use crate::games::chess::types::{CastlingSide, Piece, Role, Square, color_index};
 use crate::games::chess::{Board, CastlingRights, chess_kinds_and, chess_man};
@@ -198,16 +198,6 @@ impl FromIterator<Loc> for LocSet {
 
 const ROOK_DIRS: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
 const BISHOP_DIRS: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
-const KNIGHT_DELTAS: [(i8, i8); 8] = [
-    (1, 2),
-    (2, 1),
-    (2, -1),
-    (1, -2),
-    (-1, -2),
-    (-2, -1),
-    (-2, 1),
-    (-1, 2),
-];
 
 /// How a throw into the opposing wicket is decided: the `[Decision]` tag.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
