@@ -20,7 +20,7 @@ use pbem::convert::ops::{self, Dialect, Op};
 use pbem::convert::{self, Format, Options};
 use pbem::games::{African, Cascudo, Chesica, Chess, Chesscala, Game, Wickets};
 use pbem::notation::{Numbering, Record, parse_record, write_record};
-use pbem::replay::{FindingKind, replay};
+use pbem::replay::replay;
 use proptest::prelude::*;
 
 fn data_dir() -> PathBuf {
@@ -154,76 +154,6 @@ fn every_converted_fixture_round_trips_through_each_writer() {
         }
     }
     assert!(checked >= 36, "{checked} round trips");
-}
-
-#[test]
-fn zillions_samples_read_and_are_reported_as_unknown_games() {
-    let Some(dir) = crate::shared_data("zillions_samples_read_and_are_reported_as_unknown_games")
-    else {
-        return;
-    };
-    let names = [
-        "Dameo",
-        "DoubutsuShogi",
-        "Persian-Checkers",
-        "Russian-Draughts",
-        "Thai-Checkers",
-        "simple",
-    ];
-    for name in names {
-        let path = dir.join("zsg").join(format!("{name}.zsg"));
-        let bytes = std::fs::read(&path).expect("the sample");
-        let text = String::from_utf8_lossy(&bytes);
-        assert_eq!(Format::guess(&text), Format::Zillions, "{name}");
-        let foreign = convert::read(Format::Zillions, &text);
-        assert!(
-            foreign.findings.is_empty(),
-            "{name}: {:?}",
-            foreign.findings
-        );
-        let game = foreign.game.clone().expect("a VariantName");
-        let rules = foreign.rules_file.clone().expect("a RulesFile");
-        assert!(
-            !foreign.turns.is_empty() || !foreign.edits.is_empty(),
-            "{name}: nothing read"
-        );
-        let converted = convert::to_pbem(&foreign, &Options::default());
-        assert!(converted.text.is_empty());
-        let [finding] = converted.findings.as_slice() else {
-            panic!("{name}: {:?}", converted.findings);
-        };
-        assert_eq!(finding.kind, FindingKind::UnsupportedVariant);
-        assert!(
-            finding.message.contains(&game) && finding.message.contains(&rules),
-            "{}",
-            finding.message
-        );
-
-        let output = Command::new(env!("CARGO_BIN_EXE_pbem"))
-            .args(["convert".as_ref(), path.as_os_str()])
-            .output()
-            .expect("pbem runs");
-        assert_eq!(output.status.code(), Some(1), "{name}");
-        assert!(String::from_utf8_lossy(&output.stderr).contains("which pbem does not know"));
-    }
-    // In Dameo, Black's 31st and 42nd turns and White's 52nd are each one turn in two
-    // partial lines, the second from where the first ended.
-    let text = std::fs::read_to_string(dir.join("zsg/Dameo.zsg")).expect("the sample");
-    let foreign = convert::read(Format::Zillions, &text);
-    let last = foreign.turns.last().expect("turns");
-    match &last.body {
-        convert::TurnBody::Ops(ops) => assert_eq!(ops.len(), 4, "{ops:?}"),
-        other => panic!("a saved game gives operations, not {other:?}"),
-    }
-    let move_lines = text
-        .lines()
-        .filter(|line| line.starts_with(char::is_numeric))
-        .count();
-    assert_eq!(foreign.turns.len(), move_lines - 3);
-    // The Shashki sample is setup edits only.
-    let text = std::fs::read_to_string(dir.join("zsg/Russian-Draughts.zsg")).expect("sample");
-    let foreign = convert::read(Format::Zillions, &text);
-    assert_eq!((foreign.edits.len(), foreign.turns.len()), (25, 0));
 }
 
 #[test]

@@ -7,58 +7,16 @@ use std::path::{Path, PathBuf};
 use pbem::games::{Color, GameResult};
 use pbem::notation::{
     Comment, Line, Nag, Numbering, ReadError, Reader, Record, Span, Tag, TurnNode, complete_roster,
-    parse_record, read_str, record_to_string, write_record,
+    parse_record, read_str, record_to_string,
 };
 use proptest::prelude::*;
 
-use crate::shared_data;
+use crate::support::records::{assert_fixed_point, canonical, read_all, write_all};
 
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/data/notation")
         .join(name)
-}
-
-/// Reads every game of `text`, panicking on the first error.
-fn read_all(text: &str) -> Vec<Record> {
-    read_str(text)
-        .collect::<Result<Vec<_>, _>>()
-        .unwrap_or_else(|error| panic!("{error}"))
-}
-
-/// Writes games one after another as the export format does.
-fn write_all(records: &[Record]) -> String {
-    let mut out = String::new();
-    for record in records {
-        write_record(record, Numbering::from_tags(record), &mut out);
-    }
-    out
-}
-
-/// Writing the records of `text` and reading the output gives the same records (in
-/// canonical form), and writing those again gives the same text.
-fn assert_fixed_point(text: &str) -> Vec<Record> {
-    let records = read_all(text);
-    let written = write_all(&records);
-    let again = read_all(&written);
-    assert_eq!(
-        write_all(&again),
-        written,
-        "the writer is not a fixed point"
-    );
-    assert_eq!(
-        again.len(),
-        records.len(),
-        "games differ after writing:\n{written}"
-    );
-    for (again, record) in again.iter().zip(&records) {
-        assert_eq!(
-            again,
-            &canonical(record),
-            "a game differs after writing:\n{written}"
-        );
-    }
-    records
 }
 
 #[test]
@@ -365,37 +323,6 @@ fn comments_with_braces_are_written_as_line_comments() {
     assert_eq!(parse_record(&text).unwrap(), record);
 }
 
-#[test]
-fn every_shared_pgn_file_is_read_and_written_as_a_fixed_point() {
-    let Some(dir) = shared_data("every_shared_pgn_file_is_read") else {
-        return;
-    };
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir.join("pgn"))
-        .unwrap()
-        .map(|entry| entry.unwrap().path())
-        .filter(|path| path.extension().is_some_and(|ext| ext == "pgn"))
-        .collect();
-    paths.sort();
-    assert!(paths.len() >= 10);
-    for path in paths {
-        let text = std::fs::read_to_string(&path).unwrap();
-        let records = assert_fixed_point(&text);
-        let name = path.file_name().unwrap().to_string_lossy();
-        let turns: usize = records.iter().map(|record| record.moves.turns.len()).sum();
-        eprintln!("{name}: {} games, {turns} main-line turns", records.len());
-        match name.as_ref() {
-            "lichess_db_1000k.pgn" => assert_eq!(records.len(), 438),
-            "twic1599_1000k.pgn" => assert_eq!(records.len(), 1110),
-            "kasparov-deep-blue-1997.pgn" => assert_eq!(records.len(), 6),
-            "utf8-bom.pgn" => assert_eq!(records[0].tag("Event"), Some("A")),
-            "saturs-jannlee-zh-lichess.pgn" => {
-                assert_eq!(records[0].moves.turns[21].token, "B@b6");
-            }
-            _ => {}
-        }
-    }
-}
-
 /// An endless `Read` of one game repeated, up to a number of bytes.
 struct Repeat {
     game: &'static [u8],
@@ -580,53 +507,6 @@ fn record() -> impl Strategy<Value = Record> {
                 && record.moves.turns.is_empty()
                 && record.result.is_none())
         })
-}
-
-/// The record the reader gives back for `record`: comments trimmed with their spaces
-/// collapsed, and tags in the writer's order.
-fn canonical(record: &Record) -> Record {
-    fn collapse(text: &str) -> String {
-        text.split_ascii_whitespace().collect::<Vec<_>>().join(" ")
-    }
-    fn canonical_line(line: &Line) -> Line {
-        Line {
-            comments: line.comments.iter().map(comment).collect(),
-            turns: line
-                .turns
-                .iter()
-                .map(|turn| TurnNode {
-                    token: turn.token.clone(),
-                    span: turn.span,
-                    nags: turn.nags.clone(),
-                    comments: turn.comments.iter().map(comment).collect(),
-                    variations: turn.variations.iter().map(canonical_line).collect(),
-                })
-                .collect(),
-        }
-    }
-    fn comment(comment: &Comment) -> Comment {
-        Comment {
-            text: collapse(&comment.text).into(),
-            span: comment.span,
-        }
-    }
-    const ROSTER: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
-    let mut tags: Vec<Tag> = Vec::new();
-    for name in ROSTER {
-        tags.extend(record.tags.iter().filter(|tag| tag.name == name).cloned());
-    }
-    tags.extend(
-        record
-            .tags
-            .iter()
-            .filter(|tag| !ROSTER.contains(&tag.name.as_str()))
-            .cloned(),
-    );
-    Record {
-        tags,
-        moves: canonical_line(&record.moves),
-        ..record.clone()
-    }
 }
 
 fn numbering() -> impl Strategy<Value = Numbering> {

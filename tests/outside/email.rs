@@ -2,10 +2,20 @@
 //! real SMTP server on loopback (STARTTLS and AUTH, the test server of `smtp`), and
 //! `receive` from Maildirs; then the fault cases, the outbox and the trust checks.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use crate::play::{Homes, Player, ok, text};
 use crate::smtp::{self, Options, SmtpServer};
+use crate::support::homes::{Homes, Player, count, maildir, ok, text};
+use crate::{Need, Test};
+
+pub fn tests() -> Vec<Test> {
+    crate::tests![&[Need::Smtp];
+        two_players_play_a_whole_game_by_mail,
+        a_repeated_an_older_and_a_forged_mail_change_nothing,
+        with_a_secret_only_authenticated_mail_is_taken_in,
+        a_failed_send_waits_in_the_outbox_and_a_retry_delivers_it_once,
+    ]
+}
 
 const PASSWORD_VARIABLE: &str = "PBEM_TEST_SMTP_PASSWORD";
 
@@ -63,14 +73,6 @@ fn deliver(server: &SmtpServer, homes: &Homes) -> usize {
     moved
 }
 
-fn maildir(player: &Player) -> PathBuf {
-    let dir = player.dir.join("Maildir");
-    for sub in ["new", "cur", "tmp"] {
-        std::fs::create_dir_all(dir.join(sub)).unwrap();
-    }
-    dir
-}
-
 fn receive(player: &Player, server: &SmtpServer, now: &str) -> String {
     let dir = maildir(player);
     ok(&pbem(
@@ -81,18 +83,8 @@ fn receive(player: &Player, server: &SmtpServer, now: &str) -> String {
     ))
 }
 
-fn count(dir: &Path) -> usize {
-    std::fs::read_dir(dir)
-        .map(|entries| entries.count())
-        .unwrap_or(0)
-}
-
-#[test]
 fn two_players_play_a_whole_game_by_mail() {
-    let Some(server) = smtp::start("two_players_play_a_whole_game_by_mail", Options::default())
-    else {
-        return;
-    };
+    let server = smtp::start("two_players_play_a_whole_game_by_mail", Options::default());
     let homes = Homes::new("by-mail", &smtp_config(&server));
     let check = ok(&pbem(
         &homes.alice,
@@ -164,12 +156,8 @@ fn two_players_play_a_whole_game_by_mail() {
     assert_eq!(count(&homes.bob.dir.join("outbox")), 0);
 }
 
-#[test]
 fn a_repeated_an_older_and_a_forged_mail_change_nothing() {
-    let Some(server) = smtp::start("a_repeated_an_older_and_a_forged_mail", Options::default())
-    else {
-        return;
-    };
+    let server = smtp::start("a_repeated_an_older_and_a_forged_mail", Options::default());
     let homes = Homes::new("repeats", &smtp_config(&server));
     let id = homes.start("2026-11-01T09:00:00Z", &[]);
     ok(&pbem(
@@ -239,11 +227,8 @@ fn a_repeated_an_older_and_a_forged_mail_change_nothing() {
     assert_eq!(before, after);
 }
 
-#[test]
 fn with_a_secret_only_authenticated_mail_is_taken_in() {
-    let Some(server) = smtp::start("with_a_secret", Options::default()) else {
-        return;
-    };
+    let server = smtp::start("with_a_secret", Options::default());
     let homes = Homes::new("secret", &smtp_config(&server));
     let output = homes.alice.run(
         "2026-11-01T09:00:00Z",
@@ -334,17 +319,14 @@ fn with_a_secret_only_authenticated_mail_is_taken_in() {
     assert_eq!(count(&dir.join("new")), 0);
 }
 
-#[test]
 fn a_failed_send_waits_in_the_outbox_and_a_retry_delivers_it_once() {
-    let Some(dropping) = smtp::start(
+    let dropping = smtp::start(
         "a_failed_send_dropping",
         Options {
             drop_mid_message: true,
             ..Options::default()
         },
-    ) else {
-        return;
-    };
+    );
     let password = dropping.password;
     let homes = Homes::new("outbox", &smtp_config(&dropping));
     let id = homes.start("2026-11-01T09:00:00Z", &[]);
@@ -377,8 +359,7 @@ fn a_failed_send_waits_in_the_outbox_and_a_retry_delivers_it_once() {
             refuse_login: true,
             ..Options::default()
         },
-    )
-    .unwrap();
+    );
     repoint(&homes.alice, &refused_login);
     let failed = pbem(
         &homes.alice,
@@ -410,8 +391,7 @@ fn a_failed_send_waits_in_the_outbox_and_a_retry_delivers_it_once() {
             no_starttls: true,
             ..Options::default()
         },
-    )
-    .unwrap();
+    );
     repoint(&homes.alice, &no_tls);
     let failed = pbem(
         &homes.alice,
@@ -444,7 +424,7 @@ fn a_failed_send_waits_in_the_outbox_and_a_retry_delivers_it_once() {
     );
     assert_eq!(count(&homes.alice.dir.join("outbox")), 2);
 
-    let working = smtp::start("a_failed_send_working", Options::default()).unwrap();
+    let working = smtp::start("a_failed_send_working", Options::default());
     repoint(&homes.alice, &working);
     let sent = ok(&pbem(
         &homes.alice,
@@ -467,179 +447,4 @@ fn a_failed_send_waits_in_the_outbox_and_a_retry_delivers_it_once() {
     deliver(&working, &homes);
     let taken = receive(&homes.bob, &working, "2026-11-01T12:00:00Z");
     assert!(taken.contains("1. e4"), "{taken}");
-}
-
-#[test]
-fn send_dry_run_writes_the_mail_to_a_folder() {
-    let homes = Homes::new("dry-run", "");
-    let id = homes.start("2026-11-01T09:00:00Z", &[]);
-    ok(&homes
-        .alice
-        .run("2026-11-01T10:00:00Z", &["move", &id, "Nf3"]));
-    let dir = homes.alice.dir.join("drafts");
-    let out = ok(&homes.alice.run(
-        "2026-11-01T10:00:00Z",
-        &["send", "--dry-run", dir.to_str().unwrap(), &id],
-    ));
-    let path = PathBuf::from(out.trim());
-    let mail = std::fs::read_to_string(&path).unwrap();
-    assert!(
-        mail.contains(&format!("Message-ID: <{id}.1@pbem.invalid>")),
-        "{mail}"
-    );
-    assert!(
-        mail.contains(&format!("In-Reply-To: <{id}.0@pbem.invalid>")),
-        "{mail}"
-    );
-    assert!(mail.contains("1. Nf3"), "{mail}");
-    assert_eq!(count(&homes.alice.dir.join("outbox")), 0);
-    // Bob takes the file in directly.
-    let taken = ok(&homes
-        .bob
-        .run("2026-11-01T11:00:00Z", &["receive", path.to_str().unwrap()]));
-    assert!(
-        taken.contains("new game from alice@example.org, last turn 1. Nf3"),
-        "{taken}"
-    );
-    // Without smtp settings a send keeps the mail in the outbox and says so.
-    let kept = homes.bob.run("2026-11-01T12:00:00Z", &["move", &id, "d5"]);
-    ok(&kept);
-    let unsent = homes.bob.run("2026-11-01T12:00:00Z", &["send", &id]);
-    assert_eq!(unsent.status.code(), Some(2));
-    assert!(
-        text(&unsent.stderr).contains("no smtp section"),
-        "{}",
-        text(&unsent.stderr)
-    );
-    assert_eq!(count(&homes.bob.dir.join("outbox")), 2);
-}
-
-/// A mail as a reply quotes it: the record between the markers, every line after `> `.
-fn quoted_reply(record: &str, from: &str, keep_end: bool) -> String {
-    let mut body =
-        String::from("On Sunday you wrote:\n> pbem game\n>\n> -----BEGIN PBEM RECORD-----\n");
-    for line in record.lines() {
-        body.push_str(&format!("> {line}\n"));
-    }
-    if keep_end {
-        body.push_str("> -----END PBEM RECORD-----\n");
-    } else {
-        // Cut off in the middle of the movetext.
-        body.truncate(body.len() - 20);
-        body.push('\n');
-    }
-    format!(
-        "From: Alice <{from}>\nTo: bob@example.org\nSubject: Re: your move\nContent-Type: text/plain; charset=utf-8\n\n{body}"
-    )
-}
-
-#[test]
-fn quoted_replies_are_taken_in_and_truncated_mails_refused() {
-    let homes = Homes::new("quoted", "");
-    let id = homes.start("2026-11-01T09:00:00Z", &[]);
-    ok(&homes
-        .alice
-        .run("2026-11-01T10:00:00Z", &["move", &id, "Nf3"]));
-    let record =
-        std::fs::read_to_string(homes.alice.dir.join("games").join(format!("{id}.pgn"))).unwrap();
-
-    let truncated = homes.bob.dir.join("truncated.eml");
-    std::fs::write(
-        &truncated,
-        quoted_reply(&record, "alice@example.org", false),
-    )
-    .unwrap();
-    let refused = homes.bob.run(
-        "2026-11-01T11:00:00Z",
-        &["receive", truncated.to_str().unwrap()],
-    );
-    assert_eq!(refused.status.code(), Some(1));
-    assert!(
-        text(&refused.stdout).contains("truncated"),
-        "{}",
-        text(&refused.stdout)
-    );
-    assert!(
-        !homes
-            .bob
-            .dir
-            .join("games")
-            .join(format!("{id}.pgn"))
-            .exists()
-    );
-
-    let stranger = homes.bob.dir.join("stranger.eml");
-    std::fs::write(
-        &stranger,
-        quoted_reply(&record, "mallory@example.org", true),
-    )
-    .unwrap();
-    let refused = homes.bob.run(
-        "2026-11-01T11:00:00Z",
-        &["receive", stranger.to_str().unwrap()],
-    );
-    assert_eq!(refused.status.code(), Some(1));
-    assert!(
-        text(&refused.stdout).contains("comes from mallory@example.org"),
-        "{}",
-        text(&refused.stdout)
-    );
-
-    let quoted = homes.bob.dir.join("quoted.eml");
-    std::fs::write(&quoted, quoted_reply(&record, "alice@example.org", true)).unwrap();
-    let input = std::fs::read(&quoted).unwrap();
-    let taken = ok(&homes
-        .bob
-        .run_with_stdin("2026-11-01T11:00:00Z", &["receive", "-"], &input));
-    assert!(taken.contains("last turn 1. Nf3"), "{taken}");
-    let bobs =
-        std::fs::read_to_string(homes.bob.dir.join("games").join(format!("{id}.pgn"))).unwrap();
-    assert_eq!(bobs, record);
-}
-
-#[test]
-fn mails_that_arrive_out_of_order_do_not_undo_newer_ones() {
-    let homes = Homes::new("reordered", "");
-    let id = homes.start("2026-11-01T09:00:00Z", &[]);
-    let drafts = homes.alice.dir.join("drafts");
-    let drafts_arg = drafts.to_str().unwrap();
-    ok(&homes
-        .alice
-        .run("2026-11-01T10:00:00Z", &["move", &id, "e4"]));
-    let first = PathBuf::from(
-        ok(&homes.alice.run(
-            "2026-11-01T10:00:00Z",
-            &["send", "--dry-run", drafts_arg, &id],
-        ))
-        .trim(),
-    );
-    let first_copy = homes.bob.dir.join("first.eml");
-    std::fs::copy(&first, &first_copy).unwrap();
-    ok(&homes
-        .alice
-        .run("2026-11-01T10:30:00Z", &["draw", "offer", &id]));
-    let second = PathBuf::from(
-        ok(&homes.alice.run(
-            "2026-11-01T10:30:00Z",
-            &["send", "--dry-run", drafts_arg, &id],
-        ))
-        .trim(),
-    );
-
-    // The offer arrives first, then the move alone.
-    let taken = ok(&homes.bob.run(
-        "2026-11-01T11:00:00Z",
-        &["receive", second.to_str().unwrap()],
-    ));
-    assert!(taken.contains("White offers a draw"), "{taken}");
-    let late = ok(&homes.bob.run(
-        "2026-11-01T11:05:00Z",
-        &["receive", first_copy.to_str().unwrap()],
-    ));
-    assert!(late.contains("an older mail"), "{late}");
-    let status = ok(&homes.bob.run("2026-11-01T11:10:00Z", &["status"]));
-    assert!(status.contains("White offers a draw"), "{status}");
-    ok(&homes
-        .bob
-        .run("2026-11-01T11:10:00Z", &["draw", "accept", &id]));
 }

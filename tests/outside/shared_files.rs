@@ -4,7 +4,11 @@
 use pbem::notation::{ReadError, Reader};
 use pbem::replay::replay;
 
-use crate::shared_data;
+use crate::{Need, Test};
+
+pub fn tests() -> Vec<Test> {
+    crate::tests![&[Need::SharedData]; every_shared_pgn_file_is_judged_correctly]
+}
 
 /// (file, games, valid, unsupported): what each shared file must give.
 const EXPECTED: &[(&str, usize, usize, usize)] = &[
@@ -24,11 +28,8 @@ const EXPECTED: &[(&str, usize, usize, usize)] = &[
     ("utf8-bom.pgn", 2, 2, 0),
 ];
 
-#[test]
 fn every_shared_pgn_file_is_judged_correctly() {
-    let Some(data) = shared_data("every_shared_pgn_file_is_judged_correctly") else {
-        return;
-    };
+    let data = crate::shared_data();
     let folder = data.join("pgn");
     let mut names: Vec<String> = std::fs::read_dir(&folder)
         .unwrap()
@@ -67,7 +68,6 @@ fn every_shared_pgn_file_is_judged_correctly() {
                 "{name}: {seen} games, {ok} valid, {other} unsupported; expected {games}, {valid}, {unsupported}"
             ));
         }
-        eprintln!("{name}: {seen} games, {ok} valid, {other} unsupported");
     }
     assert!(problems.is_empty(), "\n{}", problems.join("\n"));
 }

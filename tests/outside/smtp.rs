@@ -1,9 +1,9 @@
 //! The SMTP client against a real SMTP server on loopback (`tests/smtp/server.py`, aiosmtpd).
 //!
 //! [`start`] starts one server per test on a port the system chooses; dropping the
-//! [`SmtpServer`] kills it and removes its folder, also when the test fails. Without
-//! python3 and aiosmtpd the tests print `SKIPPED` and pass, except in CI (`CI` set), where
-//! `.ci/smtp-setup` installs them and a server that cannot start fails the test.
+//! [`SmtpServer`] kills it and removes its folder, also when the test fails. The tests
+//! that need it declare [`Need::Smtp`]: without python3, aiosmtpd and openssl they show
+//! as ignored (and fail under CI, where `.ci/smtp-setup` installs them).
 
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
@@ -11,10 +11,26 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
+use crate::{Need, Test};
 use pbem::mail::{
     Mailbox, Outgoing, Password, Security, SendError, SmtpSettings, check, compose, parse_mail,
     send,
 };
+
+pub fn tests() -> Vec<Test> {
+    let mut tests = crate::tests![&[Need::Smtp];
+        a_composed_mail_goes_through_starttls_with_login_and_reads_back,
+        implicit_tls_works_too,
+        a_refused_login_names_the_user_and_the_reply_but_not_the_password,
+        a_server_without_starttls_is_refused_before_the_login,
+        an_untrusted_certificate_is_a_tls_error,
+        a_connection_dropped_mid_message_is_transient,
+        a_rejected_message_carries_the_reply,
+        plain_text_goes_to_loopback_only_when_allowed,
+    ];
+    tests.extend(crate::tests![&[]; nothing_listening_is_a_transient_connect_error, an_unknown_host_is_reported_as_such]);
+    tests
+}
 
 /// How the test server behaves.
 #[derive(Clone, Copy, Debug, Default)]
@@ -99,9 +115,9 @@ pub fn python() -> PathBuf {
     PathBuf::from("python3")
 }
 
-/// Starts a test server, or returns `None` after printing why it was skipped (python3
-/// with aiosmtpd not available). In CI it panics instead of skipping.
-pub fn start(test: &str, options: Options) -> Option<SmtpServer> {
+/// Starts a test server; panics (failing the test) when it does not start, which the
+/// harness's probe of [`Need::Smtp`] makes unlikely.
+pub fn start(test: &str, options: Options) -> SmtpServer {
     static COUNTER: AtomicUsize = AtomicUsize::new(0);
     let folder = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!(
         "smtp-{}-{}",
@@ -140,19 +156,13 @@ pub fn start(test: &str, options: Options) -> Option<SmtpServer> {
         }
     }
 
-    let skip = |why: String| {
+    let fail = |why: String| -> ! {
         let _ = std::fs::remove_dir_all(&folder);
-        if std::env::var_os("CI").is_some() {
-            panic!("{test}: the test SMTP server did not start in CI: {why}");
-        }
-        eprintln!(
-            "SKIPPED {test}: python3 with aiosmtpd not available ({why}); run .ci/smtp-setup"
-        );
-        None
+        panic!("{test}: the test SMTP server did not start: {why}");
     };
     let mut child = match command.spawn() {
         Ok(child) => child,
-        Err(error) => return skip(format!("cannot run {}: {error}", python.display())),
+        Err(error) => fail(format!("cannot run {}: {error}", python.display())),
     };
     let stdin = child.stdin.take().expect("piped stdin");
     let mut stdout = BufReader::new(child.stdout.take().expect("piped stdout"));
@@ -170,9 +180,9 @@ pub fn start(test: &str, options: Options) -> Option<SmtpServer> {
             let _ = pipe.read_to_string(&mut stderr);
         }
         let last = stderr.lines().last().unwrap_or("no output").to_owned();
-        return skip(format!("{}: {last}", python.display()));
+        fail(format!("{}: {last}", python.display()));
     };
-    Some(SmtpServer {
+    SmtpServer {
         port,
         ca_file: tls.join("ca.pem"),
         maildir,
@@ -181,7 +191,7 @@ pub fn start(test: &str, options: Options) -> Option<SmtpServer> {
         folder,
         child,
         _stdin: stdin,
-    })
+    }
 }
 
 /// A port on loopback that nothing listens on (bound, then released).
@@ -226,11 +236,8 @@ fn assert_no_password(error: &SendError, password: &str) {
     assert!(!text.contains(password), "the password leaks: {text}");
 }
 
-#[test]
 fn a_composed_mail_goes_through_starttls_with_login_and_reads_back() {
-    let Some(server) = start("smtp starttls", Options::default()) else {
-        return;
-    };
+    let server = start("smtp starttls", Options::default());
     let settings = server.settings(Security::StartTls);
     check(&settings).expect("check");
     send(
@@ -250,17 +257,14 @@ fn a_composed_mail_goes_through_starttls_with_login_and_reads_back() {
     incoming.verify(Some(b"shared secret")).expect("verify");
 }
 
-#[test]
 fn implicit_tls_works_too() {
-    let Some(server) = start(
+    let server = start(
         "smtp implicit tls",
         Options {
             implicit_tls: true,
             ..Options::default()
         },
-    ) else {
-        return;
-    };
+    );
     let settings = server.settings(Security::Tls);
     send(
         &settings,
@@ -272,7 +276,6 @@ fn implicit_tls_works_too() {
     assert_eq!(server.delivered().len(), 1);
 }
 
-#[test]
 fn nothing_listening_is_a_transient_connect_error() {
     let port = free_port();
     let mut settings = SmtpSettings::new("127.0.0.1", Security::StartTls);
@@ -291,7 +294,6 @@ fn nothing_listening_is_a_transient_connect_error() {
     assert_no_password(&error, "correct horse");
 }
 
-#[test]
 fn an_unknown_host_is_reported_as_such() {
     let mut settings = SmtpSettings::new("no-such-host.invalid", Security::StartTls);
     settings.timeout = Duration::from_secs(5);
@@ -308,17 +310,14 @@ fn an_unknown_host_is_reported_as_such() {
     );
 }
 
-#[test]
 fn a_refused_login_names_the_user_and_the_reply_but_not_the_password() {
-    let Some(server) = start(
+    let server = start(
         "smtp refused login",
         Options {
             refuse_login: true,
             ..Options::default()
         },
-    ) else {
-        return;
-    };
+    );
     let settings = server.settings(Security::StartTls);
     let error = send(
         &settings,
@@ -346,17 +345,14 @@ fn a_refused_login_names_the_user_and_the_reply_but_not_the_password() {
     assert!(server.delivered().is_empty());
 }
 
-#[test]
 fn a_server_without_starttls_is_refused_before_the_login() {
-    let Some(server) = start(
+    let server = start(
         "smtp no starttls",
         Options {
             no_starttls: true,
             ..Options::default()
         },
-    ) else {
-        return;
-    };
+    );
     let error = check(&server.settings(Security::StartTls)).unwrap_err();
     assert_eq!(
         error,
@@ -368,11 +364,8 @@ fn a_server_without_starttls_is_refused_before_the_login() {
     assert_no_password(&error, server.password);
 }
 
-#[test]
 fn an_untrusted_certificate_is_a_tls_error() {
-    let Some(server) = start("smtp untrusted certificate", Options::default()) else {
-        return;
-    };
+    let server = start("smtp untrusted certificate", Options::default());
     let mut settings = server.settings(Security::StartTls);
     settings.ca_file = None;
     let error = check(&settings).unwrap_err();
@@ -387,17 +380,14 @@ fn an_untrusted_certificate_is_a_tls_error() {
     assert_no_password(&error, server.password);
 }
 
-#[test]
 fn a_connection_dropped_mid_message_is_transient() {
-    let Some(server) = start(
+    let server = start(
         "smtp dropped",
         Options {
             drop_mid_message: true,
             ..Options::default()
         },
-    ) else {
-        return;
-    };
+    );
     let settings = server.settings(Security::StartTls);
     let error = send(
         &settings,
@@ -415,17 +405,14 @@ fn a_connection_dropped_mid_message_is_transient() {
     assert!(server.delivered().is_empty());
 }
 
-#[test]
 fn a_rejected_message_carries_the_reply() {
-    let Some(server) = start(
+    let server = start(
         "smtp rejected",
         Options {
             reject_data: true,
             ..Options::default()
         },
-    ) else {
-        return;
-    };
+    );
     let settings = server.settings(Security::StartTls);
     let error = send(
         &settings,
@@ -444,17 +431,14 @@ fn a_rejected_message_carries_the_reply() {
     assert!(!error.is_transient());
 }
 
-#[test]
 fn plain_text_goes_to_loopback_only_when_allowed() {
-    let Some(server) = start(
+    let server = start(
         "smtp plain",
         Options {
             plain: true,
             ..Options::default()
         },
-    ) else {
-        return;
-    };
+    );
     let mut settings = server.settings(Security::Plain);
     let error = check(&settings).unwrap_err();
     assert!(matches!(error, SendError::PlainRefused { .. }), "{error:?}");

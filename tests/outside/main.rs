@@ -1,0 +1,174 @@
+//! Tests that need something from outside the project: a real SMTP server (aiosmtpd,
+//! installed by `.ci/smtp-setup`), the Python interpreter for the independent references,
+//! or the shared data set (real PGN files, perft tables, Zillions games: `../shared/data`
+//! beside the project, or where `PBEM_SHARED_DATA` points).
+//!
+//! This binary is its own harness (libtest-mimic) so that it can decide at start, for each
+//! test, whether what it needs is there. A test whose need is missing shows as `ignored`
+//! with the reason, never as `ok`; under CI (`CI` set to anything but `0` or `false`) it
+//! fails instead, so nothing is skipped there. `cargo test` runs this binary with the
+//! others; `cargo test --test outside -- --ignored` also runs the slow, by-hand checks.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode, Stdio};
+
+use libtest_mimic::{Arguments, Completion, Failed, Trial};
+
+#[path = "../support/mod.rs"]
+mod support;
+
+mod email;
+mod perft_tables;
+mod reference;
+mod shared_files;
+mod shared_samples;
+mod smtp;
+
+/// Something a test needs from outside the project.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Need {
+    /// The shared data set ([`shared_data`]).
+    SharedData,
+    /// A Python 3 interpreter on the `PATH` (the independent rules references).
+    Python,
+    /// Python with aiosmtpd and openssl, to start the test SMTP server ([`smtp::python`]).
+    Smtp,
+}
+
+impl Need {
+    /// Whether it is here, or why not, with what to do about it.
+    fn probe(self) -> Result<(), String> {
+        match self {
+            Need::SharedData => {
+                let dir = shared_data_dir();
+                if dir.is_dir() {
+                    Ok(())
+                } else {
+                    Err(format!(
+                        "needs the shared data set, not found at {} (set PBEM_SHARED_DATA)",
+                        dir.display()
+                    ))
+                }
+            }
+            Need::Python => runs(Command::new("python3").arg("--version"))
+                .map_err(|why| format!("needs python3: {why}")),
+            Need::Smtp => {
+                let python = smtp::python();
+                runs(Command::new(&python).args(["-c", "import aiosmtpd"]))
+                    .and_then(|()| runs(Command::new("openssl").arg("version")))
+                    .map_err(|why| {
+                        format!(
+                            "needs the test SMTP server (aiosmtpd for {}, openssl): {why}; run .ci/smtp-setup",
+                            python.display()
+                        )
+                    })
+            }
+        }
+    }
+}
+
+/// Runs a probe command quietly: `Ok` when it exits 0.
+fn runs(command: &mut Command) -> Result<(), String> {
+    let program = command.get_program().to_string_lossy().into_owned();
+    match command
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+    {
+        Ok(status) if status.success() => Ok(()),
+        Ok(status) => Err(format!("{program} exited with {status}")),
+        Err(error) => Err(format!("cannot run {program}: {error}")),
+    }
+}
+
+/// One test of this binary: its name, what it needs, and its body, which panics on
+/// failure like a `#[test]` function.
+pub struct Test {
+    /// The name as the summary shows it (module and function).
+    pub name: String,
+    /// Everything it needs; it runs only when all are there.
+    pub needs: &'static [Need],
+    /// Slow checks run by hand only (`-- --ignored`), like `#[ignore]`.
+    pub by_hand: bool,
+    /// The test itself.
+    pub run: fn(),
+}
+
+/// The tests of a module: `tests![&[Need::Smtp]; a, b]` names each function with its
+/// module and what it needs.
+#[macro_export]
+macro_rules! tests {
+    ($needs:expr; $($test:ident),* $(,)?) => {
+        vec![$($crate::Test {
+            name: format!("{}::{}", module_path!().trim_start_matches("outside::"), stringify!($test)),
+            needs: $needs,
+            by_hand: false,
+            run: $test,
+        }),*]
+    };
+}
+
+/// The shared data folder: `PBEM_SHARED_DATA`, else `../shared/data` beside the project.
+pub fn shared_data_dir() -> PathBuf {
+    match std::env::var_os("PBEM_SHARED_DATA") {
+        Some(dir) => PathBuf::from(dir),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data"),
+    }
+}
+
+/// The shared data folder, for tests that declare [`Need::SharedData`].
+pub fn shared_data() -> PathBuf {
+    shared_data_dir()
+}
+
+/// Whether this run is CI's, where a missing need fails instead of being skipped.
+fn under_ci() -> bool {
+    std::env::var("CI").is_ok_and(|value| !matches!(value.as_str(), "" | "0" | "false"))
+}
+
+fn main() -> ExitCode {
+    let args = Arguments::from_args();
+    let ci = under_ci();
+    let tests: Vec<Test> = [
+        email::tests(),
+        perft_tables::tests(),
+        reference::tests(),
+        shared_files::tests(),
+        shared_samples::tests(),
+        smtp::tests(),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+
+    let mut probes: HashMap<Need, Result<(), String>> = HashMap::new();
+    let trials = tests
+        .into_iter()
+        .map(|test| {
+            let missing = test.needs.iter().find_map(|need| {
+                probes
+                    .entry(*need)
+                    .or_insert_with(|| need.probe())
+                    .clone()
+                    .err()
+            });
+            let run = test.run;
+            let trial = match missing {
+                None => Trial::test(test.name, move || {
+                    run();
+                    Ok(())
+                }),
+                Some(why) if ci => Trial::test(test.name, move || {
+                    Err(Failed::from(format!("under CI nothing is skipped: {why}")))
+                }),
+                Some(why) => {
+                    Trial::ignorable_test(test.name, move || Ok(Completion::ignored_with(why)))
+                }
+            };
+            trial.with_ignored_flag(test.by_hand)
+        })
+        .collect();
+    libtest_mimic::run(&args, trials).exit_code()
+}

@@ -1,0 +1,141 @@
+//! The independent Python references written from the rule pages
+//! (`tests/data/<game>/reference.py`) against the engines.
+
+use std::path::Path;
+
+use pbem::games::Game;
+use pbem::games::chesscala::{Chesscala, Setup};
+
+use crate::{Need, Test};
+
+pub fn tests() -> Vec<Test> {
+    let mut tests = crate::tests![&[Need::Python]; the_reference_lists_the_same_turns_in_a_few_random_positions];
+    // Some 20 minutes: by hand, `cargo test --test outside -- --ignored reference`.
+    tests.extend(
+        crate::tests![&[Need::Python]; the_reference_lists_the_same_turns_in_random_positions]
+            .into_iter()
+            .map(|test| Test {
+                by_hand: true,
+                ..test
+            }),
+    );
+    tests
+}
+
+/// Positions from seeded random games from every setup, with and without the "no draws"
+/// option, for the comparison with the independent reference: `count` positions, the
+/// turns of each game chosen by SplitMix64 from `seed`.
+fn random_positions(count: usize, seed: u64) -> Vec<Chesscala> {
+    let mut positions = Vec::new();
+    let mut state = seed;
+    let mut turns = Vec::new();
+    let mut game = 0;
+    while positions.len() < count {
+        let setup = Setup::ALL[game % Setup::ALL.len()];
+        let mut text = setup.position_string().to_owned();
+        if game % 4 == 3 {
+            text.push_str(" nodraws");
+        }
+        game += 1;
+        let mut position = Chesscala::from_position_string(&text).unwrap();
+        for ply in 0..120 {
+            if position.outcome().is_some() {
+                break;
+            }
+            // Every third position of a game, the later plies more often.
+            if ply % 3 == 2 && positions.len() < count {
+                positions.push(position.clone());
+            }
+            turns.clear();
+            position.legal_turns(&mut turns);
+            state = pbem::games::splitmix(state);
+            let turn = &turns[(state % turns.len() as u64) as usize];
+            position.play(turn);
+        }
+        if position.outcome().is_some() && positions.len() < count {
+            positions.push(position);
+        }
+    }
+    positions
+}
+
+/// The reference's outcome codes: "-", "1-0 m", "0-1 a", "= m", "= a", "= s".
+fn outcome_code(position: &Chesscala) -> String {
+    use pbem::games::{Color, DrawReason, Outcome, WinReason};
+    match position.outcome() {
+        None => "-".to_owned(),
+        Some(Outcome::Win { winner, reason }) => {
+            let result = if winner == Color::White { "1-0" } else { "0-1" };
+            let why = if reason == WinReason::Attrition {
+                "a"
+            } else {
+                "m"
+            };
+            format!("{result} {why}")
+        }
+        Some(Outcome::Draw { reason }) => match reason {
+            DrawReason::SimultaneousCheckmate => "= m".to_owned(),
+            DrawReason::AttritionOnLastTurn => "= a".to_owned(),
+            _ => "= s".to_owned(),
+        },
+    }
+}
+
+/// Runs `tests/data/chesscala/reference.py --compare` on the legal turns of `count`
+/// random positions (each as the position after it and its outcome); skipped when
+/// `python3` is missing.
+fn compare_with_the_reference(count: usize, seed: u64) {
+    use std::fmt::Write as _;
+    let mut dump = String::new();
+    let mut turns = Vec::new();
+    for position in random_positions(count, seed) {
+        writeln!(dump, "P {}", position.position_string()).unwrap();
+        turns.clear();
+        position.legal_turns(&mut turns);
+        for turn in &turns {
+            let mut next = position.clone();
+            next.play(turn);
+            writeln!(
+                dump,
+                "T {}\t{}",
+                next.position_string(),
+                outcome_code(&next)
+            )
+            .unwrap();
+        }
+    }
+    // Kept in Cargo's temporary directory, to run the reference on by hand.
+    let path =
+        Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("chesscala-reference-{seed}.txt"));
+    std::fs::write(&path, dump).unwrap();
+    let output = std::process::Command::new("python3")
+        .arg("tests/data/chesscala/reference.py")
+        .arg("--compare")
+        .arg(&path)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("python3 runs");
+    let out = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{out}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(
+        out.contains(&format!("{count} positions, 0 differ")),
+        "{out}"
+    );
+}
+
+/// A few positions through the independent reference on every run (the full
+/// comparison below is run by hand).
+fn the_reference_lists_the_same_turns_in_a_few_random_positions() {
+    compare_with_the_reference(8, 11);
+}
+
+/// The comparison with the independent reference (300 positions from random games; it
+/// takes some 20 minutes, so it is run by hand):
+/// `cargo test --test integration chesscala -- --ignored`.
+fn the_reference_lists_the_same_turns_in_random_positions() {
+    compare_with_the_reference(300, 2);
+}

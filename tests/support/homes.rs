@@ -1,0 +1,147 @@
+//! Players' homes for tests that play by mail: a folder per player with a config file,
+//! pbem run with that config and an injected clock (`PBEM_NOW`).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// One player's home: a folder with their config file.
+pub struct Player {
+    pub dir: PathBuf,
+}
+
+impl Player {
+    pub fn config(&self) -> PathBuf {
+        self.dir.join("config.yaml")
+    }
+
+    /// Runs pbem with this player's config at the given instant.
+    pub fn run(&self, now: &str, args: &[&str]) -> Output {
+        self.run_with(now, args, &[])
+    }
+
+    /// Runs pbem with `input` on its standard input.
+    pub fn run_with_stdin(&self, now: &str, args: &[&str], input: &[u8]) -> Output {
+        use std::io::Write;
+        let mut child = Command::new(env!("CARGO_BIN_EXE_pbem"))
+            .arg("--config")
+            .arg(self.config())
+            .args(args)
+            .env("PBEM_NOW", now)
+            .env_remove("PBEM_CONFIG")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("pbem runs");
+        child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(input)
+            .expect("input written");
+        child.wait_with_output().expect("pbem ends")
+    }
+
+    pub fn run_with(&self, now: &str, args: &[&str], env: &[(&str, &str)]) -> Output {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_pbem"));
+        command
+            .arg("--config")
+            .arg(self.config())
+            .args(args)
+            .env("PBEM_NOW", now)
+            .env_remove("PBEM_CONFIG");
+        for (name, value) in env {
+            command.env(name, value);
+        }
+        command.output().expect("pbem runs")
+    }
+}
+
+/// Two homes in a scratch folder, removed on drop.
+pub struct Homes {
+    pub root: PathBuf,
+    pub alice: Player,
+    pub bob: Player,
+}
+
+impl Homes {
+    pub fn new(name: &str, smtp: &str) -> Homes {
+        let root = std::env::temp_dir().join(format!("pbem-homes-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        let make = |who: &str| {
+            let dir = root.join(who);
+            std::fs::create_dir_all(&dir).unwrap();
+            let email = format!("{who}@example.org");
+            let name = format!("{}{}", who[..1].to_uppercase(), &who[1..]);
+            std::fs::write(
+                dir.join("config.yaml"),
+                format!("player:\n  name: {name}\n  email: {email}\n{smtp}"),
+            )
+            .unwrap();
+            Player { dir }
+        };
+        Homes {
+            alice: make("alice"),
+            bob: make("bob"),
+            root,
+        }
+    }
+
+    /// Alice starts a game against Bob; returns its id.
+    pub fn start(&self, now: &str, extra: &[&str]) -> String {
+        let mut args = vec![
+            "new",
+            "--white",
+            "Alice",
+            "--white-email",
+            "alice@example.org",
+            "--black",
+            "Bob",
+            "--black-email",
+            "bob@example.org",
+        ];
+        args.extend_from_slice(extra);
+        let output = self.alice.run(now, &args);
+        assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+        let path = PathBuf::from(text(&output.stdout).trim());
+        assert!(path.is_file(), "{}", path.display());
+        path.file_stem().unwrap().to_str().unwrap().to_owned()
+    }
+}
+
+impl Drop for Homes {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.root);
+    }
+}
+
+pub fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+pub fn ok(output: &Output) -> String {
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "stdout: {}\nstderr: {}",
+        text(&output.stdout),
+        text(&output.stderr)
+    );
+    text(&output.stdout)
+}
+
+/// The player's Maildir (`<home>/Maildir`), made with its three folders.
+pub fn maildir(player: &Player) -> PathBuf {
+    let dir = player.dir.join("Maildir");
+    for sub in ["new", "cur", "tmp"] {
+        std::fs::create_dir_all(dir.join(sub)).unwrap();
+    }
+    dir
+}
+
+/// How many entries a folder has (0 when it does not exist).
+pub fn count(dir: &Path) -> usize {
+    std::fs::read_dir(dir)
+        .map(|entries| entries.count())
+        .unwrap_or(0)
+}

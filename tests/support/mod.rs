@@ -1,0 +1,6 @@
+//! Helpers shared by the test binaries: `integration` (everything that runs anywhere) and
+//! `outside` (what needs a server, Python or the shared data set). Each binary uses a part.
+#![allow(dead_code)]
+
+pub mod homes;
+pub mod records;
