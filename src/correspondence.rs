@@ -20,7 +20,7 @@ use crate::games::{Color, DrawReason, Game, GameResult, Variant};
 use crate::notation::{
     Comment, Numbering, Record, Span, Tag, TurnNode, complete_roster, record_to_string,
 };
-use crate::replay::{self, Report};
+use crate::replay::{self, History, Report};
 
 /// The tag that holds the game's unique id.
 pub const GAME_ID_TAG: &str = "GameId";
@@ -317,23 +317,29 @@ fn play_in<G: Game>(
         }
     }
     let replayed = replay::replay_game::<G>(record);
-    let Some(mut position) = replayed.position else {
+    let (Some(start), Some(mut position)) = (replayed.start, replayed.position) else {
         return Err(PlayError::Invalid("no playable position".to_owned()));
     };
+    // The rules and the history (a repetition ban) decide together.
+    let mut history = History::of_line(&start, &replayed.turns);
+    if let Some(outcome) = history.outcome(&position) {
+        return Err(PlayError::Over(outcome.to_string()));
+    }
     let syntax = G::parse_turn(token)
         .map_err(|error| PlayError::Turn(format!("cannot read \"{token}\": {}", error.message)))?;
     let turn = position
-        .resolve(&syntax)
+        .resolve_except(&syntax, history.forbidden())
         .map_err(|error| PlayError::Turn(format!("illegal turn \"{token}\": {}", error.message)))?;
-    let canonical = position.write_turn(&turn);
+    let canonical = position.write_turn_except(&turn, history.forbidden());
     position.play(&turn);
+    history.enter(&position);
     let mut node = TurnNode::new(&canonical);
     let stamp_text = stamp.to_comment();
     if !stamp_text.is_empty() {
         node.comments.push(comment(&stamp_text));
     }
     record.moves.turns.push(node);
-    let result = position.outcome().map(|outcome| outcome.result());
+    let result = history.outcome(&position).map(|outcome| outcome.result());
     if let Some(result) = result {
         set_result(record, result);
     }

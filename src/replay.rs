@@ -9,13 +9,17 @@
 //! unreadable or illegal turn (nothing after it can be checked), and the rest of the
 //! record goes on.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::Hasher;
 
 use serde::Serialize;
 
-use crate::games::{Color, DrawReason, Game, GameResult, Outcome, RepetitionRule, Variant};
+use crate::games::{Color, DrawReason, Game, GameResult, IllegalKind, Outcome, Variant};
 use crate::notation::{Line, Numbering, ParseError, Record, Span};
+
+mod history;
+
+pub use history::History;
+use history::repetition_end;
 
 /// How serious a finding is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -344,10 +348,7 @@ fn replay_inner<G: Game>(record: &Record, tokens: Tokens) -> Replayed<G> {
 
     let mut replayer = Replayer::<G> {
         findings: Vec::new(),
-        counts: HashMap::with_capacity_and_hasher(
-            record.moves.turns.len() + 1,
-            BuildHasherDefault::default(),
-        ),
+        history: History::default(),
         canonical: Vec::new(),
         tokens,
         buffer: Vec::new(),
@@ -387,8 +388,8 @@ struct LineEnd<G> {
 
 struct Replayer<G: Game> {
     findings: Vec<Finding>,
-    /// How often each position (by repetition key) occurred on the current path.
-    counts: HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
+    /// How often each position occurred on the current path.
+    history: History<G>,
     canonical: Vec<Option<String>>,
     tokens: Tokens,
     buffer: Vec<G::Turn>,
@@ -410,7 +411,7 @@ impl<G: Game> Replayer<G> {
         let mut added: Vec<u64> = Vec::with_capacity(line.turns.len() + 1);
         let key = position.repetition_key();
         // How often the current position has occurred on this path, itself included.
-        let mut occurrences = self.occur(key);
+        let mut occurrences = self.history.enter_key(key);
         added.push(key);
 
         let mut complete = true;
@@ -451,21 +452,29 @@ impl<G: Game> Replayer<G> {
                     break;
                 }
             };
-            let turn = match position.resolve(&syntax) {
+            let turn = match position.resolve_except(&syntax, self.history.forbidden()) {
                 Ok(turn) => turn,
                 Err(error) => {
-                    // With no legal turn at all the game ended (by mate or stalemate):
-                    // that, not the token, is what is wrong.
+                    // With no legal turn at all the game ended (by mate or stalemate, or
+                    // because the history forbids every turn): that, not the token, is
+                    // what is wrong.
                     self.buffer.clear();
-                    position.legal_turns(&mut self.buffer);
-                    let finding = match position.outcome() {
-                        Some(outcome) if self.buffer.is_empty() => Finding::new(
+                    position.legal_turns_except(self.history.forbidden(), &mut self.buffer);
+                    let ended = if self.buffer.is_empty() {
+                        position
+                            .outcome()
+                            .or_else(|| self.history.every_turn_forbidden(&position))
+                    } else {
+                        None
+                    };
+                    let finding = match ended {
+                        Some(outcome) => Finding::new(
                             Severity::Error,
                             FindingKind::AfterEnd,
                             format!("the game was already over ({outcome})"),
                             node.span,
                         ),
-                        _ => self.illegal(&position, &node.token, &error.message, node.span),
+                        None => self.illegal(&position, &node.token, &error, node.span),
                     };
                     let finding = locate(self, finding);
                     self.findings.push(finding);
@@ -494,29 +503,10 @@ impl<G: Game> Replayer<G> {
                     self.findings.push(finding);
                 }
             }
-            if let RepetitionRule::IllegalAt(limit) = G::REPETITION {
-                let mut next = position.clone();
-                next.play(&turn);
-                if self.count(next.repetition_key()) + 1 >= limit {
-                    let finding = Finding::new(
-                        Severity::Error,
-                        FindingKind::Illegal,
-                        format!(
-                            "{} would make the same position occur {limit} times",
-                            node.token
-                        ),
-                        node.span,
-                    );
-                    let finding = locate(self, finding);
-                    self.findings.push(finding);
-                    self.skip_rest(line, index);
-                    complete = false;
-                    break;
-                }
-            }
-
             if self.tokens == Tokens::Canonical {
-                self.canonical.push(Some(position.write_turn(&turn)));
+                self.canonical.push(Some(
+                    position.write_turn_except(&turn, self.history.forbidden()),
+                ));
             }
             position.play(&turn);
             ply += 1;
@@ -537,7 +527,7 @@ impl<G: Game> Replayer<G> {
             }
 
             let key = position.repetition_key();
-            occurrences = self.occur(key);
+            occurrences = self.history.enter_key(key);
             added.push(key);
         }
 
@@ -557,20 +547,15 @@ impl<G: Game> Replayer<G> {
             drawn
                 .or_else(|| repetition_end::<G>(occurrences))
                 .or_else(|| position.outcome())
-                .or_else(|| self.every_turn_repeats(&position))
+                .or_else(|| self.history.every_turn_forbidden(&position))
         } else {
             None
         };
-        let claimable = position.claimable_draw().or(match G::REPETITION {
-            RepetitionRule::Draw { claim, .. } if occurrences >= claim => {
-                Some(DrawReason::ThreefoldRepetition)
-            }
-            _ => None,
-        });
+        let claimable = position
+            .claimable_draw()
+            .or_else(|| self.history.claimable(&position));
         for key in added {
-            if let Some(count) = self.counts.get_mut(&key) {
-                *count -= 1;
-            }
+            self.history.leave_key(key);
         }
         LineEnd {
             position,
@@ -578,33 +563,6 @@ impl<G: Game> Replayer<G> {
             complete,
             claimable,
         }
-    }
-
-    /// Under [`RepetitionRule::IllegalAt`], the end of a position whose every legal turn
-    /// would repeat a position too often: the side to move has no legal turn left.
-    fn every_turn_repeats(&mut self, position: &G) -> Option<Outcome> {
-        let RepetitionRule::IllegalAt(limit) = G::REPETITION else {
-            return None;
-        };
-        self.buffer.clear();
-        position.legal_turns(&mut self.buffer);
-        let blocked = self.buffer.iter().all(|turn| {
-            let mut next = position.clone();
-            next.play(turn);
-            self.count(next.repetition_key()) + 1 >= limit
-        });
-        (blocked && !self.buffer.is_empty()).then(|| position.outcome_without_legal_turn())
-    }
-
-    /// Counts one more occurrence of a position; returns how many there are now.
-    fn occur(&mut self, key: u64) -> u32 {
-        let entry = self.counts.entry(key).or_insert(0);
-        *entry += 1;
-        *entry
-    }
-
-    fn count(&self, key: u64) -> u32 {
-        self.counts.get(&key).copied().unwrap_or(0)
     }
 
     /// Keeps the canonical-token list aligned when a line stops early: every node left in
@@ -627,17 +585,30 @@ impl<G: Game> Replayer<G> {
         self.canonical.extend(std::iter::repeat_n(None, rest + 1));
     }
 
-    fn illegal(&mut self, position: &G, token: &str, reason: &str, span: Span) -> Finding {
+    /// The finding for a token that does not resolve: the reason, and the turns that
+    /// are legal (those the history forbids left out) with the closest one.
+    fn illegal(
+        &mut self,
+        position: &G,
+        token: &str,
+        error: &crate::games::IllegalTurn,
+        span: Span,
+    ) -> Finding {
+        let forbidden = self.history.forbidden();
         self.buffer.clear();
-        position.legal_turns(&mut self.buffer);
+        position.legal_turns_except(forbidden, &mut self.buffer);
         let mut legal: Vec<String> = self
             .buffer
             .iter()
-            .map(|turn| position.write_turn(turn))
+            .map(|turn| position.write_turn_except(turn, forbidden))
             .collect();
         legal.sort();
         let closest = closest_match(token, &legal);
-        let message = format!("illegal turn \"{token}\": {reason}");
+        let message = match error.kind {
+            // The message names the turn already: no need to say "illegal turn" first.
+            IllegalKind::Repetition => error.message.clone(),
+            _ => format!("illegal turn \"{token}\": {}", error.message),
+        };
         Finding {
             legal,
             closest,
@@ -656,24 +627,6 @@ impl<G: Game> Replayer<G> {
         } else {
             format!("{number}...")
         }
-    }
-}
-
-/// The draw automatic repetition imposes on a position that occurred `occurrences` times.
-fn repetition_end<G: Game>(occurrences: u32) -> Option<Outcome> {
-    match G::REPETITION {
-        RepetitionRule::Draw {
-            automatic: Some(automatic),
-            ..
-        } if occurrences >= automatic => Some(Outcome::Draw {
-            // Cascudo's draw comes at the third occurrence, FIDE's automatic one at the fifth.
-            reason: if automatic == 3 {
-                DrawReason::ThreefoldRepetition
-            } else {
-                DrawReason::FivefoldRepetition
-            },
-        }),
-        _ => None,
     }
 }
 
@@ -769,8 +722,8 @@ fn edit_distance(a: &str, b: &str) -> usize {
 }
 
 /// Repetition keys are already well-mixed hashes: pass them through.
-#[derive(Default)]
-struct KeyHasher(u64);
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct KeyHasher(u64);
 
 impl Hasher for KeyHasher {
     fn finish(&self) -> u64 {

@@ -1,17 +1,20 @@
 //! `pbem legal`: every legal turn in a position, one canonical token per line.
 //!
 //! In games where repeating a position too often is illegal (Chesica), the turns that
-//! the game file's history forbids are left out; a position given by `--fen` has no
-//! history, so every turn the rules allow there is listed.
+//! the game file's history forbids are left out, and written as if they did not exist
+//! (a piece's origin is named only when another allowed turn needs it); a position given
+//! by `--fen` has no history, so every turn the rules allow there is listed.
+//!
+//! A position where the game is over (checkmate, no legal turn, every turn forbidden by
+//! repetition, a draw the rules impose) has no turn to list: the reason goes to standard
+//! error and the exit status is 1, so that a script can tell it from a list.
 
-use std::collections::HashMap;
 use std::io::Write;
 use std::path::PathBuf;
 
 use super::{CliError, Status, input, parse_variant, position_from, record_variant, show};
-use crate::games::{Game, RepetitionRule, Variant};
-use crate::notation::Record;
-use crate::replay;
+use crate::games::{Game, Variant};
+use crate::replay::History;
 
 /// Arguments of `pbem legal`.
 #[derive(Debug, clap::Args)]
@@ -19,7 +22,7 @@ pub struct Args {
     /// The game, when no game file names it (a `[Variant]` name; default Chess).
     #[arg(long, value_name = "NAME", value_parser = parse_variant)]
     pub variant: Option<Variant>,
-    /// The position as the game's position string (FEN for chess).
+    /// The position as the game's position string (FEN for chess), or `start`.
     #[arg(long, value_name = "POS", conflicts_with = "file")]
     pub fen: Option<String>,
     /// Use the position after this many plies of the game file (default: its end).
@@ -45,48 +48,33 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Status, CliError> {
         }
         return crate::with_game!(variant, G => {
             let (position, shown) = show::position_after::<G>(&record, args.ply)?;
-            let history = history::<G>(&record, shown);
+            let history = show::history_after::<G>(&record, shown);
             list(&position, &history, out)
         });
     }
     let variant = args.variant.unwrap_or(Variant::Chess);
     crate::with_game!(variant, G => {
         let position = position_from::<G>(args.fen.as_deref())?;
-        list(&position, &HashMap::new(), out)
+        list(&position, &History::starting_at(&position), out)
     })
-}
-
-/// How often each position (by repetition key) occurred in the first `plies` turns of
-/// the record's main line, the start and the position reached included.
-fn history<G: Game>(record: &Record, plies: usize) -> HashMap<u64, u32> {
-    let replayed = replay::replay_game::<G>(record);
-    let mut counts = HashMap::new();
-    let Some(mut position) = replayed.start else {
-        return counts;
-    };
-    *counts.entry(position.repetition_key()).or_insert(0) += 1;
-    for turn in replayed.turns.iter().take(plies) {
-        position.play(turn);
-        *counts.entry(position.repetition_key()).or_insert(0) += 1;
-    }
-    counts
 }
 
 fn list<G: Game>(
     position: &G,
-    history: &HashMap<u64, u32>,
+    history: &History<G>,
     out: &mut dyn Write,
 ) -> Result<Status, CliError> {
-    let mut turns = Vec::new();
-    position.legal_turns(&mut turns);
-    if let RepetitionRule::IllegalAt(limit) = G::REPETITION {
-        turns.retain(|turn| {
-            let mut next = position.clone();
-            next.play(turn);
-            history.get(&next.repetition_key()).copied().unwrap_or(0) + 1 < limit
-        });
+    if let Some(outcome) = history.outcome(position) {
+        eprintln!("pbem: the game is over ({outcome}): there is no turn to list");
+        return Ok(Status::Invalid);
     }
-    let mut tokens: Vec<String> = turns.iter().map(|turn| position.write_turn(turn)).collect();
+    let forbidden = history.forbidden();
+    let mut turns = Vec::new();
+    position.legal_turns_except(forbidden, &mut turns);
+    let mut tokens: Vec<String> = turns
+        .iter()
+        .map(|turn| position.write_turn_except(turn, forbidden))
+        .collect();
     tokens.sort();
     for token in tokens {
         writeln!(out, "{token}")?;

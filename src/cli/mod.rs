@@ -288,14 +288,18 @@ fn record_variant(record: &crate::notation::Record) -> Result<Variant, CliError>
         .map_err(|name| CliError::Usage(format!("unsupported variant \"{name}\"")))
 }
 
-/// A position from `--fen` (the game's position string), or the game's start.
+/// A position from `--fen` (the game's position string, or `start` for the game's
+/// standard start, in every game), or the game's start.
 fn position_from<G: crate::games::Game>(fen: Option<&str>) -> Result<G, CliError> {
-    match fen {
+    match fen.map(str::trim) {
+        Some(START) | None => Ok(G::start()),
         Some(text) => G::from_position_string(text)
             .map_err(|error| CliError::Usage(format!("invalid position: {error}"))),
-        None => Ok(G::start()),
     }
 }
+
+/// What `--fen` takes for the game's standard start, in every game.
+const START: &str = "start";
 
 /// A file argument: a path, or `-` for standard input.
 fn display_path(path: &Path) -> String {

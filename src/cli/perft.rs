@@ -12,7 +12,8 @@ pub struct Args {
     /// The game (a `[Variant]` name; default Chess).
     #[arg(long, value_name = "NAME", value_parser = parse_variant)]
     pub variant: Option<Variant>,
-    /// The position as the game's position string (FEN for chess); default: the start.
+    /// The position as the game's position string (FEN for chess), or `start` (the
+    /// default).
     #[arg(long, value_name = "POS")]
     pub fen: Option<String>,
     /// Also print the count below each legal turn of the position.

@@ -27,7 +27,8 @@ pub struct NewArgs {
     /// Black's mail address.
     #[arg(long, value_name = "ADDR")]
     pub black_email: String,
-    /// Start from this position (the game's position string) instead of the standard one.
+    /// Start from this position (the game's position string) instead of the standard one;
+    /// `start` is the standard one.
     #[arg(long, value_name = "POS")]
     pub fen: Option<String>,
     /// Correspondence time control: `10/50d` (10 turns in 50 days, carried over), `3d`
@@ -120,7 +121,7 @@ pub fn new(args: &NewArgs, home: &Home, out: &mut dyn Write) -> Result<Status, C
             name: args.black.clone(),
             email: args.black_email.clone(),
         },
-        position: args.fen.clone(),
+        position: args.fen.clone().filter(|text| text.trim() != super::START),
         time_control: args.time_control,
         game_id: correspondence::new_game_id(now, entropy),
         started: now,

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use super::{CliError, Status, input, record_variant};
 use crate::games::Game;
 use crate::notation::Record;
-use crate::replay;
+use crate::replay::{self, History};
 
 /// Arguments of `pbem show`.
 #[derive(Debug, clap::Args)]
@@ -70,17 +70,28 @@ pub(super) fn position_after<G: Game>(
     Ok((position, wanted))
 }
 
+/// The history of the first `plies` turns of the record's main line (repetition bans
+/// and ends by repetition depend on it).
+pub(super) fn history_after<G: Game>(record: &Record, plies: usize) -> History<G> {
+    let replayed = replay::replay_game::<G>(record);
+    match &replayed.start {
+        Some(start) => History::of_line(start, replayed.turns.iter().take(plies)),
+        None => History::default(),
+    }
+}
+
 fn show<G: Game>(
     record: &Record,
     ply: Option<usize>,
     out: &mut dyn Write,
 ) -> Result<Status, CliError> {
     let (position, shown) = position_after::<G>(record, ply)?;
+    let history = history_after::<G>(record, shown);
     write!(out, "{}", position.diagram())?;
     writeln!(out)?;
     writeln!(out, "{}", position.position_string())?;
     let mut state = format!("after ply {shown}: ");
-    match (position.awaiting(), position.outcome()) {
+    match (position.awaiting(), history.outcome(&position)) {
         (Some(awaited), _) => state.push_str(&awaited),
         (None, Some(outcome)) => state.push_str(&outcome.to_string()),
         (None, None) => state.push_str(&format!("{} to move", position.side_to_move())),

@@ -1,11 +1,11 @@
 //! The one place where a foreign move becomes a pbem turn: by comparing the board a
 //! foreign move leaves with the board each legal turn leaves (board operations), or by
 //! the game's own notation and then by what a typed move gives (from, to, piece,
-//! promotion). The result is always a legal turn of the game; anything else is an
-//! [`Unmatched`] with the candidates.
+//! promotion). The result is always a legal turn of the game that the history does not
+//! forbid; anything else is an [`Unmatched`] with the candidates.
 
 use crate::convert::ops::{self, Dialect, Op};
-use crate::games::{Game, IllegalKind, Snapshot};
+use crate::games::{Forbidden, Game, IllegalKind, Snapshot};
 
 /// How many candidates a message lists at most.
 const CANDIDATES_SHOWN: usize = 40;
@@ -20,10 +20,10 @@ pub struct Unmatched {
     pub candidates: Vec<String>,
 }
 
-/// Every legal turn with the board it leaves.
-fn outcomes<G: Game>(position: &G) -> Vec<(G::Turn, Snapshot)> {
+/// Every legal turn the history does not forbid, with the board it leaves.
+fn outcomes<G: Game>(position: &G, forbidden: &Forbidden) -> Vec<(G::Turn, Snapshot)> {
     let mut turns = Vec::new();
-    position.legal_turns(&mut turns);
+    position.legal_turns_except(forbidden, &mut turns);
     turns
         .into_iter()
         .filter_map(|turn| {
@@ -34,11 +34,11 @@ fn outcomes<G: Game>(position: &G) -> Vec<(G::Turn, Snapshot)> {
         .collect()
 }
 
-fn written<G: Game>(position: &G, turns: &[&G::Turn]) -> Vec<String> {
+fn written<G: Game>(position: &G, forbidden: &Forbidden, turns: &[&G::Turn]) -> Vec<String> {
     turns
         .iter()
         .take(CANDIDATES_SHOWN)
-        .map(|turn| position.write_turn(turn))
+        .map(|turn| position.write_turn_except(turn, forbidden))
         .collect()
 }
 
@@ -55,16 +55,18 @@ fn places_named(ops: &[Op]) -> Vec<&str> {
 
 /// The legal turn whose board is the board `ops` leave. When several legal turns leave
 /// the same board (a die or a card decided something the board does not show), `hint`
-/// (a pbem token carried in a comment) chooses among them.
+/// (a pbem token carried in a comment) chooses among them. Turns the history forbids
+/// (a repetition ban) are not candidates.
 pub fn match_ops<G: Game>(
     position: &G,
+    forbidden: &Forbidden,
     ops: &[Op],
     hint: Option<&str>,
 ) -> Result<G::Turn, Unmatched> {
     let before = position
         .snapshot()
         .expect("the caller checked that the game describes its board");
-    let outcomes = outcomes(position);
+    let outcomes = outcomes(position, forbidden);
     let mut naive = before.clone();
     let applied = ops::apply(&mut naive, G::PIECE_KINDS, position.side_to_move(), ops);
     let fits: Vec<&G::Turn> = match &applied {
@@ -83,7 +85,7 @@ pub fn match_ops<G: Game>(
     if let (Some(hint), Ok(())) = (hint, &applied) {
         let chosen = G::parse_turn(hint)
             .ok()
-            .and_then(|syntax| position.resolve(&syntax).ok());
+            .and_then(|syntax| position.resolve_except(&syntax, forbidden).ok());
         let leaves_same = |turn: &G::Turn| {
             position.snapshot_after(turn).map(Snapshot::normalized)
                 == Some(naive.clone().normalized())
@@ -96,7 +98,7 @@ pub fn match_ops<G: Game>(
                         "the turn given in the comment, {hint}, does not leave the board this \
                          move leaves"
                     ),
-                    candidates: written(position, &fits),
+                    candidates: written(position, forbidden, &fits),
                 });
             }
             _ => {}
@@ -112,7 +114,7 @@ pub fn match_ops<G: Game>(
                  comment must say which",
                 fits.len()
             ),
-            candidates: written(position, &fits),
+            candidates: written(position, forbidden, &fits),
         });
     }
     // Nothing fits: the closest are the legal turns that act on the same places.
@@ -140,7 +142,7 @@ pub fn match_ops<G: Game>(
     };
     Err(Unmatched {
         message,
-        candidates: written(position, &closest),
+        candidates: written(position, forbidden, &closest),
     })
 }
 
@@ -195,10 +197,14 @@ fn coordinates(token: &str) -> Option<Coordinates> {
 /// The legal turn a typed token means: first by the game's own notation, then, for a
 /// move in coordinates, by the legal turns that move a piece from that place to that
 /// place (of that kind, promoting to that kind, when the token says so).
-pub fn match_token<G: Game>(position: &G, token: &str) -> Result<G::Turn, Unmatched> {
+pub fn match_token<G: Game>(
+    position: &G,
+    forbidden: &Forbidden,
+    token: &str,
+) -> Result<G::Turn, Unmatched> {
     let mut ambiguous = false;
     let (mut reason, mut candidates) = match G::parse_turn(token) {
-        Ok(syntax) => match position.resolve(&syntax) {
+        Ok(syntax) => match position.resolve_except(&syntax, forbidden) {
             Ok(turn) => return Ok(turn),
             Err(illegal) => match illegal.kind {
                 IllegalKind::Ambiguous(list) => {
@@ -214,7 +220,7 @@ pub fn match_token<G: Game>(position: &G, token: &str) -> Result<G::Turn, Unmatc
         let before = position
             .snapshot()
             .expect("the caller checked that the game describes its board");
-        let outcomes = outcomes(position);
+        let outcomes = outcomes(position, forbidden);
         let mover = position.side_to_move();
         let mut fits = Vec::new();
         for (turn, after) in &outcomes {
@@ -261,7 +267,7 @@ pub fn match_token<G: Game>(position: &G, token: &str) -> Result<G::Turn, Unmatc
         }
         if fits.len() > 1 {
             reason = format!("{token} fits {} legal turns", fits.len());
-            candidates = written(position, &fits);
+            candidates = written(position, forbidden, &fits);
         } else if !ambiguous {
             // (A token the game's notation finds ambiguous keeps its readings.)
             let from_there: Vec<&G::Turn> = outcomes
@@ -277,13 +283,13 @@ pub fn match_token<G: Game>(position: &G, token: &str) -> Result<G::Turn, Unmatc
                 "no legal turn moves a piece from {} to {}",
                 wanted.from, wanted.to
             );
-            candidates = written(position, &from_there);
+            candidates = written(position, forbidden, &from_there);
         }
     }
     if candidates.is_empty() {
         let mut turns = Vec::new();
-        position.legal_turns(&mut turns);
-        candidates = written(position, &turns.iter().collect::<Vec<_>>());
+        position.legal_turns_except(forbidden, &mut turns);
+        candidates = written(position, forbidden, &turns.iter().collect::<Vec<_>>());
     }
     Err(Unmatched {
         message: reason,

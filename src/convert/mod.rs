@@ -24,9 +24,9 @@ pub mod zillions;
 
 use std::fmt;
 
-use crate::games::{Color, Game, GameResult, Snapshot, Variant};
+use crate::games::{Color, Forbidden, Game, GameResult, Snapshot, Variant};
 use crate::notation::{Line, Numbering, Record, Span, TurnNode, complete_roster, write_record};
-use crate::replay::{self, Finding, FindingKind, Severity};
+use crate::replay::{self, Finding, FindingKind, History, Severity};
 use crate::with_game;
 
 pub use matching::Unmatched;
@@ -371,12 +371,13 @@ fn convert_game<G: Game>(
     }
 
     let mut position = start.clone();
+    let mut history = History::starting_at(&start);
     let mut tokens = Vec::with_capacity(foreign.turns.len());
     // The foreign turn each token comes from (its first part).
     let mut sources = Vec::with_capacity(foreign.turns.len());
     let mut index = 0;
     while let Some(turn) = foreign.turns.get(index) {
-        if let Some(outcome) = position.outcome() {
+        if let Some(outcome) = history.outcome(&position) {
             let mut found = finding(
                 FindingKind::AfterEnd,
                 format!("a turn after the end of the game ({outcome})"),
@@ -387,15 +388,21 @@ fn convert_game<G: Game>(
             break;
         }
         let (matched, parts) = match &turn.body {
-            TurnBody::Ops(_) => match_parts(&position, &foreign.turns[index..]),
-            TurnBody::Token(token) => (matching::match_token(&position, token), 1),
+            TurnBody::Ops(_) => {
+                match_parts(&position, history.forbidden(), &foreign.turns[index..])
+            }
+            TurnBody::Token(token) => (
+                matching::match_token(&position, history.forbidden(), token),
+                1,
+            ),
             TurnBody::Unreadable => break,
         };
         match matched {
             Ok(legal) => {
-                tokens.push(position.write_turn(&legal));
+                tokens.push(position.write_turn_except(&legal, history.forbidden()));
                 sources.push(index);
                 position.play(&legal);
+                history.enter(&position);
                 index += parts;
             }
             Err(unmatched) => {
@@ -413,7 +420,7 @@ fn convert_game<G: Game>(
         }
     }
     let complete = index == foreign.turns.len();
-    let ruled = position.outcome().map(|outcome| outcome.result());
+    let ruled = history.outcome(&position).map(|outcome| outcome.result());
     let result = match (foreign.result, ruled) {
         // An open result may stand after the rules have ended the game.
         (Some(GameResult::Unknown), _) if complete => GameResult::Unknown,
@@ -475,6 +482,7 @@ fn convert_game<G: Game>(
 /// first part alone. Gives the match and how many foreign turns it takes.
 fn match_parts<G: Game>(
     position: &G,
+    forbidden: &Forbidden,
     turns: &[ForeignTurn],
 ) -> (Result<G::Turn, matching::Unmatched>, usize) {
     let ops_of = |turn: &ForeignTurn| match &turn.body {
@@ -491,13 +499,13 @@ fn match_parts<G: Game>(
             .iter()
             .rev()
             .find_map(|turn| turn.hint.as_deref());
-        if let Ok(turn) = matching::match_ops(position, &joined, hint) {
+        if let Ok(turn) = matching::match_ops(position, forbidden, &joined, hint) {
             return (Ok(turn), count);
         }
     }
     let first = ops_of(&turns[0]).unwrap_or_default();
     (
-        matching::match_ops(position, &first, turns[0].hint.as_deref()),
+        matching::match_ops(position, forbidden, &first, turns[0].hint.as_deref()),
         1,
     )
 }

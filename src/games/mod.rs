@@ -293,6 +293,9 @@ pub enum IllegalKind {
     Ambiguous(Vec<String>),
     /// The game is already over.
     GameOver,
+    /// The rules allow the turn, but the game's history forbids it: it would make a
+    /// position occur too often ([`RepetitionRule::IllegalAt`]).
+    Repetition,
     /// Any other reason, in words.
     Other,
 }
@@ -314,6 +317,120 @@ impl IllegalTurn {
             kind,
             message: message.into(),
         }
+    }
+}
+
+/// The turns a game's history forbids in a position: under
+/// [`RepetitionRule::IllegalAt`], those that would reach a position (by
+/// [`Game::repetition_key`]) that has already occurred as often as the rule allows. The
+/// replay's history computes it (`replay::History`); a position alone never forbids
+/// anything, and in games without such a rule it is always empty.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Forbidden {
+    /// The repetition keys no turn may reach, sorted.
+    keys: Vec<u64>,
+    /// The occurrence a turn may not make (3 in Chesica).
+    limit: u32,
+}
+
+impl Forbidden {
+    /// Nothing is forbidden.
+    #[must_use]
+    pub const fn none() -> Forbidden {
+        Forbidden {
+            keys: Vec::new(),
+            limit: 0,
+        }
+    }
+
+    /// Forbids reaching any of `keys`, which would make a position occur `limit` times.
+    #[must_use]
+    pub fn new(keys: impl IntoIterator<Item = u64>, limit: u32) -> Forbidden {
+        let mut keys: Vec<u64> = keys.into_iter().collect();
+        keys.sort_unstable();
+        keys.dedup();
+        Forbidden { keys, limit }
+    }
+
+    /// Whether nothing is forbidden (always so in games without a repetition ban).
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.keys.is_empty()
+    }
+
+    /// The occurrence a forbidden turn would make (3 in Chesica).
+    #[must_use]
+    pub const fn limit(&self) -> u32 {
+        self.limit
+    }
+
+    /// Whether reaching the position with this repetition key is forbidden.
+    #[must_use]
+    pub fn forbids_key(&self, key: u64) -> bool {
+        self.keys.binary_search(&key).is_ok()
+    }
+
+    /// Whether playing `turn` in `position` is forbidden.
+    #[must_use]
+    pub fn forbids<G: Game>(&self, position: &G, turn: &G::Turn) -> bool {
+        if self.keys.is_empty() {
+            return false;
+        }
+        let mut next = position.clone();
+        next.play(turn);
+        self.forbids_key(next.repetition_key())
+    }
+
+    /// Adds a key (the position has occurred as often as allowed).
+    pub(crate) fn insert(&mut self, key: u64, limit: u32) {
+        self.limit = limit;
+        if let Err(at) = self.keys.binary_search(&key) {
+            self.keys.insert(at, key);
+        }
+    }
+
+    /// Removes a key (the path that made it forbidden was left).
+    pub(crate) fn remove(&mut self, key: u64) {
+        if let Ok(at) = self.keys.binary_search(&key) {
+            self.keys.remove(at);
+        }
+    }
+
+    /// The reason a forbidden turn, written `token`, is refused.
+    #[must_use]
+    pub fn refusal(&self, token: &str) -> IllegalTurn {
+        IllegalTurn::new(
+            IllegalKind::Repetition,
+            format!(
+                "{token} would make the same position occur {} times",
+                self.limit
+            ),
+        )
+    }
+}
+
+/// The largest move number (and move counter) a position string may give: a billion,
+/// far beyond any game, so that [`count_up`] never wraps and every position a turn
+/// produces can be written and read back.
+pub const MAX_COUNT: u32 = 1_000_000_000;
+
+/// A move number or counter after one more step. It never overflows: past [`MAX_COUNT`]
+/// it stays there (no game gets that far; [`check_count`] refuses a position string that
+/// starts beyond it).
+#[must_use]
+pub const fn count_up(n: u32) -> u32 {
+    if n >= MAX_COUNT { MAX_COUNT } else { n + 1 }
+}
+
+/// Checks a move number or counter read from field `index` (`what` in words) of a
+/// position string: at most [`MAX_COUNT`].
+pub fn check_count(n: u32, index: u32, what: &str) -> Result<u32, SetupError> {
+    if n > MAX_COUNT {
+        Err(SetupError::new(format!(
+            "bad field {index} ({what}): {n} is more than {MAX_COUNT}, beyond any game"
+        )))
+    } else {
+        Ok(n)
     }
 }
 
@@ -376,6 +493,23 @@ pub trait Game: Clone + fmt::Debug + Sized {
     /// Appends every legal turn to `out` (which the caller clears and reuses).
     fn legal_turns(&self, out: &mut Vec<Self::Turn>);
 
+    /// Like [`Game::legal_turns`], leaving out the turns the history forbids. The default
+    /// filters the legal turns; `forbidden` is empty in games without a repetition ban.
+    fn legal_turns_except(&self, forbidden: &Forbidden, out: &mut Vec<Self::Turn>) {
+        let from = out.len();
+        self.legal_turns(out);
+        if !forbidden.is_empty() {
+            let mut index = from;
+            while index < out.len() {
+                if forbidden.forbids(self, &out[index]) {
+                    out.remove(index);
+                } else {
+                    index += 1;
+                }
+            }
+        }
+    }
+
     /// Parses one turn token (without move number, annotation glyphs or comments).
     fn parse_turn(token: &str) -> Result<Self::Syntax, TurnSyntaxError>;
 
@@ -385,6 +519,30 @@ pub trait Game: Clone + fmt::Debug + Sized {
     /// The canonical token for a legal turn in this position (before it is played):
     /// the shortest unambiguous form, with its check or mate marker.
     fn write_turn(&self, turn: &Self::Turn) -> String;
+
+    /// Like [`Game::resolve`], among the turns the history does not forbid: a token
+    /// that fits one allowed turn and forbidden ones means the allowed one, and a token
+    /// that fits only a forbidden turn is refused with [`IllegalKind::Repetition`]. The
+    /// default, right for games whose tokens never need the history to disambiguate,
+    /// resolves and then checks.
+    fn resolve_except(
+        &self,
+        syntax: &Self::Syntax,
+        forbidden: &Forbidden,
+    ) -> Result<Self::Turn, IllegalTurn> {
+        let turn = self.resolve(syntax)?;
+        if forbidden.forbids(self, &turn) {
+            return Err(forbidden.refusal(&self.write_turn(&turn)));
+        }
+        Ok(turn)
+    }
+
+    /// Like [`Game::write_turn`], disambiguating only among the turns the history does
+    /// not forbid (as PGN counts only legal moves). The default ignores the history.
+    fn write_turn_except(&self, turn: &Self::Turn, forbidden: &Forbidden) -> String {
+        let _ = forbidden;
+        self.write_turn(turn)
+    }
 
     /// Plays a legal turn. Behaviour for a turn that is not legal here is unspecified
     /// (but never undefined).
@@ -500,8 +658,8 @@ pub(crate) fn read_side(field: Option<&str>) -> Result<Color, SetupError> {
     }
 }
 
-/// Reads field `index` of a position string, `what` in words, a number from `least`;
-/// `None` when the field is left out.
+/// Reads field `index` of a position string, `what` in words, a number from `least` up
+/// to [`MAX_COUNT`]; `None` when the field is left out.
 pub(crate) fn read_number_field(
     field: Option<&str>,
     index: u32,
@@ -510,14 +668,17 @@ pub(crate) fn read_number_field(
 ) -> Result<Option<u32>, SetupError> {
     field
         .map(|text| {
-            text.parse::<u32>()
-                .ok()
-                .filter(|n| *n >= least)
-                .ok_or_else(|| {
-                    SetupError::new(format!(
-                        "bad field {index} ({what}): '{text}' is not a number from {least}"
-                    ))
-                })
+            let digits = !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit());
+            match text.parse::<u32>() {
+                Ok(n) if n >= least => check_count(n, index, what),
+                // All digits but too big for a u32: beyond any game as well.
+                Err(_) if digits => Err(SetupError::new(format!(
+                    "bad field {index} ({what}): {text} is more than {MAX_COUNT}, beyond any game"
+                ))),
+                _ => Err(SetupError::new(format!(
+                    "bad field {index} ({what}): '{text}' is not a number from {least}"
+                ))),
+            }
         })
         .transpose()
 }

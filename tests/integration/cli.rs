@@ -170,9 +170,15 @@ fn legal_lists_one_canonical_turn_per_line() {
     let castle = stdout(&pbem(&["legal", "--fen", "5k2/8/8/8/8/8/8/4K2R w K - 0 1"]));
     assert!(castle.lines().any(|line| line == "O-O+"), "{castle}");
 
+    // A decided position has no turn to list: the reason on standard error, exit 1.
     let mated = pbem(&["legal", "examples/immortal.pgn"]);
-    assert_eq!(mated.status.code(), Some(0));
+    assert_eq!(mated.status.code(), Some(1));
     assert_eq!(stdout(&mated), "");
+    assert!(
+        stderr(&mated).contains("the game is over (White wins by checkmate)"),
+        "{}",
+        stderr(&mated)
+    );
 
     let after = stdout(&pbem(&["legal", "--ply", "1", "examples/immortal.pgn"]));
     assert_eq!(after.lines().count(), 20);

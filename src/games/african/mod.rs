@@ -217,7 +217,7 @@ impl Game for African {
             self.board = applied.board;
         }
         if self.turn == Color::Black {
-            self.fullmove_number += 1;
+            self.fullmove_number = crate::games::count_up(self.fullmove_number);
         }
         self.turn = self.turn.other();
     }

@@ -201,9 +201,13 @@ impl Game for Cascudo {
                 _ => break,
             }
         }
-        self.halfmove_clock = if capture { 0 } else { self.halfmove_clock + 1 };
+        self.halfmove_clock = if capture {
+            0
+        } else {
+            crate::games::count_up(self.halfmove_clock)
+        };
         if self.turn == Color::Black {
-            self.fullmove_number += 1;
+            self.fullmove_number = crate::games::count_up(self.fullmove_number);
         }
         self.turn = self.turn.other();
     }

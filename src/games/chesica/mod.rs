@@ -57,8 +57,8 @@ const CHESICA_KINDS: [PieceKind; 6] = [
     },
 ];
 use crate::games::{
-    Color, DrawReason, Game, IllegalTurn, Outcome, RepetitionRule, SetupError, TurnSyntaxError,
-    Variant, WinReason,
+    Color, DrawReason, Forbidden, Game, IllegalTurn, Outcome, RepetitionRule, SetupError,
+    TurnSyntaxError, Variant, WinReason,
 };
 
 /// A position of Chesica: the board, the side to move and the move number.
@@ -196,11 +196,27 @@ impl Game for Chesica {
     }
 
     fn resolve(&self, syntax: &Notation) -> Result<Turn, IllegalTurn> {
-        notation::resolve(self, syntax)
+        notation::resolve(self, syntax, &Forbidden::none())
     }
 
     fn write_turn(&self, turn: &Turn) -> String {
         notation::write(self, turn)
+    }
+
+    /// A token that fits one allowed turn and forbidden ones means the allowed one
+    /// (`Qb1` when `Qab1` would repeat a position a third time).
+    fn resolve_except(
+        &self,
+        syntax: &Notation,
+        forbidden: &Forbidden,
+    ) -> Result<Turn, IllegalTurn> {
+        notation::resolve(self, syntax, forbidden)
+    }
+
+    /// The origin is written only when another turn the history allows goes to the same
+    /// square.
+    fn write_turn_except(&self, turn: &Turn, forbidden: &Forbidden) -> String {
+        notation::write_except(self, turn, forbidden)
     }
 
     fn play(&mut self, turn: &Turn) {
@@ -213,7 +229,7 @@ impl Game for Chesica {
         piece.promoted |= turn.promotes();
         self.board[turn.to().index()] = Some(piece);
         if self.turn == Color::Black {
-            self.fullmove_number += 1;
+            self.fullmove_number = crate::games::count_up(self.fullmove_number);
         }
         self.turn = self.turn.other();
     }

@@ -17,7 +17,7 @@
 use std::fmt;
 
 use crate::games::chess::Square;
-use crate::games::{IllegalKind, IllegalTurn, TurnSyntaxError};
+use crate::games::{Forbidden, IllegalKind, IllegalTurn, TurnSyntaxError};
 
 use super::Chesica;
 use super::board::{Piece, Role};
@@ -220,11 +220,28 @@ impl fmt::Display for Notation {
     }
 }
 
+/// The canonical token of a legal turn among every legal turn (see [`write_among`]).
+pub(crate) fn write(position: &Chesica, turn: &Turn) -> String {
+    let mut legal = Vec::new();
+    position.generate(&mut legal);
+    write_among(position, turn, &legal)
+}
+
+/// The canonical token of a legal turn among the turns the history does not forbid.
+pub(crate) fn write_except(position: &Chesica, turn: &Turn, forbidden: &Forbidden) -> String {
+    let mut legal = Vec::new();
+    position.generate(&mut legal);
+    legal.retain(|other| !forbidden.forbids(position, other));
+    write_among(position, turn, &legal)
+}
+
 /// The canonical token of a legal turn (see `notation/chesica.md`): a jump chain as its
 /// origin and every landing square joined by `x`; a step or replacement capture as the
-/// piece letter, the origin's file, rank or both when another piece of the same kind could
-/// go there too, `x` for a capture, the target; `+` after a promotion.
-pub(crate) fn write(position: &Chesica, turn: &Turn) -> String {
+/// piece letter, the origin's file, rank or both when another piece of the same kind
+/// could go there too by one of the turns in `legal` (the legal turns the history does
+/// not forbid, as PGN counts only legal moves), `x` for a capture, the target; `+` after
+/// a promotion.
+fn write_among(position: &Chesica, turn: &Turn, legal: &[Turn]) -> String {
     let mut out = String::with_capacity(8);
     if turn.kind() == TurnKind::Jump {
         out.push_str(&turn.from().to_string());
@@ -235,8 +252,6 @@ pub(crate) fn write(position: &Chesica, turn: &Turn) -> String {
     } else {
         let piece = position.board[turn.from().index()].expect("a legal turn moves a piece");
         out.push(piece.role.upper_char());
-        let mut legal = Vec::new();
-        position.generate(&mut legal);
         let rivals = legal.iter().filter(|other| {
             other.kind() != TurnKind::Jump
                 && other.to() == turn.to()
@@ -266,21 +281,54 @@ pub(crate) fn write(position: &Chesica, turn: &Turn) -> String {
     out
 }
 
-/// The legal turn a token means, or why there is none.
+/// The legal turn a token means, among the turns the history does not forbid, or why
+/// there is none.
 ///
 /// A step or replacement capture is matched by its piece letter (or its origin square)
 /// and target. A jump is matched only when the token gives its origin square: either with
 /// every landing square, or in the short form with the last one only, which must then fit
-/// exactly one chain. A token that spells out a legal path exactly means that path.
-pub(crate) fn resolve(position: &Chesica, notation: &Notation) -> Result<Turn, IllegalTurn> {
-    let mut legal = Vec::new();
-    position.generate(&mut legal);
-    if legal.is_empty() {
+/// exactly one chain. A token that spells out a legal path exactly means that path. A
+/// token that fits only turns the history forbids is refused by repetition.
+pub(crate) fn resolve(
+    position: &Chesica,
+    notation: &Notation,
+    forbidden: &Forbidden,
+) -> Result<Turn, IllegalTurn> {
+    let mut all = Vec::new();
+    position.generate(&mut all);
+    if all.is_empty() {
         return Err(IllegalTurn::new(
             IllegalKind::GameOver,
             format!("the game is over: {} has no legal turn", position.turn),
         ));
     }
+    let (legal, banned): (Vec<Turn>, Vec<Turn>) = all
+        .iter()
+        .partition(|turn| !forbidden.forbids(position, turn));
+    if legal.is_empty() {
+        return Err(IllegalTurn::new(
+            IllegalKind::GameOver,
+            format!(
+                "the game is over: every turn of {} would make a position occur {} times",
+                position.turn,
+                forbidden.limit()
+            ),
+        ));
+    }
+    match candidates(position, notation, &legal)[..] {
+        [] => {}
+        [turn] => return check_claims(position, notation, turn),
+        ref several => return Err(ambiguity(position, notation, several, &legal)),
+    }
+    // Nothing allowed fits: a turn the history forbids may.
+    if let [turn, ..] = candidates(position, notation, &banned)[..] {
+        return Err(forbidden.refusal(&write_among(position, turn, &all)));
+    }
+    Err(explain(position, notation, &legal))
+}
+
+/// The turns of `legal` that a token fits.
+fn candidates<'a>(position: &Chesica, notation: &Notation, legal: &'a [Turn]) -> Vec<&'a Turn> {
     let origin = notation.origin();
     let fits_piece = |turn: &Turn| {
         let piece = position.board[turn.from().index()].expect("a legal turn moves a piece");
@@ -292,7 +340,7 @@ pub(crate) fn resolve(position: &Chesica, notation: &Notation) -> Result<Turn, I
                 .from_rank
                 .is_none_or(|rank| rank == turn.from().rank())
     };
-    let exact: Vec<&Turn> = legal
+    let exact: Vec<&'a Turn> = legal
         .iter()
         .filter(|turn| {
             fits_piece(turn)
@@ -300,7 +348,7 @@ pub(crate) fn resolve(position: &Chesica, notation: &Notation) -> Result<Turn, I
                 && (turn.kind() != TurnKind::Jump || origin.is_some())
         })
         .collect();
-    let candidates: Vec<&Turn> = if exact.is_empty() && notation.len == 1 && origin.is_some() {
+    if exact.is_empty() && notation.len == 1 && origin.is_some() {
         legal
             .iter()
             .filter(|turn| {
@@ -311,27 +359,49 @@ pub(crate) fn resolve(position: &Chesica, notation: &Notation) -> Result<Turn, I
             .collect()
     } else {
         exact
-    };
-    match candidates[..] {
-        [turn] => check_claims(position, notation, turn),
-        [] => Err(explain(position, notation, &legal)),
-        _ => {
-            let mut written: Vec<String> = candidates
-                .iter()
-                .map(|turn| write(position, turn))
-                .collect();
-            written.sort();
-            let message = if candidates[0].kind() == TurnKind::Jump {
-                format!(
-                    "ambiguous: {} (write every landing square)",
-                    alternatives(&written)
-                )
-            } else {
-                format!("ambiguous: {}", alternatives(&written))
-            };
-            Err(IllegalTurn::new(IllegalKind::Ambiguous(written), message))
-        }
     }
+}
+
+/// Why a token that fits several turns is refused: a claim none of them bears out (`x`
+/// onto an empty square, `+` without a promotion), or the ambiguity itself.
+fn ambiguity(
+    position: &Chesica,
+    notation: &Notation,
+    several: &[&Turn],
+    legal: &[Turn],
+) -> IllegalTurn {
+    let mut written: Vec<String> = several
+        .iter()
+        .map(|turn| write_among(position, turn, legal))
+        .collect();
+    written.sort();
+    if notation.capture && several.iter().all(|turn| !turn.is_capture()) {
+        let to = several[0].to();
+        let verb = if written.len() > 1 {
+            "are moves"
+        } else {
+            "is a move"
+        };
+        return IllegalTurn::new(
+            IllegalKind::Other,
+            format!("no capture on {to} ({} {verb})", alternatives(&written)),
+        );
+    }
+    if notation.promotion && several.iter().all(|turn| !turn.promotes()) {
+        return IllegalTurn::new(
+            IllegalKind::Other,
+            format!("{} does not promote", alternatives(&written)),
+        );
+    }
+    let message = if several[0].kind() == TurnKind::Jump {
+        format!(
+            "ambiguous: {} (write every landing square)",
+            alternatives(&written)
+        )
+    } else {
+        format!("ambiguous: {}", alternatives(&written))
+    };
+    IllegalTurn::new(IllegalKind::Ambiguous(written), message)
 }
 
 /// `a`, `a or b`, `a, b or c`.

@@ -473,7 +473,7 @@ impl Chess {
             color: us,
             role: m.role,
         };
-        self.halfmove_clock += 1;
+        self.halfmove_clock = crate::games::count_up(self.halfmove_clock);
         self.ep_square = None;
         match m.kind {
             MoveKind::Normal | MoveKind::Capture => {
@@ -526,7 +526,7 @@ impl Chess {
                 .retain(CASTLING_KEEP[m.from.index()] & CASTLING_KEEP[m.to.index()]);
         }
         if us == Color::Black {
-            self.fullmove_number += 1;
+            self.fullmove_number = crate::games::count_up(self.fullmove_number);
         }
         self.turn = them;
     }

@@ -402,9 +402,17 @@ impl Setup {
         let number = |index: usize, default: u32| -> Result<u32, SetupError> {
             match fields.get(index) {
                 None => Ok(default),
-                Some(text) => text
-                    .parse::<u32>()
-                    .map_err(|_| bad_field(index, format!("'{text}' is not a number"))),
+                Some(text) => match text.parse::<u32>() {
+                    Ok(n) => crate::games::check_count(n, index as u32 + 1, FIELD_NAMES[index]),
+                    Err(_) if text.bytes().all(|b| b.is_ascii_digit()) => Err(bad_field(
+                        index,
+                        format!(
+                            "{text} is more than {}, beyond any game",
+                            crate::games::MAX_COUNT
+                        ),
+                    )),
+                    Err(_) => Err(bad_field(index, format!("'{text}' is not a number"))),
+                },
             }
         };
         let halfmove_clock = number(4, 0)?;

@@ -482,6 +482,7 @@ impl Game for Chesscala {
                 "bad field 7 (fullmove number): it starts at 1",
             ));
         }
+        crate::games::check_count(fullmove_number, 7, "fullmove number")?;
         let draws = match fields.get(7) {
             None => DrawRule::Standard,
             Some(&"nodraws") => DrawRule::NoDraws,
@@ -660,7 +661,7 @@ impl Game for Chesscala {
         }
         self.first_turn = false;
         if self.turn == Color::Black {
-            self.fullmove_number += 1;
+            self.fullmove_number = crate::games::count_up(self.fullmove_number);
         }
         self.turn = self.turn.other();
         self.settle(before);

@@ -129,31 +129,36 @@ pub(crate) fn lift(board: &Board, from: Sq) -> Option<(Board, [Piece; FULL], usi
     Some((lifted, pieces, count, squares))
 }
 
-/// What lands where: the pieces of `order` as placed on `squares` (promoted or not).
-pub(crate) fn effective(order: &[Piece], squares: &[Sq; FULL]) -> [u8; FULL] {
-    let mut codes = [0; FULL];
+/// What lands where: each piece of `order` as placed on its square of `squares`
+/// (promoted or not), as (square, piece code) pairs in sorted order. Stacks have no
+/// order, so two orders leave the same position exactly when their landings are equal,
+/// even when a sowing that wraps round puts several pieces on one square.
+pub(crate) fn landing(order: &[Piece], squares: &[Sq; FULL]) -> [(u8, u8); FULL] {
+    let mut pairs = [(u8::MAX, 0); FULL];
     for (index, piece) in order.iter().enumerate() {
-        codes[index] = piece.placed_on(squares[index]).code();
+        pairs[index] = (squares[index].0, piece.placed_on(squares[index]).code());
     }
-    codes
+    pairs.sort_unstable();
+    pairs
 }
 
 /// Calls `f` with one order of each distinct outcome of sowing `pieces` onto `squares`
-/// (orders that land the same pieces on the same squares are one sowing).
+/// (orders that leave the same position are one sowing): the first such order in
+/// lexicographic order of the permutations, which is the order the writer gives.
 pub(crate) fn for_each_distinct_order(
     pieces: &[Piece; FULL],
     count: usize,
     squares: &[Sq; FULL],
     mut f: impl FnMut([Piece; FULL]),
 ) {
-    let mut seen = [[0u8; FULL]; 24];
+    let mut seen = [[(0u8, 0u8); FULL]; 24];
     let mut seen_len = 0;
     for_each_permutation(count, |perm| {
         let mut order = *pieces;
         for (slot, &index) in perm.iter().enumerate() {
             order[slot] = pieces[index];
         }
-        let codes = effective(&order[..count], squares);
+        let codes = landing(&order[..count], squares);
         if seen[..seen_len].contains(&codes) {
             return;
         }

@@ -18,7 +18,7 @@ use crate::games::{Color, Game, IllegalKind, IllegalTurn, TurnSyntaxError};
 
 use super::Chesscala;
 use super::board::{FULL, Piece, Role, Sq};
-use super::movegen::{Move, Turn, effective, for_each_distinct_order, lift};
+use super::movegen::{Move, Turn, for_each_distinct_order, landing, lift};
 
 /// One move of a token, read without a board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -365,7 +365,7 @@ fn matches(position: &Chesscala, syntax: &MoveSyntax, step: &Move) -> bool {
             }
             let written = written_pieces(&order[..count], position.turn);
             same_pieces(&pieces[..count], &written[..count])
-                && effective(&written[..count], &squares) == effective(step.sown(), &squares)
+                && landing(&written[..count], &squares) == landing(step.sown(), &squares)
         }
         _ => false,
     }
