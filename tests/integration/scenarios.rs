@@ -3,14 +3,19 @@
 //!
 //! ```text
 //! position | POSITION                 the position the next lines use (canonically written)
+//! line | TOKEN TOKEN ...              plays these turns from the position: the next lines
+//!                                     use the position reached and its history (turns a
+//!                                     repetition ban forbids are refused and not counted)
 //! turn | TOKEN | AFTER [| CANONICAL]  TOKEN is legal; AFTER is the position it leads to;
 //!                                     the turn is written canonically as CANONICAL (or TOKEN)
 //! illegal | TOKEN | KIND | FRAGMENT   TOKEN reads but is illegal: KIND (other, no-such-piece,
-//!                                     blocked, ambiguous, game-over), message has FRAGMENT
+//!                                     blocked, ambiguous, game-over, repetition), message
+//!                                     has FRAGMENT
 //! syntax | TOKEN | FRAGMENT           TOKEN does not read; the message has FRAGMENT
 //! legal | TOKEN TOKEN ...             exactly these canonical turns are legal (or `none`)
 //! count | N                           exactly N turns are legal (for long lists)
-//! outcome | TEXT                      the rules' verdict on the position (or `none`)
+//! outcome | TEXT                      the rules' verdict on the position and its history
+//!                                     (or `none`)
 //! bad-position | POSITION | FRAGMENT  the position string is refused with FRAGMENT
 //! ```
 //!
@@ -23,7 +28,7 @@ use std::path::Path;
 
 use pbem::games::{Game, GameResult, IllegalKind, RepetitionRule};
 use pbem::notation::{Line, Numbering, Record, Span, Tag, TurnNode, parse_record, write_record};
-use pbem::replay::replay;
+use pbem::replay::{History, replay};
 use proptest::prelude::*;
 
 fn kind_name(kind: &IllegalKind) -> &'static str {
@@ -33,41 +38,67 @@ fn kind_name(kind: &IllegalKind) -> &'static str {
         IllegalKind::LeavesKingInCheck => "leaves-king-in-check",
         IllegalKind::Ambiguous(_) => "ambiguous",
         IllegalKind::GameOver => "game-over",
+        IllegalKind::Repetition => "repetition",
         _ => "other",
     }
 }
 
-/// Every legal turn, canonically written and sorted.
-fn legal_tokens<G: Game>(position: &G) -> Vec<String> {
+/// Every legal turn the history allows, canonically written and sorted.
+fn legal_tokens<G: Game>(position: &G, history: &History<G>) -> Vec<String> {
+    let forbidden = history.forbidden();
     let mut turns = Vec::new();
-    position.legal_turns(&mut turns);
-    let mut tokens: Vec<String> = turns.iter().map(|t| position.write_turn(t)).collect();
+    position.legal_turns_except(forbidden, &mut turns);
+    let mut tokens: Vec<String> = turns
+        .iter()
+        .map(|t| position.write_turn_except(t, forbidden))
+        .collect();
     tokens.sort();
     tokens
 }
 
-/// Runs one line of the table against the current position; returns a problem, if any.
-fn run_line<G: Game>(fields: &[&str], position: &mut Option<G>) -> Result<(), String> {
+/// Runs one line of the table against the current position and its history; returns a
+/// problem, if any.
+fn run_line<G: Game>(
+    fields: &[&str],
+    position: &mut Option<G>,
+    history: &mut History<G>,
+) -> Result<(), String> {
     let current = || position.clone().ok_or("no position yet".to_owned());
+    let forbidden = history.forbidden().clone();
     match fields {
         ["position", text] => {
             let p = G::from_position_string(text).map_err(|e| e.to_string())?;
             if p.position_string() != *text {
                 return Err(format!("written back as {}", p.position_string()));
             }
+            *history = History::starting_at(&p);
+            *position = Some(p);
+        }
+        ["line", tokens] => {
+            let mut p = current()?;
+            for token in tokens.split_whitespace() {
+                let syntax = G::parse_turn(token).map_err(|e| e.to_string())?;
+                let turn = p
+                    .resolve_except(&syntax, history.forbidden())
+                    .map_err(|e| format!("{token}: {}", e.message))?;
+                p.play(&turn);
+                history.enter(&p);
+            }
             *position = Some(p);
         }
         ["turn", token, after, canonical @ ..] => {
             let p = current()?;
             let syntax = G::parse_turn(token).map_err(|e| e.to_string())?;
-            let turn = p.resolve(&syntax).map_err(|e| e.message)?;
-            let written = p.write_turn(&turn);
+            let turn = p
+                .resolve_except(&syntax, &forbidden)
+                .map_err(|e| e.message)?;
+            let written = p.write_turn_except(&turn, &forbidden);
             let wanted = canonical.first().copied().unwrap_or(token);
             if written != wanted {
                 return Err(format!("written as {written}, not {wanted}"));
             }
             let again = G::parse_turn(&written).map_err(|e| e.to_string())?;
-            if p.resolve(&again).as_ref() != Ok(&turn) {
+            if p.resolve_except(&again, &forbidden).as_ref() != Ok(&turn) {
                 return Err(format!("{written} does not resolve back to the turn"));
             }
             let mut next = p.clone();
@@ -79,7 +110,7 @@ fn run_line<G: Game>(fields: &[&str], position: &mut Option<G>) -> Result<(), St
         ["illegal", token, kind, fragment] => {
             let p = current()?;
             let syntax = G::parse_turn(token).map_err(|e| e.to_string())?;
-            match p.resolve(&syntax) {
+            match p.resolve_except(&syntax, &forbidden) {
                 Ok(turn) => return Err(format!("legal: {}", p.write_turn(&turn))),
                 Err(error) => {
                     if kind_name(&error.kind) != *kind || !error.message.contains(fragment) {
@@ -110,21 +141,21 @@ fn run_line<G: Game>(fields: &[&str], position: &mut Option<G>) -> Result<(), St
                 wanted.clear();
             }
             wanted.sort();
-            let got = legal_tokens(&current()?);
+            let got = legal_tokens(&current()?, history);
             if got != wanted {
                 return Err(format!("legal turns are {}", got.join(" ")));
             }
         }
         ["count", number] => {
             let wanted: usize = number.parse().map_err(|_| "count is not a number")?;
-            let got = legal_tokens(&current()?).len();
+            let got = legal_tokens(&current()?, history).len();
             if got != wanted {
                 return Err(format!("{got} turns are legal"));
             }
         }
         ["outcome", text] => {
-            let got = current()?
-                .outcome()
+            let got = history
+                .outcome(&current()?)
                 .map_or_else(|| "none".to_owned(), |outcome| outcome.to_string());
             if got != *text {
                 return Err(format!("the outcome is {got}"));
@@ -146,6 +177,7 @@ pub fn run_table<G: Game>(relative: &str, minimum: usize) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(relative);
     let text = std::fs::read_to_string(&path).unwrap();
     let mut position: Option<G> = None;
+    let mut history = History::default();
     let mut problems = Vec::new();
     let mut lines = 0;
     for (index, line) in text.lines().enumerate() {
@@ -155,7 +187,7 @@ pub fn run_table<G: Game>(relative: &str, minimum: usize) {
         }
         lines += 1;
         let fields: Vec<&str> = line.split('|').map(str::trim).collect();
-        if let Err(problem) = run_line(&fields, &mut position) {
+        if let Err(problem) = run_line(&fields, &mut position, &mut history) {
             problems.push(format!("line {}: {line}\n    {problem}", index + 1));
         }
     }

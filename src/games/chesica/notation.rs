@@ -376,15 +376,13 @@ fn ambiguity(
         .collect();
     written.sort();
     if notation.capture && several.iter().all(|turn| !turn.is_capture()) {
-        let to = several[0].to();
-        let verb = if written.len() > 1 {
-            "are moves"
-        } else {
-            "is a move"
-        };
         return IllegalTurn::new(
             IllegalKind::Other,
-            format!("no capture on {to} ({} {verb})", alternatives(&written)),
+            format!(
+                "no capture on {} ({} is a move)",
+                several[0].to(),
+                alternatives(&written)
+            ),
         );
     }
     if notation.promotion && several.iter().all(|turn| !turn.promotes()) {

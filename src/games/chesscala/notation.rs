@@ -371,6 +371,18 @@ fn matches(position: &Chesscala, syntax: &MoveSyntax, step: &Move) -> bool {
     }
 }
 
+/// Whether the written moves, in order, mean the moves of `turn`.
+fn fits(position: &Chesscala, written: &[MoveSyntax], turn: &Turn) -> bool {
+    turn.moves().len() == written.len() && {
+        let mut at = position.clone();
+        turn.moves().iter().zip(written).all(|(step, syn)| {
+            let ok = matches(&at, syn, step);
+            at.apply(step);
+            ok
+        })
+    }
+}
+
 /// Finds the legal turn a token means, or says why there is none.
 pub fn resolve(position: &Chesscala, syntax: &Notation) -> Result<Turn, IllegalTurn> {
     if position.outcome.is_some() {
@@ -381,16 +393,7 @@ pub fn resolve(position: &Chesscala, syntax: &Notation) -> Result<Turn, IllegalT
     let written = syntax.moves();
     let found: Vec<Turn> = turns
         .iter()
-        .filter(|turn| {
-            turn.moves().len() == written.len() && {
-                let mut at = position.clone();
-                turn.moves().iter().zip(written).all(|(step, syn)| {
-                    let ok = matches(&at, syn, step);
-                    at.apply(step);
-                    ok
-                })
-            }
-        })
+        .filter(|turn| fits(position, written, turn))
         .copied()
         .collect();
     match found.as_slice() {
@@ -725,6 +728,36 @@ pub fn write(position: &Chesscala, turn: &Turn) -> String {
     for (index, step) in turn.moves().iter().enumerate() {
         moves[index] = move_syntax(&at, step);
         at.apply(step);
+    }
+    // A sowing's order is written when its pieces can land in several ways; among legal
+    // turns only: when no other legal turn differs from this one by that order alone,
+    // the order is left out.
+    let count = turn.moves().len();
+    let mut legal = Vec::new();
+    for index in 0..count {
+        let MoveSyntax::Sow { from, len, .. } = moves[index] else {
+            continue;
+        };
+        if len == 0 {
+            continue;
+        }
+        if legal.is_empty() {
+            position.generate(&mut legal);
+        }
+        let mut shorter = moves;
+        shorter[index] = MoveSyntax::Sow {
+            from,
+            order: [(Role::Pawn, false); FULL],
+            len: 0,
+        };
+        let readings = legal
+            .iter()
+            .filter(|other| fits(position, &shorter[..count], other))
+            .take(2)
+            .count();
+        if readings == 1 {
+            moves = shorter;
+        }
     }
     let mut next = position.clone();
     next.play(turn);
