@@ -85,3 +85,8 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn every_scenario_holds() {
+    crate::scenarios::run_table::<pbem::games::Chess>("tests/data/chess/scenarios.txt", 15);
+}
