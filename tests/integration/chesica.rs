@@ -126,3 +126,78 @@ fn legal_leaves_out_the_turns_the_history_forbids() {
     assert!(!from_file.contains(&"Qh8".to_owned()), "{from_file:?}");
     assert_eq!(from_file.len() + 1, from_fen.len());
 }
+
+#[test]
+fn by_mail_the_history_decides_what_is_legal_and_how_it_is_written() {
+    use pbem::config::Player;
+    use pbem::correspondence::{self, NewGame};
+    let player = |name: &str| Player {
+        name: name.to_owned(),
+        email: format!("{name}@example.org"),
+    };
+    let mut record = correspondence::new_record(&NewGame {
+        variant: pbem::games::Variant::Chesica,
+        white: player("white"),
+        black: player("black"),
+        position: Some("7+q/8/8/8/8/8/8/+Q1+Q5 w 1".to_owned()),
+        time_control: None,
+        game_id: "g-20261125-00000020".to_owned(),
+        started: pbem::clock::parse_instant("2026-11-25T10:00:00Z").unwrap(),
+    })
+    .unwrap();
+    let stamp = pbem::clock::Stamp::default();
+    for (index, token) in ["Qab1", "Qg8", "Qbb2", "Qh8", "Qbb1", "Qg8", "Qa1", "Qh8"]
+        .iter()
+        .enumerate()
+    {
+        let who = if index % 2 == 0 { "white" } else { "black" };
+        correspondence::play(&mut record, &format!("{who}@example.org"), token, stamp).unwrap();
+    }
+    // Qab1 would repeat the position after it a third time: refused, with the reason.
+    let error = correspondence::play(&mut record, "white@example.org", "Qab1", stamp).unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .contains("Qab1 would make the same position occur 3 times"),
+        "{error}"
+    );
+    // So Qb1 is the Queen on c1, and is written so.
+    let played = correspondence::play(&mut record, "white@example.org", "Qb1", stamp).unwrap();
+    assert_eq!(played.label, "5. Qb1");
+}
+
+#[test]
+fn legal_and_show_on_the_file_follow_the_history() {
+    let dir = std::env::temp_dir().join(format!("pbem-chesica-qb1-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("qb1.pgn");
+    std::fs::write(
+        &file,
+        "[Variant \"Chesica\"]\n[SetUp \"1\"]\n[FEN \"7+q/8/8/8/8/8/8/+Q1+Q5 w 1\"]\n\n\
+         1. Qab1 Qg8 2. Qbb2 Qh8 3. Qbb1 Qg8 4. Qa1 Qh8 5. Qab1 *\n",
+    )
+    .unwrap();
+    let listed = pbem(&["legal", "--ply", "8", file.to_str().unwrap()]);
+    let refused = pbem(&["validate", file.to_str().unwrap()]);
+    std::fs::remove_dir_all(&dir).unwrap();
+    let tokens: Vec<String> = String::from_utf8_lossy(&listed.stdout)
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    assert!(tokens.contains(&"Qb1".to_owned()), "{tokens:?}");
+    assert!(
+        !tokens
+            .iter()
+            .any(|token| token == "Qab1" || token == "Qcb1")
+    );
+    // The refusal lists the turns that are legal, not "no legal turn", and never Qab1.
+    let out = String::from_utf8_lossy(&refused.stdout).to_string()
+        + &String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        out.contains("Qab1 would make the same position occur 3 times"),
+        "{out}"
+    );
+    assert!(out.contains("legal turns (34)"), "{out}");
+    assert!(!out.contains("there is no legal turn"), "{out}");
+    assert!(out.contains(" Qb1 "), "{out}");
+}

@@ -334,3 +334,31 @@ fn validate_reads_every_pgn_file_in_a_folder() {
         stderr(&output)
     );
 }
+
+#[test]
+fn fen_start_is_the_start_in_every_game() {
+    for variant in [
+        "chess",
+        "chesica",
+        "wickets",
+        "african",
+        "cascudo",
+        "chesscala",
+    ] {
+        let plain = pbem(&["legal", "--variant", variant]);
+        let start = pbem(&["legal", "--variant", variant, "--fen", "start"]);
+        assert_eq!(
+            start.status.code(),
+            Some(0),
+            "{variant}: {}",
+            stderr(&start)
+        );
+        assert_eq!(stdout(&start), stdout(&plain), "{variant}");
+        let perft = pbem(&["perft", "--variant", variant, "--fen", "start", "1"]);
+        assert_eq!(
+            stdout(&perft).trim(),
+            stdout(&plain).lines().count().to_string(),
+            "{variant}"
+        );
+    }
+}
