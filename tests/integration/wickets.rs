@@ -663,3 +663,8 @@ fn show_says_which_card_a_record_awaits() {
         "{out}"
     );
 }
+
+#[test]
+fn scenario_table_file() {
+    crate::scenarios::run_table::<Wickets>("tests/data/wickets/scenarios.txt", 20);
+}

@@ -650,15 +650,13 @@ pub(super) fn check(p: &Wickets) -> Result<(), SetupError> {
         }
         let wicket = Loc::wicket_of(color);
         if let Some(piece) = p.piece_at(wicket) {
-            let allowed = if piece.color == color {
-                p.defender[idx(color)] == Some(wicket)
-            } else {
-                p.haver[idx(piece.color)] == Some(wicket)
-            };
+            // Ruling 14: an opposing piece that entered as Ball-haver may stay after it
+            // threw; an own piece there is always the Defender.
+            let allowed = piece.color != color || p.defender[idx(color)] == Some(wicket);
             if !allowed || piece.role == Role::Pawn {
                 return Err(SetupError::new(format!(
-                    "the {} in {wicket} may not stand there (only its own Defender or the \
-                     opposing Ball-haver, never a pawn)",
+                    "the {} in {wicket} may not stand there (only its own Defender or an \
+                     opposing piece, never a pawn)",
                     piece.role.name()
                 )));
             }

@@ -127,77 +127,134 @@ impl Wickets {
             .collect()
     }
 
-    /// Every decision a scoring attempt may carry here, with whether it succeeds.
-    pub(super) fn decisions(&self) -> Vec<(Vec<Decision>, bool)> {
-        let sees = self.defender_sees_wicket(self.turn.other());
-        let mut out = Vec::new();
+    /// Whether a throw to `target` (after the move and any drop) is a scoring attempt: a
+    /// Ball thrown into the empty opposing wicket. A throw to an own piece standing there
+    /// is a pass (ruling 14).
+    pub(super) fn is_attempt(&self, target: Loc) -> bool {
+        target == Loc::wicket_of(self.turn.other()) && self.is_empty(target)
+    }
+
+    /// The roll a die needs, judged on this position: 5 when the opposing Defender sees
+    /// its wicket, else 3.
+    fn roll_needed(&self) -> u8 {
+        if self.defender_sees_wicket(self.turn.other()) {
+            5
+        } else {
+            3
+        }
+    }
+
+    /// Calls `out` with every decision a scoring attempt may carry here (after the move
+    /// and any drop, before the throw). `safe(sacrifices, success)` says whether the
+    /// thrower's king is safe after the throw with those sacrifices and that outcome.
+    /// Ruling 12: an attempt decided by chance is offered only when its king is safe
+    /// whatever the chance decides (in Dice II, each sacrifice likewise for both outcomes
+    /// of the second roll); a Deterministic attempt is judged on its own result. Ruling
+    /// 13: in Dice II the second roll's need is judged again after the sacrifice.
+    pub(super) fn attempts(
+        &self,
+        safe: &mut dyn FnMut(&[Loc], bool) -> bool,
+        out: &mut dyn FnMut(Vec<Decision>),
+    ) {
+        let by_chance = self.mode.is_cards() || self.mode.is_dice();
+        if by_chance && !(safe(&[], true) && safe(&[], false)) {
+            return;
+        }
         if self.mode.is_cards() {
             // The cards are played by both sides as the attempt goes: the turn is listed
             // once, its cards still to be played.
-            out.push((Vec::new(), false));
-            return out;
+            out(Vec::new());
+            return;
         }
         if self.mode.is_dice() {
-            let need = if sees { 5 } else { 3 };
-            let pieces = self.sacrificable();
+            let need = self.roll_needed();
+            let seconds: Vec<(Loc, u8)> = if self.mode == DecisionMode::DiceII && need > 1 {
+                self.sacrificable()
+                    .into_iter()
+                    .filter(|&piece| safe(&[piece], true) && safe(&[piece], false))
+                    .map(|piece| (piece, self.without(piece).roll_needed()))
+                    .collect()
+            } else {
+                Vec::new()
+            };
             for first in 1..=6 {
-                out.push((vec![Decision::Roll(first)], first >= need));
-                if first < need && self.mode == DecisionMode::DiceII {
-                    for &piece in &pieces {
+                out(vec![Decision::Roll(first)]);
+                if first < need {
+                    for &(piece, _) in &seconds {
                         for second in 1..=6 {
-                            out.push((
-                                vec![
-                                    Decision::Roll(first),
-                                    Decision::Sacrifice(piece),
-                                    Decision::Roll(second),
-                                ],
-                                second >= need,
-                            ));
+                            out(vec![
+                                Decision::Roll(first),
+                                Decision::Sacrifice(piece),
+                                Decision::Roll(second),
+                            ]);
                         }
                     }
                 }
             }
-            return out;
+            return;
         }
-        if !sees {
-            out.push((Vec::new(), true));
-            return out;
+        if !self.defender_sees_wicket(self.turn.other()) {
+            if safe(&[], true) {
+                out(Vec::new());
+            }
+            return;
         }
-        out.push((Vec::new(), false));
+        if safe(&[], false) {
+            out(Vec::new());
+        }
         let pieces = self.sacrificable();
         let k = self.mode.sacrifices();
         let mut chosen = Vec::with_capacity(k);
         combinations(&pieces, k, 0, &mut chosen, &mut |set| {
-            out.push((set.iter().map(|&l| Decision::Sacrifice(l)).collect(), true));
+            if safe(set, true) {
+                out(set.iter().map(|&l| Decision::Sacrifice(l)).collect());
+            }
         });
-        out
     }
 
-    /// Whether the scoring attempt in `turn` succeeds (false for any other turn).
-    pub(super) fn succeeds(&self, turn: &Turn) -> bool {
-        let us = self.turn;
-        if turn.throw != Some(Loc::wicket_of(us.other())) {
-            return false;
+    /// This position with the own piece on `loc` removed (a sacrifice).
+    fn without(&self, loc: Loc) -> Wickets {
+        let mut next = self.clone();
+        next.remove_piece(loc);
+        next
+    }
+
+    /// Whether a scoring attempt with this decision succeeds, judged on the position
+    /// after the move and any drop, before the throw: the one place the rolls, the cards
+    /// and the sacrifices are weighed.
+    pub(super) fn verdict(&self, decision: &[Decision]) -> bool {
+        let sees = self.defender_sees_wicket(self.turn.other());
+        if self.mode.is_cards() {
+            let cards = card_plays(decision);
+            return cards::judge(self.mode, sees, &cards) == Ok(Verdict::Success);
         }
+        if self.mode.is_dice() {
+            let sacrificed = sacrifices(decision);
+            let need = match sacrificed.first() {
+                Some(&piece) => self.without(piece).roll_needed(),
+                None => self.roll_needed(),
+            };
+            return matches!(decision.last(), Some(Decision::Roll(r)) if *r >= need);
+        }
+        !sees || !decision.is_empty()
+    }
+
+    /// The position after the naming, the move and the drop of `turn`, before its throw.
+    pub(super) fn after_move(&self, turn: &Turn) -> Wickets {
+        let us = self.turn;
         let mut moved = self.clone();
         if turn.naming.is_some() {
             moved.defender[idx(us)] = turn.naming;
         }
         moved.apply_move(&turn.mv);
-        let sees = moved.defender_sees_wicket(us.other());
-        if self.mode.is_cards() {
-            let cards = card_plays(&turn.decision);
-            return cards::judge(self.mode, sees, &cards) == Ok(Verdict::Success);
+        if let Some(place) = turn.drop {
+            moved.loose[idx(us.other())] = Some(place);
         }
-        if self.mode.is_dice() {
-            let need = if sees { 5 } else { 3 };
-            return matches!(turn.decision.last(), Some(Decision::Roll(r)) if *r >= need);
-        }
-        !sees || !turn.decision.is_empty()
+        moved
     }
 
-    /// Whether the cards of an attempt decided it; called before the turn passes, while
-    /// the thrower is the side to move.
+    /// Whether the cards of an attempt decided it; judged after the move, before the
+    /// throw.
     pub(super) fn attempt_decided(&self, played: &[Card]) -> bool {
         let sees = self.defender_sees_wicket(self.turn.other());
         matches!(
@@ -253,6 +310,17 @@ pub(super) fn combinations(
         combinations(items, k, i + 1, chosen, found);
         chosen.pop();
     }
+}
+
+/// The sacrificed pieces of a decision, in order.
+pub(super) fn sacrifices(decision: &[Decision]) -> Vec<Loc> {
+    decision
+        .iter()
+        .filter_map(|d| match d {
+            Decision::Sacrifice(loc) => Some(*loc),
+            _ => None,
+        })
+        .collect()
 }
 
 /// The cards of a decision, in the order played.

@@ -30,7 +30,7 @@ pub use decision::{Decision, DecisionMode};
 pub use movegen::{Move, MoveKind, Turn};
 pub use notation::{MovePart, Step, Syntax};
 
-use crate::games::chess::types::{Piece, Square, color_index};
+use crate::games::chess::types::{Piece, Role, Square, color_index};
 use crate::games::chess::{Board, CastlingRights, chess_kinds_and, chess_man};
 use crate::games::snapshot::square_names;
 use crate::games::{Man, PieceKind, Snapshot, Stacking};
@@ -133,6 +133,15 @@ impl Wickets {
             self.fullmove_number += 1;
         }
         self.turn = self.turn.other();
+    }
+
+    /// Whether both sides have nothing but their King (ruling 15: the one dead position,
+    /// since a lone King is its side's Defender and can never receive a Ball).
+    fn bare_kings(&self) -> bool {
+        [Color::White, Color::Black].into_iter().all(|color| {
+            self.locs_of(color)
+                .all(|loc| self.piece_at(loc).is_some_and(|p| p.role == Role::King))
+        })
     }
 
     /// The end imposed by the wicket rules: a King Defender taken, or a side that must
@@ -324,17 +333,13 @@ impl Game for Wickets {
 
     fn play(&mut self, turn: &Turn) {
         let us = self.turn;
-        let success = self.succeeds(turn);
-        if turn.naming.is_some() {
-            self.defender[idx(us)] = turn.naming;
-        }
-        self.apply_move(&turn.mv);
-        if let Some(square) = turn.drop {
-            self.loose[idx(us.other())] = Some(Loc::square(square));
-        }
+        *self = self.after_move(turn);
         if let Some(target) = turn.throw {
-            self.apply_throw(target, &turn.decision, success);
-            if self.mode.is_cards() && target == Loc::wicket_of(us.other()) {
+            let attempt = self.is_attempt(target);
+            let success = attempt && self.verdict(&turn.decision);
+            let decided = attempt && self.attempt_decided(&card_plays(&turn.decision));
+            self.apply_throw(target, &decision::sacrifices(&turn.decision), success);
+            if self.mode.is_cards() && attempt {
                 let played = card_plays(&turn.decision);
                 let mut lead = None;
                 for (i, &card) in played.iter().enumerate() {
@@ -344,7 +349,7 @@ impl Game for Wickets {
                     let _ = self.cards.play(player, card, lead);
                     lead = (i % 2 == 0).then_some(card);
                 }
-                if !success && !self.attempt_decided(&played) {
+                if !decided {
                     self.cards.attempt = Some(played);
                 }
             }
@@ -353,14 +358,17 @@ impl Game for Wickets {
     }
 
     /// The wicket ends first (a King Defender taken, no Defender to name), then mate and
-    /// stalemate, then the seventy-five-move rule. Material is never insufficient: a lone
-    /// King can still take a wicket.
+    /// stalemate, then the seventy-five-move rule. The position is dead only with bare
+    /// Kings (ruling 15): with any other piece a side can still take a wicket.
     fn outcome(&self) -> Option<Outcome> {
         if self.cards.attempt.is_some() {
             return None;
         }
         if let Some(end) = self.wicket_end() {
             return Some(end);
+        }
+        if self.bare_kings() {
+            return self.outcome_with_legal_turn();
         }
         let mut turns = Vec::new();
         self.legal_turns(&mut turns);
@@ -380,6 +388,11 @@ impl Game for Wickets {
     }
 
     fn outcome_with_legal_turn(&self) -> Option<Outcome> {
+        if self.bare_kings() {
+            return Some(Outcome::Draw {
+                reason: DrawReason::InsufficientMaterial,
+            });
+        }
         (self.halfmove_clock >= 150).then_some(Outcome::Draw {
             reason: DrawReason::SeventyFiveMoves,
         })

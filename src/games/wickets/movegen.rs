@@ -47,7 +47,7 @@ pub struct Turn {
     /// The move.
     pub mv: Move,
     /// Where the Ball of a captured Ball-haver is dropped.
-    pub drop: Option<Square>,
+    pub drop: Option<Loc>,
     /// Where the Ball is thrown (an own piece, an empty square, the opposing wicket).
     pub throw: Option<Loc>,
     /// The decision of a scoring attempt (rolls, sacrifices), in order.
@@ -399,10 +399,9 @@ impl Wickets {
             let mut moved = self.clone();
             if moved.apply_move(&m) {
                 for drop in moved.drop_squares(m.to) {
-                    let square = drop.as_square().expect("a board square");
                     let mut dropped = moved.clone();
                     dropped.loose[idx(us.other())] = Some(drop);
-                    dropped.finish_generating(naming, &m, Some(square), out);
+                    dropped.finish_generating(naming, &m, Some(drop), out);
                 }
             } else {
                 moved.finish_generating(naming, &m, None, out);
@@ -416,7 +415,7 @@ impl Wickets {
         &self,
         naming: Option<Loc>,
         m: &Move,
-        drop: Option<Square>,
+        drop: Option<Loc>,
         out: &mut Vec<Turn>,
     ) {
         let us = self.turn;
@@ -431,23 +430,24 @@ impl Wickets {
             out.push(turn.clone());
         }
         for target in self.throw_targets(self.throwers(m)) {
-            let push = |decision: Vec<Decision>, success: bool, out: &mut Vec<Turn>| {
+            let mut safe = |sacrifices: &[Loc], success: bool| {
                 let mut thrown = self.clone();
-                thrown.apply_throw(target, &decision, success);
-                if !thrown.in_check(us) {
+                thrown.apply_throw(target, sacrifices, success);
+                !thrown.in_check(us)
+            };
+            if self.is_attempt(target) {
+                self.attempts(&mut safe, &mut |decision| {
                     out.push(Turn {
                         throw: Some(target),
                         decision,
                         ..turn.clone()
                     });
-                }
-            };
-            if target == Loc::wicket_of(us.other()) {
-                for (decision, success) in self.decisions() {
-                    push(decision, success, out);
-                }
-            } else {
-                push(Vec::new(), false, out);
+                });
+            } else if safe(&[], false) {
+                out.push(Turn {
+                    throw: Some(target),
+                    ..turn.clone()
+                });
             }
         }
     }

@@ -14,7 +14,7 @@ use std::fmt::{self, Write as _};
 
 use super::cards::{self, Card, CardState};
 use super::{Decision, DecisionMode, Loc, Move, MoveKind, Turn, Wickets, idx};
-use crate::games::chess::types::{CastlingSide, Role, Square};
+use crate::games::chess::types::{CastlingSide, Role};
 use crate::games::{Game, IllegalKind, IllegalTurn, TurnSyntaxError};
 
 /// One step of a written decision.
@@ -58,7 +58,7 @@ pub struct Syntax {
     /// The move.
     pub mv: MovePart,
     /// `_Of6` the drop square.
-    pub drop: Option<Square>,
+    pub drop: Option<Loc>,
     /// `:c4` the throw target.
     pub throw: Option<Loc>,
     /// The decision steps.
@@ -104,10 +104,7 @@ impl Syntax {
         let mut drop = None;
         if let Some(after) = rest.strip_prefix("_O") {
             let end = after.find(['_', ':']).unwrap_or(after.len());
-            drop = Some(
-                Square::from_name(&after[..end])
-                    .ok_or_else(|| err(offset + 2, "a Ball is dropped on a board square"))?,
-            );
+            drop = Some(read_loc(&after[..end], offset + 2)?);
             offset += end + 2;
             rest = &after[end..];
         }
@@ -387,14 +384,14 @@ pub(super) fn resolve(position: &Wickets, syntax: &Syntax) -> Result<Turn, Illeg
         if turns.is_empty() {
             return Err(match syntax.drop {
                 Some(square) => other(format!(
-                    "the Ball cannot be dropped on {square}: it goes to an empty square next to \
+                    "the Ball cannot be dropped on {square}: it goes to an empty place next to \
                      the capture"
                 )),
                 None => other("this move captures no Ball-haver, so nothing is dropped"),
             });
         }
     } else {
-        let drops: Vec<Square> = turns.iter().filter_map(|t| t.drop).collect();
+        let drops: Vec<Loc> = turns.iter().filter_map(|t| t.drop).collect();
         if drops.iter().any(|&d| d != drops[0]) {
             return Err(other(format!(
                 "capturing the Ball-haver needs a square for its Ball (_O<square>): one of {}",
@@ -557,11 +554,27 @@ fn diagnose_throw(position: &Wickets, syntax: &Syntax, by_move: &[Turn]) -> Ille
     }
     moved.apply_move(&m);
     if let Some(drop) = by_move[0].drop {
-        moved.loose[idx(us.other())] = Some(Loc::square(drop));
+        moved.loose[idx(us.other())] = Some(drop);
     }
     let mut throwers = moved.throwers(&m);
     if throwers.is_empty() {
         return other("only the Ball-haver that moved may throw");
+    }
+    if moved.is_attempt(target)
+        && moved
+            .throw_targets(throwers)
+            .into_iter()
+            .any(|t| t == target)
+    {
+        return IllegalTurn::new(
+            IllegalKind::LeavesKingInCheck,
+            format!(
+                "this scoring attempt would leave the {} king in check (in the Dice and Cards \
+                 modes the king must be safe whatever the chance decides, success or failure: \
+                 ruling 12)",
+                us.name().to_lowercase()
+            ),
+        );
     }
     if moved.defender[idx(us)] == Some(target) {
         return other("a Ball cannot be thrown to the Defender");
@@ -601,11 +614,15 @@ fn diagnose_decision(position: &Wickets, syntax: &Syntax, by_throw: &[Turn]) -> 
     {
         return other(format!("a die roll is 1 to 6, not {r}"));
     }
-    let mut moved = position.clone();
-    if syntax.naming.is_some() {
-        moved.defender[idx(us)] = syntax.naming;
+    let moved = position.after_move(&by_throw[0]);
+    if let Some(target) = syntax.throw
+        && !moved.is_attempt(target)
+    {
+        return other(format!(
+            "the throw to {target} is a pass to the own piece standing there, not a scoring \
+             attempt (ruling 14): it carries no decision"
+        ));
     }
-    moved.apply_move(&by_throw[0].mv);
     let sees = moved.defender_sees_wicket(us.other());
     let sight = if sees { "sees" } else { "does not see" };
     let expected = list(by_throw.iter().take(4).map(|t| write_turn(position, t)));
@@ -631,6 +648,41 @@ fn diagnose_decision(position: &Wickets, syntax: &Syntax, by_throw: &[Turn]) -> 
     ))
 }
 
+/// The places of the other pieces of the same kind that could make a legal turn to the
+/// same place (with the same naming): disambiguation counts legal turns only, so a
+/// pinned piece is no rival. The pseudo-moves come first, as most moves have no rival.
+fn rivals(position: &Wickets, turn: &Turn) -> Vec<Loc> {
+    let m = &turn.mv;
+    let mut base = position.clone();
+    if turn.naming.is_some() {
+        base.defender[idx(position.turn)] = turn.naming;
+    }
+    let mut all = Vec::new();
+    base.pseudo_moves(true, &mut all);
+    if !all
+        .iter()
+        .any(|o| o.role == m.role && o.to == m.to && o.from != m.from)
+    {
+        return Vec::new();
+    }
+    let mut legal = Vec::new();
+    position.legal_turns(&mut legal);
+    let mut out: Vec<Loc> = legal
+        .iter()
+        .filter(|t| {
+            t.naming == turn.naming
+                && !matches!(t.mv.kind, MoveKind::Castle(_))
+                && t.mv.role == m.role
+                && t.mv.to == m.to
+                && t.mv.from != m.from
+        })
+        .map(|t| t.mv.from)
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
 /// The canonical token for a legal turn.
 pub(super) fn write_turn(position: &Wickets, turn: &Turn) -> String {
     let mut out = String::with_capacity(16);
@@ -648,17 +700,7 @@ pub(super) fn write_turn(position: &Wickets, turn: &Turn) -> String {
             }
         } else {
             out.push(m.role.upper_char());
-            let mut all = Vec::new();
-            let mut base = position.clone();
-            if turn.naming.is_some() {
-                base.defender[idx(position.turn)] = turn.naming;
-            }
-            base.pseudo_moves(true, &mut all);
-            let rivals: Vec<Loc> = all
-                .iter()
-                .filter(|o| o.role == m.role && o.to == m.to && o.from != m.from)
-                .map(|o| o.from)
-                .collect();
+            let rivals = rivals(position, turn);
             if !rivals.is_empty() {
                 if rivals.iter().all(|r| r.file_char() != m.from.file_char()) {
                     out.push(m.from.file_char());
@@ -690,23 +732,37 @@ pub(super) fn write_turn(position: &Wickets, turn: &Turn) -> String {
             Step::Card(suit, value) => write!(out, "_c{suit}{value}"),
         };
     }
+    // Ruling 16: a win by the wicket rules is no mate, nor is an attempt whose cards are
+    // still to be played; either carries + at most.
     let mut next = position.clone();
     next.play(turn);
-    if next.wicket_end().is_none() && next.in_check(next.turn) {
-        let mut replies = Vec::new();
-        next.legal_turns(&mut replies);
-        out.push(if replies.is_empty() { '#' } else { '+' });
+    if next.in_check(next.turn) {
+        let mate = next.wicket_end().is_none() && next.cards.attempt.is_none() && {
+            let mut replies = Vec::new();
+            next.legal_turns(&mut replies);
+            replies.is_empty()
+        };
+        out.push(if mate { '#' } else { '+' });
     }
     out
 }
 
 pub(super) fn annotation_mismatch(position: &Wickets, syntax: &Syntax) -> Option<String> {
     let side = position.turn.name();
-    let check = position.wicket_end().is_none() && position.in_check(position.turn);
+    let check = position.in_check(position.turn);
     match syntax.marker {
         1 | 2 if !check => Some(format!(
             "claims {} but {side} is not in check (pieces in a wicket give no check)",
             if syntax.marker == 1 { "check" } else { "mate" }
+        )),
+        2 if position.awaiting().is_some() => Some(
+            "claims mate but the scoring attempt's cards are still to be played, so its outcome \
+             is not known (ruling 16: + at most)"
+                .to_owned(),
+        ),
+        2 if position.wicket_end().is_some() => Some(format!(
+            "claims mate but {side} loses by the wicket rules, not by mate (ruling 16: + at \
+             most)"
         )),
         2 => {
             let mut turns = Vec::new();

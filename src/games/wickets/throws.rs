@@ -2,20 +2,20 @@
 //! after a move, where a Ball may fly, and landing it.
 
 use super::board::{BISHOP_DIRS, LocSet, ROOK_DIRS};
-use super::decision::Decision;
 use super::movegen::{Move, MoveKind};
 use super::{Loc, Wickets, idx};
 use crate::games::Color;
 use crate::games::chess::types::Square;
 
 impl Wickets {
-    /// The empty board squares next to `loc` where a dropped Ball may go.
+    /// The empty places next to `loc` where a dropped Ball may go: board squares and, by
+    /// ruling 11, an empty wicket.
     pub(super) fn drop_squares(&self, loc: Loc) -> LocSet {
         ROOK_DIRS
             .iter()
             .chain(&BISHOP_DIRS)
             .filter_map(|&d| loc.step(d))
-            .filter(|&l| !l.is_wicket() && self.is_empty(l))
+            .filter(|&l| self.is_empty(l))
             .collect()
     }
 
@@ -74,7 +74,7 @@ impl Wickets {
     }
 
     /// Lands a thrown Ball, deciding a scoring attempt.
-    pub(super) fn apply_throw(&mut self, target: Loc, decision: &[Decision], success: bool) {
+    pub(super) fn apply_throw(&mut self, target: Loc, sacrifices: &[Loc], success: bool) {
         let us = self.turn;
         let them = us.other();
         if self.piece_at(target).is_some() {
@@ -83,10 +83,8 @@ impl Wickets {
         }
         self.haver[idx(us)] = None;
         self.loose[idx(us)] = Some(target);
-        for part in decision {
-            if let Decision::Sacrifice(loc) = part {
-                self.remove_piece(*loc);
-            }
+        for &loc in sacrifices {
+            self.remove_piece(loc);
         }
         // A Ball landing behind a pawn that has just moved two squares blocks en passant.
         if self.ep_square.is_some_and(|ep| Loc::square(ep) == target) {
