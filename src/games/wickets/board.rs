@@ -412,6 +412,15 @@ pub(super) fn write_position(position: &Wickets) -> String {
     out
 }
 
+/// The highest move counter a position may hold: no game comes near it, and counters
+/// stop there rather than wrap.
+pub(super) const MAX_COUNT: u32 = 1_000_000_000;
+
+/// A move counter one higher, never past [`MAX_COUNT`].
+pub(super) fn count_up(n: u32) -> u32 {
+    n.saturating_add(1).min(MAX_COUNT)
+}
+
 pub(super) fn read_pair(field: usize, text: &str) -> Result<[Option<Loc>; 2], SetupError> {
     let (a, b) = text.split_once(',').ok_or_else(|| {
         bad(
@@ -578,10 +587,21 @@ pub(super) fn read_position(text: &str) -> Result<Wickets, SetupError> {
         None => DecisionMode::Deterministic,
     };
     let number = |i: usize, default: u32| -> Result<u32, SetupError> {
-        fields.get(i).map_or(Ok(default), |s| {
-            s.parse()
-                .map_err(|_| bad(i + 1, format!("\"{s}\" is not a number")))
-        })
+        let Some(s) = fields.get(i) else {
+            return Ok(default);
+        };
+        let n: u64 = s
+            .parse()
+            .map_err(|_| bad(i + 1, format!("\"{s}\" is not a number")))?;
+        u32::try_from(n)
+            .ok()
+            .filter(|&n| n <= MAX_COUNT)
+            .ok_or_else(|| {
+                bad(
+                    i + 1,
+                    format!("{s} is above {MAX_COUNT}, the most a move counter may reach"),
+                )
+            })
     };
     let position = Wickets {
         board,
