@@ -413,6 +413,43 @@ impl Game for Wickets {
     fn awaiting(&self) -> Option<String> {
         Wickets::awaiting(self)
     }
+
+    /// The opponent while its reply is awaited, the thrower while its card is (none
+    /// played yet, or after a tie).
+    fn awaited_side(&self) -> Option<Color> {
+        let played = self.cards.attempt.as_ref()?;
+        Some(if played.len() % 2 == 1 {
+            self.turn
+        } else {
+            self.turn.other()
+        })
+    }
+
+    /// A card, written `D4`, `cD4` or `_cD4`, added to the attempt's token.
+    fn complete_token(last: &str, part: &str) -> Option<String> {
+        let part = part.trim();
+        let name = part
+            .strip_prefix("_c")
+            .or_else(|| part.strip_prefix('c'))
+            .unwrap_or(part);
+        let card = Card::from_name(name)?;
+        Some(format!("{}_c{card}", last.trim_end_matches(['+', '#'])))
+    }
+
+    fn completes(earlier: &str, later: &str) -> bool {
+        let earlier = earlier.trim_end_matches(['+', '#']);
+        let later = later.trim_end_matches(['+', '#']);
+        later.len() > earlier.len()
+            && later.starts_with(earlier)
+            && later[earlier.len()..]
+                .strip_prefix('_')
+                .is_some_and(|rest| {
+                    rest.split('_').all(|step| {
+                        step.strip_prefix('c')
+                            .is_some_and(|card| Card::from_name(card).is_some())
+                    })
+                })
+    }
 }
 
 /// The placement letter of a loose Ball owned by `owner`: it is a piece of the other
