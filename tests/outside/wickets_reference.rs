@@ -18,12 +18,15 @@ pub fn tests() -> Vec<Test> {
     // Depth 4 (319,488) takes the reference a few minutes: by hand,
     // `cargo test --test outside -- --ignored wickets_reference`.
     tests.extend(
-        crate::tests![&[Need::Python]; the_reference_counts_the_same_perft_to_depth_4]
-            .into_iter()
-            .map(|test| Test {
-                by_hand: true,
-                ..test
-            }),
+        crate::tests![&[Need::Python];
+            the_reference_counts_the_same_perft_to_depth_4,
+            the_reference_lists_the_same_turns_in_many_random_positions,
+        ]
+        .into_iter()
+        .map(|test| Test {
+            by_hand: true,
+            ..test
+        }),
     );
     tests
 }
@@ -91,7 +94,7 @@ fn outcome_code(position: &Wickets) -> String {
 
 /// Positions of seeded random games in every mode, from the start and from positions
 /// rich in wicket play (the scenario table's); every third position of each game.
-fn random_positions(seed: u64) -> Vec<Wickets> {
+fn random_positions(seed: u64, length: usize) -> Vec<Wickets> {
     let starts = [
         START,
         "2r3k1/1p4p1/8/8/8/8/1P4P1/2RQK3 w - - -,- e1,g8 d1,c8",
@@ -110,7 +113,7 @@ fn random_positions(seed: u64) -> Vec<Wickets> {
         for (m, mode) in modes.iter().enumerate() {
             let mut position =
                 Wickets::from_position_string(&format!("{start} {mode} 0 1")).unwrap();
-            for ply in 0..(if index == 0 { 60 } else { 24 }) {
+            for ply in 0..(if index == 0 { length * 5 / 2 } else { length }) {
                 if ply % 3 == m % 3 {
                     positions.push(position.clone());
                 }
@@ -129,9 +132,22 @@ fn random_positions(seed: u64) -> Vec<Wickets> {
 }
 
 fn the_reference_lists_the_same_turns_in_random_positions() {
+    compare_with_the_reference(20, 24);
+}
+
+/// Longer games from other seeds (some minutes): by hand.
+fn the_reference_lists_the_same_turns_in_many_random_positions() {
+    for seed in [1, 2, 3] {
+        compare_with_the_reference(seed, 80);
+    }
+}
+
+/// Writes the legal turns of the random positions (each as the position after it and
+/// its outcome) and has the reference compare them.
+fn compare_with_the_reference(seed: u64, length: usize) {
     let mut dump = String::new();
     let mut turns = Vec::new();
-    let positions = random_positions(20);
+    let positions = random_positions(seed, length);
     for position in &positions {
         writeln!(dump, "P {}", position.position_string()).unwrap();
         turns.clear();
@@ -149,7 +165,7 @@ fn the_reference_lists_the_same_turns_in_random_positions() {
         }
     }
     // Kept in Cargo's temporary directory, to run the reference on by hand.
-    let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join("wickets-reference.txt");
+    let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("wickets-reference-{seed}.txt"));
     std::fs::write(&path, dump).unwrap();
     let out = reference(&["--compare", path.to_str().unwrap()]);
     assert!(
