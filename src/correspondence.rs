@@ -294,6 +294,12 @@ fn play_in<G: Game>(
     let you = side_of(record, player).ok_or_else(|| PlayError::NotAPlayer(player.to_owned()))?;
     let state = state_in::<G>(record)?;
     check_open(record)?;
+    if let Some(awaited) = replay::replay_game::<G>(record)
+        .position
+        .and_then(|position| position.awaited_side())
+    {
+        return complete_last::<G>(record, you, awaited, token, &state);
+    }
     if state.to_move != you {
         return Err(PlayError::NotYourTurn {
             to_move: state.to_move,
@@ -345,6 +351,64 @@ fn play_in<G: Game>(
     }
     Ok(Played {
         label: format!("{} {canonical}", state.next_number),
+        token: canonical,
+        ply: u32::try_from(record.moves.turns.len()).unwrap_or(u32::MAX),
+        result,
+    })
+}
+
+/// Completes the last turn with the part the awaited side adds (a card in reply, in
+/// Chess with wickets' Cards modes): the token is rewritten whole, canonically, from the
+/// position before it; its stamp stays the thrower's.
+fn complete_last<G: Game>(
+    record: &mut Record,
+    you: Color,
+    awaited: Color,
+    part: &str,
+    state: &State,
+) -> Result<Played, PlayError> {
+    if awaited != you {
+        return Err(PlayError::NotYourTurn {
+            to_move: awaited,
+            you,
+        });
+    }
+    let last = record
+        .moves
+        .turns
+        .last()
+        .map(|node| node.token.to_string())
+        .ok_or_else(|| PlayError::Invalid("no turn awaits a part".to_owned()))?;
+    let token = G::complete_token(&last, part).ok_or_else(|| {
+        PlayError::Turn(format!(
+            "the last turn {last} awaits your card (as D4), not \"{part}\""
+        ))
+    })?;
+    let mut before = record.clone();
+    before.moves.turns.pop();
+    let Some(mut position) = replay::replay_game::<G>(&before).position else {
+        return Err(PlayError::Invalid("no playable position".to_owned()));
+    };
+    let syntax = G::parse_turn(&token)
+        .map_err(|error| PlayError::Turn(format!("cannot read \"{token}\": {}", error.message)))?;
+    let turn = position
+        .resolve(&syntax)
+        .map_err(|error| PlayError::Turn(format!("illegal card \"{part}\": {}", error.message)))?;
+    let canonical = position.write_turn(&turn);
+    position.play(&turn);
+    if let Some(node) = record.moves.turns.last_mut() {
+        node.token = canonical.as_str().into();
+    }
+    let result = position.outcome().map(|outcome| outcome.result());
+    if let Some(result) = result {
+        set_result(record, result);
+    }
+    let label = state.last_turn.as_deref().map_or_else(
+        || canonical.clone(),
+        |label| label.replacen(last.as_str(), &canonical, 1),
+    );
+    Ok(Played {
+        label,
         token: canonical,
         ply: u32::try_from(record.moves.turns.len()).unwrap_or(u32::MAX),
         result,
@@ -490,8 +554,13 @@ pub enum Comparison {
 pub fn compare(local: &Record, incoming: &Record) -> Comparison {
     let mine = &local.moves.turns;
     let theirs = &incoming.moves.turns;
+    let completes = |earlier: &str, later: &str| {
+        replay::variant_of(local)
+            .is_ok_and(|variant| crate::with_game!(variant, G => G::completes(earlier, later)))
+    };
     for (index, (a, b)) in mine.iter().zip(theirs).enumerate() {
-        if a.token != b.token {
+        // The last local turn completed by the mail (a card in reply) is news.
+        if a.token != b.token && !(index + 1 == mine.len() && completes(&a.token, &b.token)) {
             return Comparison::Conflict {
                 ply: index + 1,
                 local: Some(a.token.to_string()),

@@ -594,6 +594,26 @@ pub trait Game: Clone + fmt::Debug + Sized {
         None
     }
 
+    /// The side whose part the last turn awaits (see [`Game::awaiting`]): by mail, that
+    /// side completes the last turn before anyone plays on.
+    fn awaited_side(&self) -> Option<Color> {
+        None
+    }
+
+    /// The last turn's token `last` completed with `part`, what the awaited side adds
+    /// (a card in Chess with wickets: `D4`), or `None` when `part` is no such part.
+    fn complete_token(last: &str, part: &str) -> Option<String> {
+        let _ = (last, part);
+        None
+    }
+
+    /// Whether `later` is the token `earlier` completed with parts the awaited sides
+    /// added (so a mail that carries it updates the last turn, not a history that differs).
+    fn completes(earlier: &str, later: &str) -> bool {
+        let _ = (earlier, later);
+        false
+    }
+
     /// The kinds of piece the converters name (`pbem convert`): every kind that can
     /// appear in [`Game::snapshot`], promotions included. Empty for a game the converters
     /// do not know yet.

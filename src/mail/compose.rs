@@ -22,7 +22,7 @@
 //! ```
 //!
 //! Headers: `From`, `To`, `Date`, `Subject` (`[pbem <game>] <move> (<White> - <Black>)`),
-//! `Message-ID` ([`message_id`] of the game and ply), for every turn after the start
+//! `Message-ID` ([`message_id`] of the game, ply and turns), for every turn after the start
 //! `In-Reply-To` (the previous turn's id) and `References` (the start's id and the
 //! previous one), `X-Pbem-Game` and `User-Agent`.
 
@@ -30,11 +30,12 @@ use std::time::SystemTime;
 
 use lettre::message::header::{ContentTransferEncoding, ContentType, HeaderName, HeaderValue};
 use lettre::message::{Body, Mailbox as LettreMailbox, Message, SinglePart};
+use sha2::{Digest, Sha256};
 use thiserror::Error;
 
 use super::{AUTHENTICATION_LABEL, BEGIN_RECORD, END_RECORD, GAME_HEADER, Mailbox};
 use super::{POSITION_CHECK_LABEL, auth_code, position_check};
-use crate::notation::{ParseError, parse_record};
+use crate::notation::{ParseError, Record, parse_record};
 
 /// One turn (or the start of a game) to be sent as a mail.
 #[derive(Clone, Debug)]
@@ -110,14 +111,30 @@ pub enum ComposeError {
     },
 }
 
-/// The message id of a game's mail after `ply` turns: `<{game_id}.{ply}@pbem.invalid>`.
-///
-/// Deterministic, so that each side can name the other's mails in `In-Reply-To` and
-/// `References` without having seen them. The `.invalid` domain (RFC 2606) can never be
-/// a real host.
+/// The message id of a game's mail after its first `ply` turns:
+/// `<{game_id}.{ply}.{part}@pbem.invalid>`, where `part` is 8 hex digits of a SHA-256 of
+/// those turns' tokens and comments. So a mail that completes the last turn (a card in
+/// reply, in Chess with wickets) or adds an event has its own id, while each side can
+/// still name the other's earlier mails in `In-Reply-To` and `References` from the record
+/// alone. The `.invalid` domain (RFC 2606) can never be a real host.
 #[must_use]
-pub fn message_id(game_id: &str, ply: u32) -> String {
-    format!("<{game_id}.{ply}@pbem.invalid>")
+pub fn message_id(game_id: &str, record: &Record, ply: usize) -> String {
+    let mut hash = Sha256::new();
+    for node in record.moves.turns.iter().take(ply) {
+        hash.update(node.token.as_bytes());
+        hash.update(b"\n");
+        for comment in &node.comments {
+            hash.update(comment.text.as_bytes());
+            hash.update(b"\n");
+        }
+        hash.update(b"\n");
+    }
+    let digest = hash.finalize();
+    let part: String = digest[..4]
+        .iter()
+        .map(|byte| format!("{byte:02x}"))
+        .collect();
+    format!("<{game_id}.{ply}.{part}@pbem.invalid>")
 }
 
 /// Whether a game id can go into a message id and a subject as it is.
@@ -146,6 +163,7 @@ pub fn compose(outgoing: &Outgoing) -> Result<Vec<u8>, ComposeError> {
         game_id: game_id.to_owned(),
         error,
     })?;
+    let ply = usize::try_from(outgoing.ply).unwrap_or(usize::MAX);
     let from = mailbox(game_id, "sender", outgoing.from)?;
     let to = mailbox(game_id, "recipient", outgoing.to)?;
     let players = players(
@@ -167,16 +185,16 @@ pub fn compose(outgoing: &Outgoing) -> Result<Vec<u8>, ComposeError> {
         .to(to)
         .date(SystemTime::from(outgoing.date))
         .subject(subject)
-        .message_id(Some(message_id(game_id, outgoing.ply)))
+        .message_id(Some(message_id(game_id, &record, ply)))
         .raw_header(HeaderValue::new(
             HeaderName::new_from_ascii_str(GAME_HEADER),
             game_id.to_owned(),
         ))
         .user_agent(format!("pbem {}", env!("CARGO_PKG_VERSION")));
-    if outgoing.ply > 0 {
-        let previous = message_id(game_id, outgoing.ply - 1);
-        let references = if outgoing.ply > 1 {
-            format!("{} {previous}", message_id(game_id, 0))
+    if ply > 0 {
+        let previous = message_id(game_id, &record, ply - 1);
+        let references = if ply > 1 {
+            format!("{} {previous}", message_id(game_id, &record, 0))
         } else {
             previous.clone()
         };

@@ -20,14 +20,8 @@ fn send_dry_run_writes_the_mail_to_a_folder() {
     ));
     let path = PathBuf::from(out.trim());
     let mail = std::fs::read_to_string(&path).unwrap();
-    assert!(
-        mail.contains(&format!("Message-ID: <{id}.1@pbem.invalid>")),
-        "{mail}"
-    );
-    assert!(
-        mail.contains(&format!("In-Reply-To: <{id}.0@pbem.invalid>")),
-        "{mail}"
-    );
+    assert!(mail.contains(&format!("Message-ID: <{id}.1.")), "{mail}");
+    assert!(mail.contains(&format!("In-Reply-To: <{id}.0.")), "{mail}");
     assert!(mail.contains("1. Nf3"), "{mail}");
     assert_eq!(count(&homes.alice.dir.join("outbox")), 0);
     // Bob takes the file in directly.
@@ -179,4 +173,94 @@ fn mails_that_arrive_out_of_order_do_not_undo_newer_ones() {
     ok(&homes
         .bob
         .run("2026-11-01T11:10:00Z", &["draw", "accept", &id]));
+}
+
+/// Mails the latest state of a game from one home to the other (`send --dry-run`, then
+/// `receive`); returns what the receiver printed.
+fn exchange(
+    from: &crate::support::homes::Player,
+    to: &crate::support::homes::Player,
+    id: &str,
+    now: &str,
+) -> (String, String) {
+    let drafts = from.dir.join("drafts");
+    let path = PathBuf::from(
+        ok(&from.run(now, &["send", "--dry-run", drafts.to_str().unwrap(), id])).trim(),
+    );
+    let mail = std::fs::read_to_string(&path).unwrap();
+    (ok(&to.run(now, &["receive", path.to_str().unwrap()])), mail)
+}
+
+/// A Cards (and a Cards II) game by mail through a scoring attempt: the thrower leads a
+/// card, the opponent answers it, a tie asks the thrower for another, the discards are
+/// reshuffled on the way, and the attempt decides; no side is stuck on the way.
+#[test]
+fn a_cards_scoring_attempt_is_played_by_mail_through_a_tie_and_the_reshuffle() {
+    for mode in ["cards", "cards2"] {
+        let homes = Homes::new(&format!("wickets-{mode}"), "");
+        // Nineteen cards discarded: the twenty-first card played is the reshuffle.
+        let fen = format!(
+            "7k/7p/8/8/8/8/PPP5/3QK2b w - - -,- e1,h8 d1,h1 \
+             {mode}/C1C2C3C4C5C6C7C8C9C10D1D2D3D4D5D6D7D8D9 0 1"
+        );
+        let id = homes.start(
+            "2026-11-01T09:00:00Z",
+            &["--variant", "wickets", "--fen", &fen],
+        );
+        exchange(&homes.alice, &homes.bob, &id, "2026-11-01T09:01:00Z");
+        ok(&homes
+            .alice
+            .run("2026-11-01T10:00:00Z", &["move", &id, "Ke2:w9_cH5"]));
+        let (taken, first_mail) = exchange(&homes.alice, &homes.bob, &id, "2026-11-01T10:01:00Z");
+        assert!(taken.contains("Ke2:w9_cH5"), "{taken}");
+        // Black must answer the card before anything else; White cannot play on.
+        let early = homes.bob.run("2026-11-01T11:00:00Z", &["move", &id, "Kg8"]);
+        assert_ne!(early.status.code(), Some(0));
+        let waiting = homes
+            .alice
+            .run("2026-11-01T11:00:00Z", &["move", &id, "H9"]);
+        assert_ne!(waiting.status.code(), Some(0));
+        // A tie (20th and 21st cards: the discards are reshuffled).
+        let tie = ok(&homes.bob.run("2026-11-01T11:00:00Z", &["move", &id, "S5"]));
+        assert!(tie.contains("Ke2:w9_cH5_cS5"), "{tie}");
+        let (taken, tie_mail) = exchange(&homes.bob, &homes.alice, &id, "2026-11-01T11:01:00Z");
+        assert!(taken.contains("updated the game"), "{taken}");
+        let id_of = |mail: &str| {
+            mail.lines()
+                .find(|line| line.starts_with("Message-ID:"))
+                .map(str::to_owned)
+                .unwrap()
+        };
+        assert_ne!(id_of(&first_mail), id_of(&tie_mail));
+        // The thrower's next card, then the reply that decides: the wicket is taken.
+        ok(&homes
+            .alice
+            .run("2026-11-01T12:00:00Z", &["move", &id, "cH9"]));
+        exchange(&homes.alice, &homes.bob, &id, "2026-11-01T12:01:00Z");
+        ok(&homes
+            .bob
+            .run("2026-11-01T13:00:00Z", &["move", &id, "_cS2"]));
+        // The Defender h1 is gone: Black names a new one and plays on.
+        ok(&homes
+            .bob
+            .run("2026-11-01T13:00:00Z", &["move", &id, "Dh7:Kg8"]));
+        let (taken, _) = exchange(&homes.bob, &homes.alice, &id, "2026-11-01T13:01:00Z");
+        assert!(taken.contains("Dh7:Kg8"), "{taken}");
+        let game = homes.alice.dir.join("games").join(format!("{id}.pgn"));
+        let record = std::fs::read_to_string(&game).unwrap();
+        assert!(
+            record.contains("1. Ke2:w9_cH5_cS5_cH9_cS2 {") && record.contains("1... Dh7:Kg8 {"),
+            "{record}"
+        );
+        let shown = ok(&homes
+            .alice
+            .run("2026-11-01T13:02:00Z", &["show", game.to_str().unwrap()]));
+        // After the reshuffle only H9 and S2 are discarded.
+        assert!(
+            shown.contains(&format!(
+                "6k1/7p/8/8/8/8/PPP1K3/3Q4 w - - -,o -,g8 d1,h7 {mode}/H9S2 2 2"
+            )),
+            "{shown}"
+        );
+    }
 }

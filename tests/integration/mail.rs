@@ -128,7 +128,10 @@ fn plain_mail_reads_back_exactly() {
     let incoming = assert_recovers("plain.eml");
     assert_eq!(incoming.record, RECORD);
     assert_eq!(incoming.from.as_deref(), Some("alice@example.org"));
-    assert_eq!(incoming.message_id, Some(message_id(GAME, 20)));
+    assert_eq!(
+        incoming.message_id,
+        Some(message_id(GAME, &parse_record(RECORD).unwrap(), 20))
+    );
     assert_eq!(
         incoming.authentication,
         Some(auth_code(SECRET, GAME, RECORD))
@@ -143,8 +146,18 @@ fn plain_mail_reads_back_exactly() {
 #[test]
 fn compose_threads_the_game_and_writes_short_lines() {
     let text = String::from_utf8(composed(None, Some("Draw offered."))).unwrap();
-    assert!(text.contains("\r\nIn-Reply-To: <g-20261122-ab12cd.19@pbem.invalid>\r\n"));
-    assert!(text.contains("\r\nReferences: <g-20261122-ab12cd.0@pbem.invalid>\r\n <g-20261122-ab12cd.19@pbem.invalid>\r\n"));
+    let record = parse_record(RECORD).unwrap();
+    let previous = message_id(GAME, &record, 19);
+    assert!(previous.starts_with("<g-20261122-ab12cd.19."), "{previous}");
+    assert!(text.contains(&format!(
+        "\r\nMessage-ID: {}\r\n",
+        message_id(GAME, &record, 20)
+    )));
+    assert!(text.contains(&format!("\r\nIn-Reply-To: {previous}\r\n")));
+    assert!(text.contains(&format!(
+        "\r\nReferences: {}\r\n {previous}\r\n",
+        message_id(GAME, &record, 0)
+    )));
     assert!(text.contains("Note from Alice Martin:"));
     assert!(!text.contains("Authentication:"));
     for line in text.split("\r\n") {
@@ -183,7 +196,7 @@ fn the_first_mail_of_a_game_starts_the_thread() {
     .unwrap();
     let text = String::from_utf8(bytes).unwrap();
     assert!(text.contains("Subject: [pbem g-1] new game of chess (Alice Martin - Bob Okafor)"));
-    assert!(text.contains("Message-ID: <g-1.0@pbem.invalid>"));
+    assert!(text.contains("Message-ID: <g-1.0."), "{text}");
     assert!(!text.contains("In-Reply-To"));
     assert!(!text.contains("References"));
     let incoming = parse_mail(text.as_bytes()).unwrap();

@@ -14,6 +14,7 @@ pub fn tests() -> Vec<Test> {
         a_repeated_an_older_and_a_forged_mail_change_nothing,
         with_a_secret_only_authenticated_mail_is_taken_in,
         a_failed_send_waits_in_the_outbox_and_a_retry_delivers_it_once,
+        a_cards_game_is_played_by_mail_through_an_attempt_a_tie_and_the_reshuffle,
     ]
 }
 
@@ -81,6 +82,110 @@ fn receive(player: &Player, server: &SmtpServer, now: &str) -> String {
         now,
         &["receive", "--maildir", dir.to_str().unwrap()],
     ))
+}
+
+/// The Message-IDs of the mails the server holds, not yet delivered.
+fn waiting_ids(server: &SmtpServer) -> Vec<String> {
+    std::fs::read_dir(server.maildir.join("new"))
+        .unwrap()
+        .map(|entry| {
+            let message = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+            message
+                .lines()
+                .find(|line| line.to_ascii_lowercase().starts_with("message-id:"))
+                .unwrap_or_default()
+                .to_owned()
+        })
+        .collect()
+}
+
+/// Chess with wickets in the Cards modes: a scoring attempt whose cards come one mail at a
+/// time (the thrower's lead, the reply, a tie, the thrower's next card, the deciding
+/// reply), with the discards reshuffled on the way; every mail has its own Message-ID.
+fn a_cards_game_is_played_by_mail_through_an_attempt_a_tie_and_the_reshuffle() {
+    for mode in ["cards", "cards2"] {
+        let server = smtp::start(&format!("wickets_{mode}_by_mail"), Options::default());
+        let homes = Homes::new(&format!("wickets-{mode}-mail"), &smtp_config(&server));
+        let fen = format!(
+            "7k/7p/8/8/8/8/PPP5/3QK2b w - - -,- e1,h8 d1,h1 \
+             {mode}/C1C2C3C4C5C6C7C8C9C10D1D2D3D4D5D6D7D8D9 0 1"
+        );
+        let id = homes.start(
+            "2026-11-01T09:00:00Z",
+            &["--variant", "wickets", "--fen", &fen],
+        );
+        let mut ids = Vec::new();
+        let mut mail = |from: &Player, to: &Player, now: &str| {
+            ok(&pbem(from, &server, now, &["send", &id]));
+            ids.extend(waiting_ids(&server));
+            assert_eq!(deliver(&server, &homes), 1);
+            receive(to, &server, now)
+        };
+        mail(&homes.alice, &homes.bob, "2026-11-01T09:30:00Z");
+        // White throws into w9 and leads the five of hearts.
+        ok(&pbem(
+            &homes.alice,
+            &server,
+            "2026-11-02T10:00:00Z",
+            &["move", &id, "Ke2:w9_cH5"],
+        ));
+        let taken = mail(&homes.alice, &homes.bob, "2026-11-02T11:00:00Z");
+        assert!(taken.contains("Ke2:w9_cH5"), "{taken}");
+        // Black answers with the five of spades: a tie, and the discards are reshuffled.
+        ok(&pbem(
+            &homes.bob,
+            &server,
+            "2026-11-03T10:00:00Z",
+            &["move", &id, "S5"],
+        ));
+        let taken = mail(&homes.bob, &homes.alice, "2026-11-03T11:00:00Z");
+        assert!(taken.contains("updated the game"), "{taken}");
+        // White's next card, Black's reply decides: the wicket is taken.
+        ok(&pbem(
+            &homes.alice,
+            &server,
+            "2026-11-04T10:00:00Z",
+            &["move", &id, "H9"],
+        ));
+        mail(&homes.alice, &homes.bob, "2026-11-04T11:00:00Z");
+        ok(&pbem(
+            &homes.bob,
+            &server,
+            "2026-11-05T10:00:00Z",
+            &["move", &id, "S2"],
+        ));
+        ok(&pbem(
+            &homes.bob,
+            &server,
+            "2026-11-05T10:00:00Z",
+            &["move", &id, "Dh7:Kg8"],
+        ));
+        let taken = mail(&homes.bob, &homes.alice, "2026-11-05T11:00:00Z");
+        assert!(taken.contains("Dh7:Kg8"), "{taken}");
+        let file = |player: &Player| {
+            std::fs::read_to_string(player.dir.join("games").join(format!("{id}.pgn"))).unwrap()
+        };
+        assert_eq!(file(&homes.alice), file(&homes.bob));
+        assert!(
+            file(&homes.alice).contains("1. Ke2:w9_cH5_cS5_cH9_cS2 {"),
+            "{}",
+            file(&homes.alice)
+        );
+        let path = homes.alice.dir.join("games").join(format!("{id}.pgn"));
+        let shown = ok(&homes
+            .alice
+            .run("2026-11-06T00:00:00Z", &["show", path.to_str().unwrap()]));
+        assert!(
+            shown.contains(&format!(
+                "6k1/7p/8/8/8/8/PPP1K3/3Q4 w - - -,o -,g8 d1,h7 {mode}/H9S2 2 2"
+            )),
+            "{shown}"
+        );
+        let mut unique = ids.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), ids.len(), "{ids:?}");
+    }
 }
 
 fn two_players_play_a_whole_game_by_mail() {

@@ -24,6 +24,7 @@ mod reference;
 mod shared_files;
 mod shared_samples;
 mod smtp;
+mod wickets_reference;
 
 /// Something a test needs from outside the project.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -138,6 +139,7 @@ fn main() -> ExitCode {
         shared_files::tests(),
         shared_samples::tests(),
         smtp::tests(),
+        wickets_reference::tests(),
     ]
     .into_iter()
     .flatten()

@@ -13,10 +13,9 @@
 use std::fmt::{self, Write as _};
 
 use super::cards::{self, Card, CardState};
-use super::{Decision, DecisionMode, Loc, Move, MoveKind, Turn, Wickets, ball_char, idx};
-use crate::games::chess::types::{CastlingSide, Piece, Role, Square};
-use crate::games::chess::{Board, CastlingRights};
-use crate::games::{Color, Game, IllegalKind, IllegalTurn, SetupError, TurnSyntaxError};
+use super::{Decision, DecisionMode, Loc, Move, MoveKind, Turn, Wickets, idx};
+use crate::games::chess::types::{CastlingSide, Role};
+use crate::games::{Game, IllegalKind, IllegalTurn, TurnSyntaxError};
 
 /// One step of a written decision.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -59,7 +58,7 @@ pub struct Syntax {
     /// The move.
     pub mv: MovePart,
     /// `_Of6` the drop square.
-    pub drop: Option<Square>,
+    pub drop: Option<Loc>,
     /// `:c4` the throw target.
     pub throw: Option<Loc>,
     /// The decision steps.
@@ -105,10 +104,7 @@ impl Syntax {
         let mut drop = None;
         if let Some(after) = rest.strip_prefix("_O") {
             let end = after.find(['_', ':']).unwrap_or(after.len());
-            drop = Some(
-                Square::from_name(&after[..end])
-                    .ok_or_else(|| err(offset + 2, "a Ball is dropped on a board square"))?,
-            );
+            drop = Some(read_loc(&after[..end], offset + 2)?);
             offset += end + 2;
             rest = &after[end..];
         }
@@ -388,14 +384,14 @@ pub(super) fn resolve(position: &Wickets, syntax: &Syntax) -> Result<Turn, Illeg
         if turns.is_empty() {
             return Err(match syntax.drop {
                 Some(square) => other(format!(
-                    "the Ball cannot be dropped on {square}: it goes to an empty square next to \
+                    "the Ball cannot be dropped on {square}: it goes to an empty place next to \
                      the capture"
                 )),
                 None => other("this move captures no Ball-haver, so nothing is dropped"),
             });
         }
     } else {
-        let drops: Vec<Square> = turns.iter().filter_map(|t| t.drop).collect();
+        let drops: Vec<Loc> = turns.iter().filter_map(|t| t.drop).collect();
         if drops.iter().any(|&d| d != drops[0]) {
             return Err(other(format!(
                 "capturing the Ball-haver needs a square for its Ball (_O<square>): one of {}",
@@ -558,11 +554,27 @@ fn diagnose_throw(position: &Wickets, syntax: &Syntax, by_move: &[Turn]) -> Ille
     }
     moved.apply_move(&m);
     if let Some(drop) = by_move[0].drop {
-        moved.loose[idx(us.other())] = Some(Loc::square(drop));
+        moved.loose[idx(us.other())] = Some(drop);
     }
     let mut throwers = moved.throwers(&m);
     if throwers.is_empty() {
         return other("only the Ball-haver that moved may throw");
+    }
+    if moved.is_attempt(target)
+        && moved
+            .throw_targets(throwers)
+            .into_iter()
+            .any(|t| t == target)
+    {
+        return IllegalTurn::new(
+            IllegalKind::LeavesKingInCheck,
+            format!(
+                "this scoring attempt would leave the {} king in check (in the Dice and Cards \
+                 modes the king must be safe whatever the chance decides, success or failure: \
+                 ruling 12)",
+                us.name().to_lowercase()
+            ),
+        );
     }
     if moved.defender[idx(us)] == Some(target) {
         return other("a Ball cannot be thrown to the Defender");
@@ -602,11 +614,15 @@ fn diagnose_decision(position: &Wickets, syntax: &Syntax, by_throw: &[Turn]) -> 
     {
         return other(format!("a die roll is 1 to 6, not {r}"));
     }
-    let mut moved = position.clone();
-    if syntax.naming.is_some() {
-        moved.defender[idx(us)] = syntax.naming;
+    let moved = position.after_move(&by_throw[0]);
+    if let Some(target) = syntax.throw
+        && !moved.is_attempt(target)
+    {
+        return other(format!(
+            "the throw to {target} is a pass to the own piece standing there, not a scoring \
+             attempt (ruling 14): it carries no decision"
+        ));
     }
-    moved.apply_move(&by_throw[0].mv);
     let sees = moved.defender_sees_wicket(us.other());
     let sight = if sees { "sees" } else { "does not see" };
     let expected = list(by_throw.iter().take(4).map(|t| write_turn(position, t)));
@@ -632,6 +648,41 @@ fn diagnose_decision(position: &Wickets, syntax: &Syntax, by_throw: &[Turn]) -> 
     ))
 }
 
+/// The places of the other pieces of the same kind that could make a legal turn to the
+/// same place (with the same naming): disambiguation counts legal turns only, so a
+/// pinned piece is no rival. The pseudo-moves come first, as most moves have no rival.
+fn rivals(position: &Wickets, turn: &Turn) -> Vec<Loc> {
+    let m = &turn.mv;
+    let mut base = position.clone();
+    if turn.naming.is_some() {
+        base.defender[idx(position.turn)] = turn.naming;
+    }
+    let mut all = Vec::new();
+    base.pseudo_moves(true, &mut all);
+    if !all
+        .iter()
+        .any(|o| o.role == m.role && o.to == m.to && o.from != m.from)
+    {
+        return Vec::new();
+    }
+    let mut legal = Vec::new();
+    position.legal_turns(&mut legal);
+    let mut out: Vec<Loc> = legal
+        .iter()
+        .filter(|t| {
+            t.naming == turn.naming
+                && !matches!(t.mv.kind, MoveKind::Castle(_))
+                && t.mv.role == m.role
+                && t.mv.to == m.to
+                && t.mv.from != m.from
+        })
+        .map(|t| t.mv.from)
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
 /// The canonical token for a legal turn.
 pub(super) fn write_turn(position: &Wickets, turn: &Turn) -> String {
     let mut out = String::with_capacity(16);
@@ -649,17 +700,7 @@ pub(super) fn write_turn(position: &Wickets, turn: &Turn) -> String {
             }
         } else {
             out.push(m.role.upper_char());
-            let mut all = Vec::new();
-            let mut base = position.clone();
-            if turn.naming.is_some() {
-                base.defender[idx(position.turn)] = turn.naming;
-            }
-            base.pseudo_moves(true, &mut all);
-            let rivals: Vec<Loc> = all
-                .iter()
-                .filter(|o| o.role == m.role && o.to == m.to && o.from != m.from)
-                .map(|o| o.from)
-                .collect();
+            let rivals = rivals(position, turn);
             if !rivals.is_empty() {
                 if rivals.iter().all(|r| r.file_char() != m.from.file_char()) {
                     out.push(m.from.file_char());
@@ -691,23 +732,37 @@ pub(super) fn write_turn(position: &Wickets, turn: &Turn) -> String {
             Step::Card(suit, value) => write!(out, "_c{suit}{value}"),
         };
     }
+    // Ruling 16: a win by the wicket rules is no mate, nor is an attempt whose cards are
+    // still to be played; either carries + at most.
     let mut next = position.clone();
     next.play(turn);
-    if next.wicket_end().is_none() && next.in_check(next.turn) {
-        let mut replies = Vec::new();
-        next.legal_turns(&mut replies);
-        out.push(if replies.is_empty() { '#' } else { '+' });
+    if next.in_check(next.turn) {
+        let mate = next.wicket_end().is_none() && next.cards.attempt.is_none() && {
+            let mut replies = Vec::new();
+            next.legal_turns(&mut replies);
+            replies.is_empty()
+        };
+        out.push(if mate { '#' } else { '+' });
     }
     out
 }
 
 pub(super) fn annotation_mismatch(position: &Wickets, syntax: &Syntax) -> Option<String> {
     let side = position.turn.name();
-    let check = position.wicket_end().is_none() && position.in_check(position.turn);
+    let check = position.in_check(position.turn);
     match syntax.marker {
         1 | 2 if !check => Some(format!(
             "claims {} but {side} is not in check (pieces in a wicket give no check)",
             if syntax.marker == 1 { "check" } else { "mate" }
+        )),
+        2 if position.awaiting().is_some() => Some(
+            "claims mate but the scoring attempt's cards are still to be played, so its outcome \
+             is not known (ruling 16: + at most)"
+                .to_owned(),
+        ),
+        2 if position.wicket_end().is_some() => Some(format!(
+            "claims mate but {side} loses by the wicket rules, not by mate (ruling 16: + at \
+             most)"
         )),
         2 => {
             let mut turns = Vec::new();
@@ -720,418 +775,4 @@ pub(super) fn annotation_mismatch(position: &Wickets, syntax: &Syntax) -> Option
         }
         _ => None,
     }
-}
-
-fn bad(field: usize, detail: impl fmt::Display) -> SetupError {
-    SetupError::new(format!("field {field} of the position string: {detail}"))
-}
-
-fn write_pair(out: &mut String, pair: [Option<Loc>; 2]) {
-    for (i, loc) in pair.iter().enumerate() {
-        if i == 1 {
-            out.push(',');
-        }
-        match loc {
-            Some(loc) => {
-                let _ = write!(out, "{loc}");
-            }
-            None => out.push('-'),
-        }
-    }
-}
-
-/// Writes the position string: placement (with `o`/`O` for loose Balls), side, castling,
-/// en passant, wickets, Ball-havers, Defenders, decision mode, the two counters.
-pub(super) fn write_position(position: &Wickets) -> String {
-    let mut out = String::with_capacity(90);
-    for rank in (0..8).rev() {
-        let mut empty = 0;
-        for file in 0..8 {
-            let loc = Loc::square(Square::from_coords(file, rank));
-            let c = position
-                .piece_at(loc)
-                .map(Piece::char)
-                .or_else(|| position.ball_at(loc).map(ball_char));
-            match c {
-                Some(c) => {
-                    if empty > 0 {
-                        let _ = write!(out, "{empty}");
-                        empty = 0;
-                    }
-                    out.push(c);
-                }
-                None => empty += 1,
-            }
-        }
-        if empty > 0 {
-            let _ = write!(out, "{empty}");
-        }
-        if rank > 0 {
-            out.push('/');
-        }
-    }
-    out.push_str(if position.turn == Color::White {
-        " w "
-    } else {
-        " b "
-    });
-    let castling = position.castling;
-    let mut any = false;
-    for (color, side, c) in [
-        (Color::White, CastlingSide::KingSide, 'K'),
-        (Color::White, CastlingSide::QueenSide, 'Q'),
-        (Color::Black, CastlingSide::KingSide, 'k'),
-        (Color::Black, CastlingSide::QueenSide, 'q'),
-    ] {
-        if castling.has(color, side) {
-            out.push(c);
-            any = true;
-        }
-    }
-    if !any {
-        out.push('-');
-    }
-    match position.ep_square {
-        Some(square) => {
-            let _ = write!(out, " {square} ");
-        }
-        None => out.push_str(" - "),
-    }
-    for (i, wicket) in [Loc::W0, Loc::W9].into_iter().enumerate() {
-        if i == 1 {
-            out.push(',');
-        }
-        let c = position
-            .piece_at(wicket)
-            .map(Piece::char)
-            .or_else(|| position.ball_at(wicket).map(ball_char))
-            .unwrap_or('-');
-        out.push(c);
-    }
-    out.push(' ');
-    write_pair(&mut out, position.haver);
-    out.push(' ');
-    write_pair(&mut out, position.defender);
-    let _ = write!(out, " {}", position.mode.code());
-    let state = &position.cards;
-    if state.discards != 0 || state.attempt.is_some() {
-        out.push('/');
-        if state.discards == 0 {
-            out.push('-');
-        } else {
-            out.push_str(&cards::write_mask(state.discards));
-        }
-    }
-    if let Some(attempt) = &state.attempt {
-        out.push('/');
-        if attempt.is_empty() {
-            out.push('-');
-        }
-        for card in attempt {
-            let _ = write!(out, "{card}");
-        }
-    }
-    let _ = write!(
-        out,
-        " {} {}",
-        position.halfmove_clock, position.fullmove_number
-    );
-    out
-}
-
-fn read_pair(field: usize, text: &str) -> Result<[Option<Loc>; 2], SetupError> {
-    let (a, b) = text.split_once(',').ok_or_else(|| {
-        bad(
-            field,
-            format!("expected two places joined by a comma, not \"{text}\""),
-        )
-    })?;
-    let one = |s: &str| -> Result<Option<Loc>, SetupError> {
-        if s == "-" {
-            return Ok(None);
-        }
-        Loc::from_name(s)
-            .map(Some)
-            .ok_or_else(|| bad(field, format!("\"{s}\" is not a place")))
-    };
-    Ok([one(a)?, one(b)?])
-}
-
-/// Reads and checks a position string.
-pub(super) fn read_position(text: &str) -> Result<Wickets, SetupError> {
-    let fields: Vec<&str> = text.split_whitespace().collect();
-    if !(7..=10).contains(&fields.len()) {
-        return Err(SetupError::new(format!(
-            "a position string has 7 to 10 fields (placement, side, castling, en passant, \
-             wickets, Ball-havers, Defenders, mode, counters), not {}",
-            fields.len()
-        )));
-    }
-    let mut board = Board::empty();
-    let mut loose: [Option<Loc>; 2] = [None; 2];
-    let mut put_ball = |owner: Color, loc: Loc, field: usize| {
-        if loose[idx(owner)].replace(loc).is_some() {
-            return Err(bad(field, format!("two loose Balls of {owner}")));
-        }
-        Ok(())
-    };
-    let ranks: Vec<&str> = fields[0].split('/').collect();
-    if ranks.len() != 8 {
-        return Err(bad(1, "the placement has 8 ranks"));
-    }
-    for (i, rank_text) in ranks.iter().enumerate() {
-        let rank = 7 - i as u8;
-        let mut file = 0u8;
-        for c in rank_text.chars() {
-            if let Some(n) = c.to_digit(10) {
-                file += n as u8;
-                continue;
-            }
-            if file >= 8 {
-                return Err(bad(1, format!("rank {} is too long", rank + 1)));
-            }
-            let loc = Loc::square(Square::from_coords(file, rank));
-            match c {
-                'o' => put_ball(Color::White, loc, 1)?,
-                'O' => put_ball(Color::Black, loc, 1)?,
-                _ => {
-                    let piece = Piece::from_char(c)
-                        .ok_or_else(|| bad(1, format!("unknown piece letter '{c}'")))?;
-                    board.put(Square::from_coords(file, rank), piece);
-                }
-            }
-            file += 1;
-        }
-        if file != 8 {
-            return Err(bad(1, format!("rank {} does not have 8 squares", rank + 1)));
-        }
-    }
-    let turn = match fields[1] {
-        "w" => Color::White,
-        "b" => Color::Black,
-        other => {
-            return Err(bad(
-                2,
-                format!("the side to move is w or b, not \"{other}\""),
-            ));
-        }
-    };
-    let mut castling = CastlingRights::NONE;
-    if fields[2] != "-" {
-        for c in fields[2].chars() {
-            let (color, side) = match c {
-                'K' => (Color::White, CastlingSide::KingSide),
-                'Q' => (Color::White, CastlingSide::QueenSide),
-                'k' => (Color::Black, CastlingSide::KingSide),
-                'q' => (Color::Black, CastlingSide::QueenSide),
-                _ => return Err(bad(3, format!("unknown castling letter '{c}'"))),
-            };
-            castling.set(color, side, true);
-        }
-    }
-    let ep_square = match fields[3] {
-        "-" => None,
-        s => Some(Square::from_name(s).ok_or_else(|| bad(4, format!("\"{s}\" is not a square")))?),
-    };
-    let mut wicket = [None; 2];
-    let wicket_chars: Vec<char> = fields[4].chars().collect();
-    if wicket_chars.len() != 3 || wicket_chars[1] != ',' {
-        return Err(bad(
-            5,
-            "the wickets field is two letters joined by a comma, as -,-",
-        ));
-    }
-    for (i, &c) in [wicket_chars[0], wicket_chars[2]].iter().enumerate() {
-        let loc = if i == 0 { Loc::W0 } else { Loc::W9 };
-        match c {
-            '-' => {}
-            'o' => put_ball(Color::White, loc, 5)?,
-            'O' => put_ball(Color::Black, loc, 5)?,
-            _ => {
-                wicket[i] = Some(
-                    Piece::from_char(c)
-                        .ok_or_else(|| bad(5, format!("unknown piece letter '{c}'")))?,
-                );
-            }
-        }
-    }
-    let haver = read_pair(6, fields[5])?;
-    let defender = read_pair(7, fields[6])?;
-    let mut card_state = CardState::default();
-    let mode = match fields.get(7) {
-        Some(field) => {
-            let mut parts = field.split('/');
-            let mode = DecisionMode::from_name(parts.next().unwrap_or_default())?;
-            let mut read = |what: &str| -> Result<Option<Vec<Card>>, SetupError> {
-                parts
-                    .next()
-                    .map(|text| {
-                        if !mode.is_cards() {
-                            return Err(bad(8, format!("{what} need a Cards mode")));
-                        }
-                        cards::read_cards(text)
-                            .ok_or_else(|| bad(8, format!("\"{text}\" is not a list of cards")))
-                    })
-                    .transpose()
-            };
-            if let Some(discards) = read("discards")? {
-                for card in discards {
-                    let bit = card.bit();
-                    if card_state.discards & bit != 0 {
-                        return Err(bad(8, format!("{card} is discarded twice")));
-                    }
-                    card_state.discards |= bit;
-                }
-                if card_state.discards.count_ones() > 20 {
-                    return Err(bad(8, "at most 20 cards are discarded before a reshuffle"));
-                }
-            }
-            card_state.attempt = read("attempt cards")?;
-            if let Some(attempt) = &card_state.attempt
-                && let Some(card) = attempt
-                    .iter()
-                    .find(|&&c| card_state.discards & c.bit() == 0)
-            {
-                return Err(bad(
-                    8,
-                    format!("the attempt card {card} is not among the discards"),
-                ));
-            }
-            if parts.next().is_some() {
-                return Err(bad(8, "the mode field is mode[/discards[/attempt]]"));
-            }
-            mode
-        }
-        None => DecisionMode::Deterministic,
-    };
-    let number = |i: usize, default: u32| -> Result<u32, SetupError> {
-        fields.get(i).map_or(Ok(default), |s| {
-            s.parse()
-                .map_err(|_| bad(i + 1, format!("\"{s}\" is not a number")))
-        })
-    };
-    let position = Wickets {
-        board,
-        wicket,
-        loose,
-        haver,
-        defender,
-        turn,
-        castling,
-        ep_square,
-        halfmove_clock: number(8, 0)?,
-        fullmove_number: number(9, 1)?.max(1),
-        mode,
-        cards: card_state,
-    };
-    check(&position)?;
-    Ok(position)
-}
-
-fn check(p: &Wickets) -> Result<(), SetupError> {
-    for color in [Color::White, Color::Black] {
-        let kings = p
-            .locs_of(color)
-            .filter(|&l| p.piece_at(l).is_some_and(|q| q.role == Role::King))
-            .count();
-        if kings > 1 {
-            return Err(SetupError::new(format!("{color} has {kings} kings")));
-        }
-        match (p.haver[idx(color)], p.loose[idx(color)]) {
-            (Some(_), Some(_)) => {
-                return Err(SetupError::new(format!(
-                    "{color}'s Ball is both held and loose"
-                )));
-            }
-            (None, None) => {
-                return Err(SetupError::new(format!(
-                    "{color}'s Ball is neither held nor loose"
-                )));
-            }
-            _ => {}
-        }
-        if let Some(h) = p.haver[idx(color)]
-            && p.piece_at(h).is_none_or(|q| q.color != color)
-        {
-            return Err(SetupError::new(format!(
-                "{color}'s Ball-haver on {h} is not a {} piece",
-                color.name().to_lowercase()
-            )));
-        }
-        if let Some(d) = p.defender[idx(color)] {
-            if p.piece_at(d).is_none_or(|q| q.color != color) {
-                return Err(SetupError::new(format!(
-                    "{color}'s Defender on {d} is not a {} piece",
-                    color.name().to_lowercase()
-                )));
-            }
-            if p.haver[idx(color)] == Some(d) {
-                return Err(SetupError::new(format!(
-                    "{color}'s Defender on {d} is also its Ball-haver"
-                )));
-            }
-        } else if color != p.turn {
-            return Err(SetupError::new(format!(
-                "{color} is not to move and has no Defender"
-            )));
-        }
-        let wicket = Loc::wicket_of(color);
-        if let Some(piece) = p.piece_at(wicket) {
-            let allowed = if piece.color == color {
-                p.defender[idx(color)] == Some(wicket)
-            } else {
-                p.haver[idx(piece.color)] == Some(wicket)
-            };
-            if !allowed || piece.role == Role::Pawn {
-                return Err(SetupError::new(format!(
-                    "the {} in {wicket} may not stand there (only its own Defender or the \
-                     opposing Ball-haver, never a pawn)",
-                    piece.role.name()
-                )));
-            }
-        }
-        let rank = if color == Color::White { 0 } else { 7 };
-        for side in [CastlingSide::KingSide, CastlingSide::QueenSide] {
-            if p.castling.has(color, side)
-                && (p.board.piece_at(Square::from_coords(4, rank))
-                    != Some(Piece {
-                        color,
-                        role: Role::King,
-                    })
-                    || p.board
-                        .piece_at(Square::from_coords(side.rook_file(), rank))
-                        != Some(Piece {
-                            color,
-                            role: Role::Rook,
-                        }))
-            {
-                return Err(SetupError::new(format!(
-                    "{color} may not castle {}: king or rook is not at home",
-                    side.name()
-                )));
-            }
-        }
-    }
-    if (p.board.by_role(Role::Pawn)
-        & (crate::games::chess::bitboard::Bitboard::rank(0)
-            | crate::games::chess::bitboard::Bitboard::rank(7)))
-    .any()
-    {
-        return Err(SetupError::new("a pawn stands on the first or last rank"));
-    }
-    if let Some(ep) = p.ep_square {
-        let expected_rank = if p.turn == Color::White { 5 } else { 2 };
-        if ep.rank() != expected_rank || !p.is_empty(Loc::square(ep)) {
-            return Err(SetupError::new(format!(
-                "{ep} cannot be an en passant square here"
-            )));
-        }
-    }
-    if p.wicket_end().is_none() && p.in_check(p.turn.other()) {
-        return Err(SetupError::new(format!(
-            "the side not to move is in check ({})",
-            p.turn.other()
-        )));
-    }
-    Ok(())
 }

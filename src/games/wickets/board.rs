@@ -1,0 +1,728 @@
+//! The places of Chess with wickets (the 64 squares and the two wickets), the sets of
+//! places the generator uses, what attacks what, and the position string.
+
+use std::fmt::{self, Write as _};
+
+use super::cards::{self, Card, CardState};
+use super::{DecisionMode, Wickets, ball_char, idx, wicket_index};
+use crate::games::chess::attacks::{self, tables};
+use crate::games::chess::bitboard::Bitboard;
+use crate::games::chess::types::{CastlingSide, Piece, Role, Square};
+use crate::games::chess::{Board, CastlingRights};
+use crate::games::{Color, SetupError};
+
+/// A place a piece or a Ball can stand: one of the 64 squares or one of the two wickets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Loc(pub(super) u8);
+
+impl Loc {
+    /// White's wicket, behind e1 (where e0 would be).
+    pub const W0: Loc = Loc(64);
+    /// Black's wicket, behind e8 (where e9 would be).
+    pub const W9: Loc = Loc(65);
+
+    /// The place of a board square.
+    #[must_use]
+    pub const fn square(square: Square) -> Loc {
+        Loc(square.index() as u8)
+    }
+
+    /// The board square, or `None` for a wicket.
+    #[must_use]
+    pub const fn as_square(self) -> Option<Square> {
+        if self.0 < 64 {
+            Some(Square::new(self.0))
+        } else {
+            None
+        }
+    }
+
+    /// Whether this is one of the two wickets.
+    #[must_use]
+    pub const fn is_wicket(self) -> bool {
+        self.0 >= 64
+    }
+
+    /// The wicket of `color` (w0 for White).
+    #[must_use]
+    pub const fn wicket_of(color: Color) -> Loc {
+        match color {
+            Color::White => Loc::W0,
+            Color::Black => Loc::W9,
+        }
+    }
+
+    /// Reads `e4`, `w0` or `w9`.
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<Loc> {
+        match name {
+            "w0" => Some(Loc::W0),
+            "w9" => Some(Loc::W9),
+            _ => Square::from_name(name).map(Loc::square),
+        }
+    }
+
+    /// File and rank, with the wickets on the e-file at ranks -1 and 8.
+    pub(super) const fn coords(self) -> (i8, i8) {
+        match self.0 {
+            64 => (4, -1),
+            65 => (4, 8),
+            i => ((i % 8) as i8, (i / 8) as i8),
+        }
+    }
+
+    pub(super) const fn from_coords(file: i8, rank: i8) -> Option<Loc> {
+        if file >= 0 && file < 8 && rank >= 0 && rank < 8 {
+            Some(Loc((rank * 8 + file) as u8))
+        } else if file == 4 && rank == -1 {
+            Some(Loc::W0)
+        } else if file == 4 && rank == 8 {
+            Some(Loc::W9)
+        } else {
+            None
+        }
+    }
+
+    pub(super) fn step(self, (df, dr): (i8, i8)) -> Option<Loc> {
+        let (f, r) = self.coords();
+        Loc::from_coords(f + df, r + dr)
+    }
+
+    /// The file letter (`e` for the wickets).
+    #[must_use]
+    pub fn file_char(self) -> char {
+        char::from(b'a' + self.coords().0 as u8)
+    }
+
+    /// The rank digit (`0` and `9` for the wickets).
+    #[must_use]
+    pub fn rank_char(self) -> char {
+        char::from(b'1'.wrapping_add(self.coords().1 as u8))
+    }
+}
+
+impl fmt::Display for Loc {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.as_square() {
+            Some(square) => write!(f, "{square}"),
+            None if *self == Loc::W0 => f.write_str("w0"),
+            None => f.write_str("w9"),
+        }
+    }
+}
+
+/// A set of places, one bit per place (the 64 squares, then w0 and w9): the engine's
+/// scratch sets, kept on the stack so generation does not allocate per node.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct LocSet(u128);
+
+impl LocSet {
+    pub(super) fn insert(&mut self, loc: Loc) {
+        self.0 |= 1 << loc.0;
+    }
+
+    pub(super) fn remove(&mut self, loc: Loc) {
+        self.0 &= !(1 << loc.0);
+    }
+
+    pub(super) fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+}
+
+impl Iterator for LocSet {
+    type Item = Loc;
+
+    /// The places in ascending order (the board from a1, then w0, w9).
+    fn next(&mut self) -> Option<Loc> {
+        if self.0 == 0 {
+            return None;
+        }
+        let i = self.0.trailing_zeros();
+        self.0 &= self.0 - 1;
+        Some(Loc(i as u8))
+    }
+}
+
+impl Extend<Loc> for LocSet {
+    fn extend<I: IntoIterator<Item = Loc>>(&mut self, iter: I) {
+        for loc in iter {
+            self.insert(loc);
+        }
+    }
+}
+
+impl FromIterator<Loc> for LocSet {
+    fn from_iter<I: IntoIterator<Item = Loc>>(iter: I) -> LocSet {
+        let mut set = LocSet::default();
+        for loc in iter {
+            set.insert(loc);
+        }
+        set
+    }
+}
+
+pub(super) const ROOK_DIRS: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+pub(super) const BISHOP_DIRS: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
+
+impl Wickets {
+    /// The piece on a square or in a wicket.
+    #[must_use]
+    pub fn piece_at(&self, loc: Loc) -> Option<Piece> {
+        match loc.as_square() {
+            Some(square) => self.board.piece_at(square),
+            None => self.wicket[wicket_index(loc)],
+        }
+    }
+
+    pub(super) fn ball_at(&self, loc: Loc) -> Option<Color> {
+        [Color::White, Color::Black]
+            .into_iter()
+            .find(|&c| self.loose[idx(c)] == Some(loc))
+    }
+
+    pub(super) fn is_empty(&self, loc: Loc) -> bool {
+        self.piece_at(loc).is_none() && self.ball_at(loc).is_none()
+    }
+
+    pub(super) fn occupied(&self) -> Bitboard {
+        let mut occ = self.board.occupied();
+        for ball in self.loose.iter().flatten() {
+            if let Some(square) = ball.as_square() {
+                occ = occ.with(square);
+            }
+        }
+        occ
+    }
+
+    pub(super) fn remove_piece(&mut self, loc: Loc) {
+        match loc.as_square() {
+            Some(square) => self.board.remove(square),
+            None => self.wicket[wicket_index(loc)] = None,
+        }
+    }
+
+    pub(super) fn put_piece(&mut self, loc: Loc, piece: Piece) {
+        match loc.as_square() {
+            Some(square) => self.board.put(square, piece),
+            None => self.wicket[wicket_index(loc)] = Some(piece),
+        }
+    }
+
+    /// Every place holding a piece of `color`, the board first.
+    pub(super) fn locs_of(&self, color: Color) -> impl Iterator<Item = Loc> + '_ {
+        self.board.by_color(color).map(Loc::square).chain(
+            [Loc::W0, Loc::W9]
+                .into_iter()
+                .filter(move |&w| self.wicket[wicket_index(w)].is_some_and(|p| p.color == color)),
+        )
+    }
+
+    pub(super) fn king_loc(&self, color: Color) -> Option<Loc> {
+        self.locs_of(color)
+            .find(|&loc| self.piece_at(loc).is_some_and(|p| p.role == Role::King))
+    }
+
+    /// Whether a piece of `by` on the board attacks `loc` (pieces in wickets never do,
+    /// Balls never do).
+    pub(super) fn attacked(&self, loc: Loc, by: Color) -> bool {
+        let b = &self.board;
+        if let Some(square) = loc.as_square() {
+            let occ = self.occupied();
+            let them = b.by_color(by);
+            return (attacks::knight(square) & b.by_piece(by, Role::Knight)).any()
+                || (attacks::king(square) & b.by_piece(by, Role::King)).any()
+                || (attacks::pawn(by.other(), square) & b.by_piece(by, Role::Pawn)).any()
+                || (tables().rook(square, occ) & them & b.rooks_and_queens()).any()
+                || (tables().bishop(square, occ) & them & b.bishops_and_queens()).any();
+        }
+        Iterator::any(&mut b.by_color(by), |square| {
+            self.reaches_wicket(square, b.piece_at(square).expect("occupied"), loc)
+        })
+    }
+
+    /// Whether `piece` on `from` attacks the wicket `wicket`.
+    pub(super) fn reaches_wicket(&self, from: Square, piece: Piece, wicket: Loc) -> bool {
+        let (wf, wr) = wicket.coords();
+        let df = from.file() as i8 - wf;
+        let dr = from.rank() as i8 - wr;
+        let orthogonal = df == 0;
+        let diagonal = df.abs() == dr.abs();
+        match piece.role {
+            Role::Knight => matches!((df.abs(), dr.abs()), (1, 2) | (2, 1)),
+            Role::King => df.abs().max(dr.abs()) == 1,
+            Role::Pawn => {
+                let forward = if piece.color == Color::White { 1 } else { -1 };
+                df.abs() == 1 && dr == -forward
+            }
+            Role::Rook if !orthogonal => false,
+            Role::Bishop if !diagonal => false,
+            Role::Queen if !orthogonal && !diagonal => false,
+            _ => {
+                let unit = (df.signum(), dr.signum());
+                let mut at = wicket.step(unit);
+                while let Some(loc) = at {
+                    if loc == Loc::square(from) {
+                        return true;
+                    }
+                    if !self.is_empty(loc) {
+                        return false;
+                    }
+                    at = loc.step(unit);
+                }
+                false
+            }
+        }
+    }
+
+    /// Whether the Defender of `color` sees (attacks) its own wicket.
+    #[must_use]
+    pub fn defender_sees_wicket(&self, color: Color) -> bool {
+        let Some(defender) = self.defender[idx(color)] else {
+            return false;
+        };
+        let (Some(square), Some(piece)) = (defender.as_square(), self.piece_at(defender)) else {
+            return false;
+        };
+        self.reaches_wicket(square, piece, Loc::wicket_of(color))
+    }
+
+    /// Whether `color`'s king is attacked.
+    #[must_use]
+    pub fn in_check(&self, color: Color) -> bool {
+        self.king_loc(color)
+            .is_some_and(|king| self.attacked(king, color.other()))
+    }
+}
+
+pub(super) fn bad(field: usize, detail: impl fmt::Display) -> SetupError {
+    SetupError::new(format!("field {field} of the position string: {detail}"))
+}
+
+pub(super) fn write_pair(out: &mut String, pair: [Option<Loc>; 2]) {
+    for (i, loc) in pair.iter().enumerate() {
+        if i == 1 {
+            out.push(',');
+        }
+        match loc {
+            Some(loc) => {
+                let _ = write!(out, "{loc}");
+            }
+            None => out.push('-'),
+        }
+    }
+}
+
+/// Writes the position string: placement (with `o`/`O` for loose Balls), side, castling,
+/// en passant, wickets, Ball-havers, Defenders, decision mode, the two counters.
+pub(super) fn write_position(position: &Wickets) -> String {
+    let mut out = String::with_capacity(90);
+    for rank in (0..8).rev() {
+        let mut empty = 0;
+        for file in 0..8 {
+            let loc = Loc::square(Square::from_coords(file, rank));
+            let c = position
+                .piece_at(loc)
+                .map(Piece::char)
+                .or_else(|| position.ball_at(loc).map(ball_char));
+            match c {
+                Some(c) => {
+                    if empty > 0 {
+                        let _ = write!(out, "{empty}");
+                        empty = 0;
+                    }
+                    out.push(c);
+                }
+                None => empty += 1,
+            }
+        }
+        if empty > 0 {
+            let _ = write!(out, "{empty}");
+        }
+        if rank > 0 {
+            out.push('/');
+        }
+    }
+    out.push_str(if position.turn == Color::White {
+        " w "
+    } else {
+        " b "
+    });
+    let castling = position.castling;
+    let mut any = false;
+    for (color, side, c) in [
+        (Color::White, CastlingSide::KingSide, 'K'),
+        (Color::White, CastlingSide::QueenSide, 'Q'),
+        (Color::Black, CastlingSide::KingSide, 'k'),
+        (Color::Black, CastlingSide::QueenSide, 'q'),
+    ] {
+        if castling.has(color, side) {
+            out.push(c);
+            any = true;
+        }
+    }
+    if !any {
+        out.push('-');
+    }
+    match position.ep_square {
+        Some(square) => {
+            let _ = write!(out, " {square} ");
+        }
+        None => out.push_str(" - "),
+    }
+    for (i, wicket) in [Loc::W0, Loc::W9].into_iter().enumerate() {
+        if i == 1 {
+            out.push(',');
+        }
+        let c = position
+            .piece_at(wicket)
+            .map(Piece::char)
+            .or_else(|| position.ball_at(wicket).map(ball_char))
+            .unwrap_or('-');
+        out.push(c);
+    }
+    out.push(' ');
+    write_pair(&mut out, position.haver);
+    out.push(' ');
+    write_pair(&mut out, position.defender);
+    let _ = write!(out, " {}", position.mode.code());
+    let state = &position.cards;
+    if state.discards != 0 || state.attempt.is_some() {
+        out.push('/');
+        if state.discards == 0 {
+            out.push('-');
+        } else {
+            out.push_str(&cards::write_mask(state.discards));
+        }
+    }
+    if let Some(attempt) = &state.attempt {
+        out.push('/');
+        if attempt.is_empty() {
+            out.push('-');
+        }
+        for card in attempt {
+            let _ = write!(out, "{card}");
+        }
+    }
+    let _ = write!(
+        out,
+        " {} {}",
+        position.halfmove_clock, position.fullmove_number
+    );
+    out
+}
+
+/// The highest move counter a position may hold: no game comes near it, and counters
+/// stop there rather than wrap.
+pub(super) const MAX_COUNT: u32 = 1_000_000_000;
+
+/// A move counter one higher, never past [`MAX_COUNT`].
+pub(super) fn count_up(n: u32) -> u32 {
+    n.saturating_add(1).min(MAX_COUNT)
+}
+
+pub(super) fn read_pair(field: usize, text: &str) -> Result<[Option<Loc>; 2], SetupError> {
+    let (a, b) = text.split_once(',').ok_or_else(|| {
+        bad(
+            field,
+            format!("expected two places joined by a comma, not \"{text}\""),
+        )
+    })?;
+    let one = |s: &str| -> Result<Option<Loc>, SetupError> {
+        if s == "-" {
+            return Ok(None);
+        }
+        Loc::from_name(s)
+            .map(Some)
+            .ok_or_else(|| bad(field, format!("\"{s}\" is not a place")))
+    };
+    Ok([one(a)?, one(b)?])
+}
+
+/// Reads and checks a position string.
+pub(super) fn read_position(text: &str) -> Result<Wickets, SetupError> {
+    let fields: Vec<&str> = text.split_whitespace().collect();
+    if !(7..=10).contains(&fields.len()) {
+        return Err(SetupError::new(format!(
+            "a position string has 7 to 10 fields (placement, side, castling, en passant, \
+             wickets, Ball-havers, Defenders, mode, counters), not {}",
+            fields.len()
+        )));
+    }
+    let mut board = Board::empty();
+    let mut loose: [Option<Loc>; 2] = [None; 2];
+    let mut put_ball = |owner: Color, loc: Loc, field: usize| {
+        if loose[idx(owner)].replace(loc).is_some() {
+            return Err(bad(field, format!("two loose Balls of {owner}")));
+        }
+        Ok(())
+    };
+    let ranks: Vec<&str> = fields[0].split('/').collect();
+    if ranks.len() != 8 {
+        return Err(bad(1, "the placement has 8 ranks"));
+    }
+    for (i, rank_text) in ranks.iter().enumerate() {
+        let rank = 7 - i as u8;
+        let mut file = 0u8;
+        for c in rank_text.chars() {
+            if let Some(n) = c.to_digit(10) {
+                file += n as u8;
+                continue;
+            }
+            if file >= 8 {
+                return Err(bad(1, format!("rank {} is too long", rank + 1)));
+            }
+            let loc = Loc::square(Square::from_coords(file, rank));
+            match c {
+                'o' => put_ball(Color::White, loc, 1)?,
+                'O' => put_ball(Color::Black, loc, 1)?,
+                _ => {
+                    let piece = Piece::from_char(c)
+                        .ok_or_else(|| bad(1, format!("unknown piece letter '{c}'")))?;
+                    board.put(Square::from_coords(file, rank), piece);
+                }
+            }
+            file += 1;
+        }
+        if file != 8 {
+            return Err(bad(1, format!("rank {} does not have 8 squares", rank + 1)));
+        }
+    }
+    let turn = match fields[1] {
+        "w" => Color::White,
+        "b" => Color::Black,
+        other => {
+            return Err(bad(
+                2,
+                format!("the side to move is w or b, not \"{other}\""),
+            ));
+        }
+    };
+    let mut castling = CastlingRights::NONE;
+    if fields[2] != "-" {
+        for c in fields[2].chars() {
+            let (color, side) = match c {
+                'K' => (Color::White, CastlingSide::KingSide),
+                'Q' => (Color::White, CastlingSide::QueenSide),
+                'k' => (Color::Black, CastlingSide::KingSide),
+                'q' => (Color::Black, CastlingSide::QueenSide),
+                _ => return Err(bad(3, format!("unknown castling letter '{c}'"))),
+            };
+            castling.set(color, side, true);
+        }
+    }
+    let ep_square = match fields[3] {
+        "-" => None,
+        s => Some(Square::from_name(s).ok_or_else(|| bad(4, format!("\"{s}\" is not a square")))?),
+    };
+    let mut wicket = [None; 2];
+    let wicket_chars: Vec<char> = fields[4].chars().collect();
+    if wicket_chars.len() != 3 || wicket_chars[1] != ',' {
+        return Err(bad(
+            5,
+            "the wickets field is two letters joined by a comma, as -,-",
+        ));
+    }
+    for (i, &c) in [wicket_chars[0], wicket_chars[2]].iter().enumerate() {
+        let loc = if i == 0 { Loc::W0 } else { Loc::W9 };
+        match c {
+            '-' => {}
+            'o' => put_ball(Color::White, loc, 5)?,
+            'O' => put_ball(Color::Black, loc, 5)?,
+            _ => {
+                wicket[i] = Some(
+                    Piece::from_char(c)
+                        .ok_or_else(|| bad(5, format!("unknown piece letter '{c}'")))?,
+                );
+            }
+        }
+    }
+    let haver = read_pair(6, fields[5])?;
+    let defender = read_pair(7, fields[6])?;
+    let mut card_state = CardState::default();
+    let mode = match fields.get(7) {
+        Some(field) => {
+            let mut parts = field.split('/');
+            let mode = DecisionMode::from_name(parts.next().unwrap_or_default())?;
+            let mut read = |what: &str| -> Result<Option<Vec<Card>>, SetupError> {
+                parts
+                    .next()
+                    .map(|text| {
+                        if !mode.is_cards() {
+                            return Err(bad(8, format!("{what} need a Cards mode")));
+                        }
+                        cards::read_cards(text)
+                            .ok_or_else(|| bad(8, format!("\"{text}\" is not a list of cards")))
+                    })
+                    .transpose()
+            };
+            if let Some(discards) = read("discards")? {
+                for card in discards {
+                    let bit = card.bit();
+                    if card_state.discards & bit != 0 {
+                        return Err(bad(8, format!("{card} is discarded twice")));
+                    }
+                    card_state.discards |= bit;
+                }
+                if card_state.discards.count_ones() > 20 {
+                    return Err(bad(8, "at most 20 cards are discarded before a reshuffle"));
+                }
+            }
+            card_state.attempt = read("attempt cards")?;
+            if let Some(attempt) = &card_state.attempt
+                && let Some(card) = attempt
+                    .iter()
+                    .find(|&&c| card_state.discards & c.bit() == 0)
+            {
+                return Err(bad(
+                    8,
+                    format!("the attempt card {card} is not among the discards"),
+                ));
+            }
+            if parts.next().is_some() {
+                return Err(bad(8, "the mode field is mode[/discards[/attempt]]"));
+            }
+            mode
+        }
+        None => DecisionMode::Deterministic,
+    };
+    let number = |i: usize, default: u32| -> Result<u32, SetupError> {
+        let Some(s) = fields.get(i) else {
+            return Ok(default);
+        };
+        let n: u64 = s
+            .parse()
+            .map_err(|_| bad(i + 1, format!("\"{s}\" is not a number")))?;
+        u32::try_from(n)
+            .ok()
+            .filter(|&n| n <= MAX_COUNT)
+            .ok_or_else(|| {
+                bad(
+                    i + 1,
+                    format!("{s} is above {MAX_COUNT}, the most a move counter may reach"),
+                )
+            })
+    };
+    let position = Wickets {
+        board,
+        wicket,
+        loose,
+        haver,
+        defender,
+        turn,
+        castling,
+        ep_square,
+        halfmove_clock: number(8, 0)?,
+        fullmove_number: number(9, 1)?.max(1),
+        mode,
+        cards: card_state,
+    };
+    check(&position)?;
+    Ok(position)
+}
+
+pub(super) fn check(p: &Wickets) -> Result<(), SetupError> {
+    for color in [Color::White, Color::Black] {
+        let kings = p
+            .locs_of(color)
+            .filter(|&l| p.piece_at(l).is_some_and(|q| q.role == Role::King))
+            .count();
+        if kings > 1 {
+            return Err(SetupError::new(format!("{color} has {kings} kings")));
+        }
+        match (p.haver[idx(color)], p.loose[idx(color)]) {
+            (Some(_), Some(_)) => {
+                return Err(SetupError::new(format!(
+                    "{color}'s Ball is both held and loose"
+                )));
+            }
+            (None, None) => {
+                return Err(SetupError::new(format!(
+                    "{color}'s Ball is neither held nor loose"
+                )));
+            }
+            _ => {}
+        }
+        if let Some(h) = p.haver[idx(color)]
+            && p.piece_at(h).is_none_or(|q| q.color != color)
+        {
+            return Err(SetupError::new(format!(
+                "{color}'s Ball-haver on {h} is not a {} piece",
+                color.name().to_lowercase()
+            )));
+        }
+        if let Some(d) = p.defender[idx(color)] {
+            if p.piece_at(d).is_none_or(|q| q.color != color) {
+                return Err(SetupError::new(format!(
+                    "{color}'s Defender on {d} is not a {} piece",
+                    color.name().to_lowercase()
+                )));
+            }
+            if p.haver[idx(color)] == Some(d) {
+                return Err(SetupError::new(format!(
+                    "{color}'s Defender on {d} is also its Ball-haver"
+                )));
+            }
+        } else if color != p.turn {
+            return Err(SetupError::new(format!(
+                "{color} is not to move and has no Defender"
+            )));
+        }
+        let wicket = Loc::wicket_of(color);
+        if let Some(piece) = p.piece_at(wicket) {
+            // Ruling 14: an opposing piece that entered as Ball-haver may stay after it
+            // threw; an own piece there is always the Defender.
+            let allowed = piece.color != color || p.defender[idx(color)] == Some(wicket);
+            if !allowed || piece.role == Role::Pawn {
+                return Err(SetupError::new(format!(
+                    "the {} in {wicket} may not stand there (only its own Defender or an \
+                     opposing piece, never a pawn)",
+                    piece.role.name()
+                )));
+            }
+        }
+        let rank = if color == Color::White { 0 } else { 7 };
+        for side in [CastlingSide::KingSide, CastlingSide::QueenSide] {
+            if p.castling.has(color, side)
+                && (p.board.piece_at(Square::from_coords(4, rank))
+                    != Some(Piece {
+                        color,
+                        role: Role::King,
+                    })
+                    || p.board
+                        .piece_at(Square::from_coords(side.rook_file(), rank))
+                        != Some(Piece {
+                            color,
+                            role: Role::Rook,
+                        }))
+            {
+                return Err(SetupError::new(format!(
+                    "{color} may not castle {}: king or rook is not at home",
+                    side.name()
+                )));
+            }
+        }
+    }
+    if (p.board.by_role(Role::Pawn)
+        & (crate::games::chess::bitboard::Bitboard::rank(0)
+            | crate::games::chess::bitboard::Bitboard::rank(7)))
+    .any()
+    {
+        return Err(SetupError::new("a pawn stands on the first or last rank"));
+    }
+    if let Some(ep) = p.ep_square {
+        let expected_rank = if p.turn == Color::White { 5 } else { 2 };
+        if ep.rank() != expected_rank || !p.is_empty(Loc::square(ep)) {
+            return Err(SetupError::new(format!(
+                "{ep} cannot be an en passant square here"
+            )));
+        }
+    }
+    if p.wicket_end().is_none() && p.in_check(p.turn.other()) {
+        return Err(SetupError::new(format!(
+            "the side not to move is in check ({})",
+            p.turn.other()
+        )));
+    }
+    Ok(())
+}

@@ -1,0 +1,335 @@
+//! The decision of a scoring attempt, by mode (Deterministic, Deterministic II, Dice,
+//! Dice II, Cards, Cards II): the one place where chance is judged. The card deck itself
+//! is in `cards`.
+
+use super::cards::{self, Card, Verdict};
+use super::movegen::Turn;
+use super::{Loc, Wickets, idx};
+use crate::games::SetupError;
+use crate::games::chess::types::Role;
+
+/// How a throw into the opposing wicket is decided: the `[Decision]` tag.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DecisionMode {
+    /// Success unless the Defender sees its wicket; then three sacrifices buy it.
+    Deterministic,
+    /// As Deterministic, with two sacrifices.
+    DeterministicII,
+    /// A die: 3-6 succeeds, 5-6 when the Defender sees its wicket.
+    Dice,
+    /// As Dice, with one second roll after a failure, bought by one sacrifice.
+    DiceII,
+    /// Each side plays a card, the opponent following suit; the higher card wins, the
+    /// opponent's with a 2.5 bonus when its Defender sees its wicket; ties are replayed.
+    Cards,
+    /// As Cards, with one second try after a failure.
+    CardsII,
+}
+
+impl DecisionMode {
+    /// Every mode, in the order of the rules page.
+    pub const ALL: [DecisionMode; 6] = [
+        DecisionMode::Deterministic,
+        DecisionMode::DeterministicII,
+        DecisionMode::Dice,
+        DecisionMode::DiceII,
+        DecisionMode::Cards,
+        DecisionMode::CardsII,
+    ];
+
+    /// The `[Decision]` tag value.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            DecisionMode::Deterministic => "Deterministic",
+            DecisionMode::DeterministicII => "Deterministic II",
+            DecisionMode::Dice => "Dice",
+            DecisionMode::DiceII => "Dice II",
+            DecisionMode::Cards => "Cards",
+            DecisionMode::CardsII => "Cards II",
+        }
+    }
+
+    /// The short form in the position string.
+    #[must_use]
+    pub const fn code(self) -> &'static str {
+        match self {
+            DecisionMode::Deterministic => "det",
+            DecisionMode::DeterministicII => "det2",
+            DecisionMode::Dice => "dice",
+            DecisionMode::DiceII => "dice2",
+            DecisionMode::Cards => "cards",
+            DecisionMode::CardsII => "cards2",
+        }
+    }
+
+    /// Reads a tag value or a position-string code, case-insensitively.
+    pub fn from_name(text: &str) -> Result<DecisionMode, SetupError> {
+        let wanted: String = text
+            .chars()
+            .filter(|c| !c.is_whitespace() && *c != '-' && *c != '_')
+            .collect::<String>()
+            .to_ascii_lowercase();
+        DecisionMode::ALL
+            .into_iter()
+            .find(|mode| {
+                let name: String = mode.name().replace(' ', "").to_ascii_lowercase();
+                name == wanted || mode.code() == wanted
+            })
+            .ok_or_else(|| {
+                SetupError::new(format!(
+                    "unknown decision mode \"{text}\" (expected Deterministic, Deterministic II, \
+                     Dice, Dice II, Cards or Cards II)"
+                ))
+            })
+    }
+
+    /// Pieces a deterministic mode sacrifices when the Defender sees its wicket.
+    pub(super) const fn sacrifices(self) -> usize {
+        match self {
+            DecisionMode::Deterministic => 3,
+            DecisionMode::DeterministicII => 2,
+            _ => 0,
+        }
+    }
+
+    pub(super) const fn is_dice(self) -> bool {
+        matches!(self, DecisionMode::Dice | DecisionMode::DiceII)
+    }
+
+    /// Whether the mode decides by cards.
+    #[must_use]
+    pub const fn is_cards(self) -> bool {
+        matches!(self, DecisionMode::Cards | DecisionMode::CardsII)
+    }
+}
+
+/// One part of a scoring attempt's decision, in the order it happens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Decision {
+    /// A die roll, 1 to 6.
+    Roll(u8),
+    /// One of the thrower's own pieces removed from the board.
+    Sacrifice(Loc),
+    /// A card played: the thrower's and the opponent's in turn.
+    Card(Card),
+}
+
+impl Wickets {
+    /// Own pieces that may be sacrificed: not the King, not the Defender.
+    pub(super) fn sacrificable(&self) -> Vec<Loc> {
+        let us = self.turn;
+        self.locs_of(us)
+            .filter(|&loc| {
+                self.piece_at(loc).is_some_and(|p| p.role != Role::King)
+                    && self.defender[idx(us)] != Some(loc)
+            })
+            .collect()
+    }
+
+    /// Whether a throw to `target` (after the move and any drop) is a scoring attempt: a
+    /// Ball thrown into the empty opposing wicket. A throw to an own piece standing there
+    /// is a pass (ruling 14).
+    pub(super) fn is_attempt(&self, target: Loc) -> bool {
+        target == Loc::wicket_of(self.turn.other()) && self.is_empty(target)
+    }
+
+    /// The roll a die needs, judged on this position: 5 when the opposing Defender sees
+    /// its wicket, else 3.
+    fn roll_needed(&self) -> u8 {
+        if self.defender_sees_wicket(self.turn.other()) {
+            5
+        } else {
+            3
+        }
+    }
+
+    /// Calls `out` with every decision a scoring attempt may carry here (after the move
+    /// and any drop, before the throw). `safe(sacrifices, success)` says whether the
+    /// thrower's king is safe after the throw with those sacrifices and that outcome.
+    /// Ruling 12: an attempt decided by chance is offered only when its king is safe
+    /// whatever the chance decides (in Dice II, each sacrifice likewise for both outcomes
+    /// of the second roll); a Deterministic attempt is judged on its own result. Ruling
+    /// 13: in Dice II the second roll's need is judged again after the sacrifice.
+    pub(super) fn attempts(
+        &self,
+        safe: &mut dyn FnMut(&[Loc], bool) -> bool,
+        out: &mut dyn FnMut(Vec<Decision>),
+    ) {
+        let by_chance = self.mode.is_cards() || self.mode.is_dice();
+        if by_chance && !(safe(&[], true) && safe(&[], false)) {
+            return;
+        }
+        if self.mode.is_cards() {
+            // The cards are played by both sides as the attempt goes: the turn is listed
+            // once, its cards still to be played.
+            out(Vec::new());
+            return;
+        }
+        if self.mode.is_dice() {
+            let need = self.roll_needed();
+            let seconds: Vec<(Loc, u8)> = if self.mode == DecisionMode::DiceII && need > 1 {
+                self.sacrificable()
+                    .into_iter()
+                    .filter(|&piece| safe(&[piece], true) && safe(&[piece], false))
+                    .map(|piece| (piece, self.without(piece).roll_needed()))
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            for first in 1..=6 {
+                out(vec![Decision::Roll(first)]);
+                if first < need {
+                    for &(piece, _) in &seconds {
+                        for second in 1..=6 {
+                            out(vec![
+                                Decision::Roll(first),
+                                Decision::Sacrifice(piece),
+                                Decision::Roll(second),
+                            ]);
+                        }
+                    }
+                }
+            }
+            return;
+        }
+        if !self.defender_sees_wicket(self.turn.other()) {
+            if safe(&[], true) {
+                out(Vec::new());
+            }
+            return;
+        }
+        if safe(&[], false) {
+            out(Vec::new());
+        }
+        let pieces = self.sacrificable();
+        let k = self.mode.sacrifices();
+        let mut chosen = Vec::with_capacity(k);
+        combinations(&pieces, k, 0, &mut chosen, &mut |set| {
+            if safe(set, true) {
+                out(set.iter().map(|&l| Decision::Sacrifice(l)).collect());
+            }
+        });
+    }
+
+    /// This position with the own piece on `loc` removed (a sacrifice).
+    fn without(&self, loc: Loc) -> Wickets {
+        let mut next = self.clone();
+        next.remove_piece(loc);
+        next
+    }
+
+    /// Whether a scoring attempt with this decision succeeds, judged on the position
+    /// after the move and any drop, before the throw: the one place the rolls, the cards
+    /// and the sacrifices are weighed.
+    pub(super) fn verdict(&self, decision: &[Decision]) -> bool {
+        let sees = self.defender_sees_wicket(self.turn.other());
+        if self.mode.is_cards() {
+            let cards = card_plays(decision);
+            return cards::judge(self.mode, sees, &cards) == Ok(Verdict::Success);
+        }
+        if self.mode.is_dice() {
+            let sacrificed = sacrifices(decision);
+            let need = match sacrificed.first() {
+                Some(&piece) => self.without(piece).roll_needed(),
+                None => self.roll_needed(),
+            };
+            return matches!(decision.last(), Some(Decision::Roll(r)) if *r >= need);
+        }
+        !sees || !decision.is_empty()
+    }
+
+    /// The position after the naming, the move and the drop of `turn`, before its throw.
+    pub(super) fn after_move(&self, turn: &Turn) -> Wickets {
+        let us = self.turn;
+        let mut moved = self.clone();
+        if turn.naming.is_some() {
+            moved.defender[idx(us)] = turn.naming;
+        }
+        moved.apply_move(&turn.mv);
+        if let Some(place) = turn.drop {
+            moved.loose[idx(us.other())] = Some(place);
+        }
+        moved
+    }
+
+    /// Whether the cards of an attempt decided it; judged after the move, before the
+    /// throw.
+    pub(super) fn attempt_decided(&self, played: &[Card]) -> bool {
+        let sees = self.defender_sees_wicket(self.turn.other());
+        matches!(
+            cards::judge(self.mode, sees, played),
+            Ok(Verdict::Success | Verdict::Failure)
+        )
+    }
+
+    /// What a scoring attempt still waits for, when the last turn's cards did not decide
+    /// it: the thrower's next card (none played yet, or a tie) or the opponent's reply.
+    #[must_use]
+    pub fn awaiting(&self) -> Option<String> {
+        let played = self.cards.attempt.as_ref()?;
+        let thrower = self.turn.other();
+        Some(match played.len() % 2 {
+            1 => format!(
+                "the scoring attempt awaits {}'s card in reply to {thrower}'s {}",
+                self.turn,
+                played[played.len() - 1]
+            ),
+            _ if played.is_empty() => {
+                format!("the scoring attempt awaits {thrower}'s card")
+            }
+            _ => format!("the scoring attempt awaits {thrower}'s next card after a tie"),
+        })
+    }
+
+    /// The cards played since the last reshuffle (the discard pile), in deck order.
+    pub fn discards(&self) -> impl Iterator<Item = Card> + use<> {
+        let mask = self.cards.discards;
+        (0..40u8).filter_map(move |i| {
+            (mask & (1 << i) != 0)
+                .then(|| Card::new(cards::SUITS[usize::from(i / 10)], i % 10 + 1))
+                .flatten()
+        })
+    }
+}
+
+/// Calls `found` with every `k`-element subset of `items` (in order).
+pub(super) fn combinations(
+    items: &[Loc],
+    k: usize,
+    start: usize,
+    chosen: &mut Vec<Loc>,
+    found: &mut impl FnMut(&[Loc]),
+) {
+    if chosen.len() == k {
+        found(chosen);
+        return;
+    }
+    for i in start..items.len() {
+        chosen.push(items[i]);
+        combinations(items, k, i + 1, chosen, found);
+        chosen.pop();
+    }
+}
+
+/// The sacrificed pieces of a decision, in order.
+pub(super) fn sacrifices(decision: &[Decision]) -> Vec<Loc> {
+    decision
+        .iter()
+        .filter_map(|d| match d {
+            Decision::Sacrifice(loc) => Some(*loc),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The cards of a decision, in the order played.
+pub(super) fn card_plays(decision: &[Decision]) -> Vec<Card> {
+    decision
+        .iter()
+        .filter_map(|d| match d {
+            Decision::Card(card) => Some(*card),
+            _ => None,
+        })
+        .collect()
+}
