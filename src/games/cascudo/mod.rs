@@ -293,7 +293,7 @@ impl Cascudo {
         }
         let waiting = self.turn.other();
         if let Some(king) = movegen::king_cell(&self.board, waiting)
-            && movegen::attacked(&self.board, king, self.turn)
+            && movegen::in_check(&self.board, king, self.turn)
         {
             return Err(SetupError::new(format!(
                 "the {} king on {king} is in check but it is not {}'s turn",
