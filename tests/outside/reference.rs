@@ -4,6 +4,7 @@
 use std::path::Path;
 
 use pbem::games::Game;
+use pbem::games::cascudo::Cascudo;
 use pbem::games::chesscala::{Chesscala, Setup};
 
 use crate::{Need, Test};
@@ -13,6 +14,18 @@ pub fn tests() -> Vec<Test> {
     // Some 20 minutes: by hand, `cargo test --test outside -- --ignored reference`.
     tests.extend(
         crate::tests![&[Need::Python]; the_reference_lists_the_same_turns_in_random_positions]
+            .into_iter()
+            .map(|test| Test {
+                by_hand: true,
+                ..test
+            }),
+    );
+    tests.extend(
+        crate::tests![&[Need::Python]; cascudo_the_reference_lists_the_same_cascades_and_checks_in_a_few_random_positions],
+    );
+    // Some 10 minutes: by hand, `cargo test --test outside -- --ignored reference`.
+    tests.extend(
+        crate::tests![&[Need::Python]; cascudo_the_reference_lists_the_same_cascades_and_checks_in_random_positions]
             .into_iter()
             .map(|test| Test {
                 by_hand: true,
@@ -138,4 +151,89 @@ fn the_reference_lists_the_same_turns_in_a_few_random_positions() {
 /// `cargo test --test integration chesscala -- --ignored`.
 fn the_reference_lists_the_same_turns_in_random_positions() {
     compare_with_the_reference(300, 2);
+}
+
+/// Cascudo positions from seeded random games (from the start and from a position with
+/// pawns near promotion), every fourth position of each game, for the comparison with
+/// tests/data/cascudo/reference.py.
+fn cascudo_random_positions(count: usize, seed: u64) -> Vec<Cascudo> {
+    const STARTS: [&str; 2] = [
+        "b/qbk/npbpn/rp3pr/p5p/3B3/PPPBPPP/RNQBKNR w 0 1",
+        "1/B2/1P1P1/5nk/7/1N5/2p1p2/K1n4 w 0 1",
+    ];
+    let mut positions = Vec::new();
+    let mut state = seed;
+    let mut turns = Vec::new();
+    let mut game = 0;
+    while positions.len() < count {
+        let mut position = Cascudo::from_position_string(STARTS[game % STARTS.len()]).unwrap();
+        game += 1;
+        for ply in 0..80 {
+            if ply % 4 == 3 && positions.len() < count {
+                positions.push(position.clone());
+            }
+            turns.clear();
+            position.legal_turns(&mut turns);
+            if turns.is_empty() || position.outcome().is_some() {
+                break;
+            }
+            state = pbem::games::splitmix(state);
+            position.play(&turns[(state % turns.len() as u64) as usize]);
+        }
+    }
+    positions
+}
+
+/// Runs `tests/data/cascudo/reference.py --compare` on the legal cascades of `count`
+/// random positions and on whether the side to move is in check (ruling 7).
+fn cascudo_compare_with_the_reference(count: usize, seed: u64) {
+    use std::fmt::Write as _;
+    let mut dump = String::new();
+    let mut turns = Vec::new();
+    for position in cascudo_random_positions(count, seed) {
+        writeln!(dump, "P {}", position.position_string()).unwrap();
+        writeln!(dump, "C {}", u8::from(position.is_check())).unwrap();
+        turns.clear();
+        position.legal_turns(&mut turns);
+        for turn in &turns {
+            // The reference's form: origin, then each destination with its promotion.
+            let mut text = turn.origin().to_string();
+            for (to, promotion) in turn.cells()[1..].iter().zip(turn.promotions()) {
+                write!(text, "-{to}").unwrap();
+                if let Some(role) = promotion {
+                    write!(text, "={}", role.upper_char()).unwrap();
+                }
+            }
+            writeln!(dump, "T {text}").unwrap();
+        }
+    }
+    let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("cascudo-reference-{seed}.txt"));
+    std::fs::write(&path, dump).unwrap();
+    let output = std::process::Command::new("python3")
+        .arg("tests/data/cascudo/reference.py")
+        .arg("--compare")
+        .arg(&path)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("python3 runs");
+    let out = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{out}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(
+        out.contains(&format!("{count} positions, 0 differ")),
+        "{out}"
+    );
+}
+
+/// A few Cascudo positions through the independent reference on every run.
+fn cascudo_the_reference_lists_the_same_cascades_and_checks_in_a_few_random_positions() {
+    cascudo_compare_with_the_reference(6, 7);
+}
+
+/// The full Cascudo comparison (200 positions; slow, run by hand).
+fn cascudo_the_reference_lists_the_same_cascades_and_checks_in_random_positions() {
+    cascudo_compare_with_the_reference(200, 3);
 }

@@ -8,7 +8,8 @@
 //! friendly token that has not moved yet this turn, which then moves next; the last move
 //! goes to an empty cell or captures an enemy token (never the King). No token moves
 //! twice; pawns promote at once, even inside a cascade. No turn may end with one's own
-//! King in check; a side with no cascade loses, in check or not. Threefold repetition
+//! King in check, where check is by cascade (ruling 7): the opponent, moving now, could
+//! make a cascade landing on the King. A side with no cascade loses, in check or not. Threefold repetition
 //! and fifty turns of each side without a capture draw by themselves.
 //!
 //! Two chains that happen to leave the same position are distinct turns: the rules make
@@ -297,7 +298,7 @@ impl Cascudo {
         }
         let waiting = self.turn.other();
         if let Some(king) = movegen::king_cell(&self.board, waiting)
-            && movegen::attacked(&self.board, king, self.turn)
+            && movegen::in_check(&self.board, king, self.turn)
         {
             return Err(SetupError::new(format!(
                 "the {} king on {king} is in check but it is not {}'s turn",

@@ -319,38 +319,162 @@ pub(crate) fn for_each_target(
     false
 }
 
-/// Whether any token of `by` attacks `cell` on `board` (could capture there by one move).
-pub(crate) fn attacked(board: &Board, cell: Cell, by: Color) -> bool {
-    let enemy = |c: Cell, fits: fn(Role) -> bool| {
-        board[c.index()].is_some_and(|p| p.color == by && fits(p.role))
-    };
-    for &leap in cell.knight_targets() {
-        if enemy(Cell::new(leap).expect("a table cell"), Role::leaps) {
+/// Whether the King on `king` is in check (ruling 7): `by`, moving now, could make a
+/// cascade (ruling 4, its own King's safety aside) whose last move lands on `king`.
+///
+/// Exact, without generating `by`'s cascades, from two facts. A cascade empties one cell
+/// only, its first mover's origin: every other cell it passes keeps the token that arrived
+/// there. So each of its moves, the last included, sees the board with that one cell
+/// emptied. The last mover therefore attacks the King either at once or through the
+/// first mover's origin (the only token between them on a line), and it must be set
+/// moving: reached from that origin by a chain of moves onto unmoved own tokens. Most
+/// positions have no such attacker, and the chains are followed only for those there are.
+pub(crate) fn in_check(board: &Board, king: Cell, by: Color) -> bool {
+    let own = |cell: Cell| board[cell.index()].filter(|piece| piece.color == by);
+    for &leap in king.knight_targets() {
+        let cell = Cell::new(leap).expect("a table cell");
+        if own(cell).is_some_and(|piece| piece.role.leaps()) && set_moving(board, cell, by) {
             return true;
         }
     }
-    for (range, fits) in [
-        (ORTHOGONAL, Role::slides_orthogonally as fn(Role) -> bool),
-        (DIAGONAL, Role::slides_diagonally),
-    ] {
-        for direction in range {
-            if let Some(hit) = cell.ray(direction).find(|c| board[c.index()].is_some())
-                && enemy(hit, fits)
-            {
-                return true;
-            }
-        }
-    }
-    // A pawn of `by` attacks the cells its captures reach: it stands where the defender's
-    // own pawn captures would go.
+    // A pawn of `by` lands on the cells its captures reach: it stands where the King's
+    // side's own pawn captures would go.
     let from_pawn = match by {
         Color::White => BLACK_PAWN_CAPTURES,
         Color::Black => WHITE_PAWN_CAPTURES,
     };
-    from_pawn.iter().any(|&direction| {
-        cell.step(direction)
-            .is_some_and(|c| enemy(c, |role| role == Role::Pawn))
+    for direction in from_pawn {
+        if let Some(cell) = king.step(direction)
+            && own(cell).is_some_and(|piece| piece.role == Role::Pawn)
+            && set_moving(board, cell, by)
+        {
+            return true;
+        }
+    }
+    for direction in 0..DIRECTION_COUNT {
+        let fits = slides_along(direction);
+        let mut tokens = king.ray(direction).filter(|c| board[c.index()].is_some());
+        let Some(first) = tokens.next() else {
+            continue;
+        };
+        let Some(piece) = own(first) else {
+            continue;
+        };
+        if fits(piece.role) && set_moving(board, first, by) {
+            return true;
+        }
+        // Behind an own token, which only a first mover leaves.
+        if let Some(second) = tokens.next()
+            && own(second).is_some_and(|piece| fits(piece.role))
+            && reaches(board, first, second, by)
+        {
+            return true;
+        }
+    }
+    false
+}
+
+/// The number of directions, edge and vertex.
+const DIRECTION_COUNT: usize = 12;
+
+/// Which roles slide along `direction`.
+fn slides_along(direction: usize) -> fn(Role) -> bool {
+    if ORTHOGONAL.contains(&direction) {
+        Role::slides_orthogonally
+    } else {
+        Role::slides_diagonally
+    }
+}
+
+/// Whether some cascade of `by` sets the token on `cell` (one of `by`'s) moving: another
+/// of its tokens can move onto it at once, as a first mover, or a chain from some first
+/// mover reaches it; a move the board as it stands does not allow can only pass through
+/// the first mover's origin, the nearest token on a line from `cell`.
+fn set_moving(board: &Board, cell: Cell, by: Color) -> bool {
+    if entered(board, cell, by) {
+        return true;
+    }
+    for direction in 0..DIRECTION_COUNT {
+        let fits = slides_along(direction);
+        let mut tokens = cell.ray(direction).filter(|c| board[c.index()].is_some());
+        if let Some(origin) = tokens.next()
+            && board[origin.index()].is_some_and(|piece| piece.color == by)
+            && tokens
+                .next()
+                .and_then(|behind| board[behind.index()])
+                .is_some_and(|piece| piece.color == by && fits(piece.role))
+            && reaches(board, origin, cell, by)
+        {
+            return true;
+        }
+    }
+    false
+}
+
+/// Whether another token of `by` can move onto `cell` (holding one of `by`'s) on `board`.
+fn entered(board: &Board, cell: Cell, by: Color) -> bool {
+    let own = |c: Cell, fits: fn(Role) -> bool| {
+        board[c.index()].is_some_and(|p| p.color == by && fits(p.role))
+    };
+    if cell
+        .knight_targets()
+        .iter()
+        .any(|&leap| own(Cell::new(leap).expect("a table cell"), Role::leaps))
+    {
+        return true;
+    }
+    // A pawn enters a friendly token's cell only straight forward.
+    let behind = match by {
+        Color::White => DOWN,
+        Color::Black => UP,
+    };
+    if cell
+        .step(behind)
+        .is_some_and(|c| own(c, |role| role == Role::Pawn))
+    {
+        return true;
+    }
+    (0..DIRECTION_COUNT).any(|direction| {
+        cell.ray(direction)
+            .find(|c| board[c.index()].is_some())
+            .is_some_and(|hit| own(hit, slides_along(direction)))
     })
+}
+
+/// Whether a cascade of `by` whose first mover stands on `origin` can set the token on
+/// `target` moving: a search over the moves onto own tokens, on the board with `origin`
+/// emptied (the one cell a cascade empties); no token is entered twice.
+fn reaches(board: &Board, origin: Cell, target: Cell, by: Color) -> bool {
+    let mut scratch = *board;
+    scratch[origin.index()] = None;
+    let mut seen = 1u64 << origin.index();
+    let mut stack = [origin; CELLS];
+    let mut depth = 1;
+    while depth > 0 {
+        depth -= 1;
+        let from = stack[depth];
+        let Some(piece) = board[from.index()] else {
+            continue;
+        };
+        let found = for_each_target(&scratch, from, piece, |to| {
+            if seen & (1 << to.index()) != 0
+                || scratch[to.index()].is_none_or(|other| other.color != by)
+            {
+                return false;
+            }
+            if to == target {
+                return true;
+            }
+            seen |= 1 << to.index();
+            stack[depth] = to;
+            depth += 1;
+            false
+        });
+        if found {
+            return true;
+        }
+    }
+    false
 }
 
 /// Where a side's King stands.
@@ -473,7 +597,7 @@ impl<S: Sink> Search<'_, S> {
             self.moved &= !(1 << to.index());
             stop
         } else {
-            !attacked(&self.board, king, self.side.other()) && self.sink.found(&self.chain)
+            !in_check(&self.board, king, self.side.other()) && self.sink.found(&self.chain)
         };
         self.chain.pop();
         self.board[to.index()] = occupant;
@@ -535,10 +659,11 @@ impl Cascudo {
         self.search(None, &mut Any)
     }
 
-    /// Whether the side to move's King is attacked.
+    /// Whether the side to move's King is in check: the opponent, moving now, could make
+    /// a cascade whose last move lands on it (ruling 7).
     #[must_use]
     pub fn is_check(&self) -> bool {
         king_cell(&self.board, self.turn)
-            .is_some_and(|king| attacked(&self.board, king, self.turn.other()))
+            .is_some_and(|king| in_check(&self.board, king, self.turn.other()))
     }
 }

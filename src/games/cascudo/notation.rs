@@ -25,7 +25,7 @@ use crate::games::{Color, Game as _, IllegalKind, IllegalTurn, TurnSyntaxError};
 use super::Cascudo;
 use super::hex::Cell;
 use super::movegen::{
-    MAX_LINKS, Piece, Role, Turn, attacked, for_each_target, king_cell, promotes_on,
+    MAX_LINKS, Piece, Role, Turn, for_each_target, in_check, king_cell, promotes_on,
 };
 
 /// The check marker a token ends with.
@@ -454,7 +454,7 @@ fn walk(position: &Cascudo, notation: &Notation) -> Result<(), IllegalTurn> {
         }
     }
     if let Some(king) = king_cell(&board, side)
-        && attacked(&board, king, side.other())
+        && in_check(&board, king, side.other())
     {
         return Err(IllegalTurn::new(
             IllegalKind::LeavesKingInCheck,

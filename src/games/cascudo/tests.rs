@@ -1,6 +1,6 @@
 //! Unit tests of what the scenario table (`tests/data/cascudo/scenarios.txt`) does not
 //! reach: the token's own spelling, syntax error offsets, the repetition key, the check
-//! markers and the diagram.
+//! markers, the diagram, and check by cascade against playing out every chain.
 
 use super::*;
 
@@ -197,4 +197,85 @@ fn a_generated_cascade_equals_the_same_chain_built_afresh() {
         }
         assert_eq!(&fresh, turn);
     }
+}
+
+/// Ruling 7 by brute force: every chain of `by`'s moves onto its own unmoved tokens is
+/// played out on a copy of the board, and the token in hand (from the second move on) is
+/// asked whether it could move onto `king`. Promotions change no cell's occupancy, so a
+/// pawn keeps its kind here.
+fn a_cascade_lands_on(board: &Board, king: Cell, by: Color) -> bool {
+    fn chain(
+        board: &mut Board,
+        from: Cell,
+        hand: Piece,
+        moved: u64,
+        first: bool,
+        king: Cell,
+    ) -> bool {
+        let mut targets = Vec::new();
+        movegen::for_each_target(board, from, hand, |to| {
+            targets.push(to);
+            false
+        });
+        for to in targets {
+            if to == king && !first {
+                return true;
+            }
+            let Some(occupant) = board[to.index()] else {
+                continue;
+            };
+            if occupant.color != hand.color || moved & (1 << to.index()) != 0 {
+                continue;
+            }
+            board[to.index()] = Some(hand);
+            let found = chain(board, to, occupant, moved | 1 << to.index(), false, king);
+            board[to.index()] = Some(occupant);
+            if found {
+                return true;
+            }
+        }
+        false
+    }
+    Cell::all().any(|origin| {
+        board[origin.index()].is_some_and(|piece| {
+            let mut scratch = *board;
+            scratch[origin.index()] = None;
+            piece.color == by && chain(&mut scratch, origin, piece, 0, true, king)
+        })
+    })
+}
+
+/// The fast check by cascade agrees with the brute force for both Kings of every position
+/// of seeded random games, from the start and from a position with pawns near promotion.
+#[test]
+fn check_by_cascade_agrees_with_playing_out_every_chain() {
+    let mut state = 0x5EED_u64;
+    let mut turns = Vec::new();
+    let mut checks = 0;
+    for game in 0..40 {
+        let start = if game % 2 == 0 {
+            START
+        } else {
+            "1/B2/1P1P1/5nk/7/1N5/2p1p2/K1n4 w 0 1"
+        };
+        let mut position = Cascudo::from_position_string(start).unwrap();
+        for _ in 0..60 {
+            for color in [Color::White, Color::Black] {
+                let king = movegen::king_cell(&position.board, color).unwrap();
+                let fast = movegen::in_check(&position.board, king, color.other());
+                let slow = a_cascade_lands_on(&position.board, king, color.other());
+                assert_eq!(fast, slow, "{} {color:?}", position.position_string());
+                checks += usize::from(fast);
+            }
+            turns.clear();
+            position.legal_turns(&mut turns);
+            if turns.is_empty() {
+                break;
+            }
+            state = splitmix(state);
+            position.play(&turns[(state % turns.len() as u64) as usize]);
+        }
+    }
+    // Enough positions in check to mean something.
+    assert!(checks > 100, "{checks}");
 }

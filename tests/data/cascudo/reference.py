@@ -5,8 +5,15 @@ in tests/integration/cascudo.rs, and the legal cascades of random positions.
 
     python3 reference.py geometry                   the geometry table
     python3 reference.py "POSITION" list            the legal cascades, origin-dest-... form
-    python3 reference.py "POSITION" DEPTH           perft (slow: depth 2 from the start
-                                                    takes about a minute)
+    python3 reference.py "POSITION" DEPTH           perft (slow: with check by cascade,
+                                                    depth 2 from the start takes some half
+                                                    an hour)
+    python3 reference.py --compare FILE             pbem's legal cascades and check verdicts
+                                                    (dumped by tests/outside/reference.rs)
+                                                    against this program's
+
+Check is by cascade (ruling 7): the opponent's every chain of internal moves is played
+out, plainly and slowly, to see whether its last move could land on the King's cell.
 """
 import sys
 FILES = "abcdefg"
@@ -70,13 +77,35 @@ def targets(board, c, piece):
             t=add(c,d)
             if t in CELLS: out.append(t)
     return out
-def attacked(board, c, by_white):
-    for s,p in board.items():
-        if p is not None and p.isupper()==by_white and c in targets(board,s,p):
-            # pawn forward isn't an attack
-            if p.upper()=='P' and s[0]==c[0]: continue
-            return True
+def in_check(board, k, by_white):
+    """Ruling 7: the King on k is in check when the side by_white, moving now, could make
+    a cascade (ruling 4: at least two moves, every move but the last into an unmoved own
+    token, no token twice; its own King's safety aside) whose last move lands on k. Every
+    chain of internal moves is played out on a copy of the board, and at each step the
+    token in hand is asked whether it could move onto k."""
+    def rec(b, c, hand, moved, first):
+        for t in targets(b, c, hand):
+            if t == k and not first:
+                return True
+            occ = b.get(t)
+            if occ is None or occ.isupper() != by_white or t in moved:
+                continue
+            promos = [None]
+            if hand.upper() == 'P' and top(t, by_white): promos = ['Q', 'R', 'B', 'N']
+            for pr in promos:
+                nb = dict(b)
+                nb[t] = hand if pr is None else (pr if by_white else pr.lower())
+                if rec(nb, t, occ, moved | {t}, False):
+                    return True
+        return False
+    for c, p in board.items():
+        if p is not None and p.isupper() == by_white:
+            b = dict(board); b[c] = None
+            if rec(b, c, p, frozenset(), True):
+                return True
     return False
+def king(board, white):
+    return [s for s, p in board.items() if p == ('K' if white else 'k')][0]
 def legal(board, white):
     res=[]
     own=[c for c,p in board.items() if p is not None and p.isupper()==white]
@@ -96,8 +125,7 @@ def legal(board, white):
                     if len(chain)==1: continue
                     if occ is not None and occ.upper()=='K': continue
                     nb=dict(b); nb[t]=piece
-                    k=[s for s,p in nb.items() if p==('K' if white else 'k')][0]
-                    if not attacked(nb,k,not white): res.append(tuple(step))
+                    if not in_check(nb,king(nb,white),not white): res.append(tuple(step))
     for c in own:
         b=dict(board); hand=b[c]; b[c]=None
         rec(b,c,hand,frozenset(),[(NAME[c],None)])
@@ -162,9 +190,35 @@ def geometry():
         print(f"{CELLS[c]} | {' '.join(e)} | {' '.join(v)} | {' '.join(k)} | {names[comp[c]]}")
 
 
+def compare(path):
+    """Reads pbem's dump (`P position`, then `C 1` or `C 0` for whether the side to move is
+    in check, then one `T cascade` line per legal cascade) and compares each position with
+    this program's own verdicts."""
+    blocks = []
+    for line in open(path):
+        kind, _, rest = line.rstrip('\n').partition(' ')
+        if kind == 'P': blocks.append((rest, [], []))
+        elif kind == 'C': blocks[-1][1].append(rest == '1')
+        elif kind == 'T': blocks[-1][2].append(rest)
+    differ = 0
+    for fen, check, turns in blocks:
+        b, w = parse(fen)
+        mine = sorted(fmt(t) for t in legal(b, w))
+        checked = in_check(b, king(b, w), not w)
+        if sorted(turns) != mine or check != [checked]:
+            differ += 1
+            print(f"{fen}: check pbem {check} reference {checked}; "
+                  f"only pbem {sorted(set(turns) - set(mine))}, "
+                  f"only reference {sorted(set(mine) - set(turns))}")
+    print(f"{len(blocks)} positions, {differ} differ")
+
+
 if __name__=='__main__':
     if sys.argv[1] == 'geometry':
         geometry()
+        sys.exit()
+    if sys.argv[1] == '--compare':
+        compare(sys.argv[2])
         sys.exit()
     fen=sys.argv[1]; mode=sys.argv[2]
     b,w=parse(fen)
