@@ -2,7 +2,7 @@
 //! sent, the ledger of mails received, and the lock that keeps two pbem processes from
 //! working on the same data at once.
 //!
-//! Every file is written whole or not at all ([`atomic`]); a turn and its bookkeeping go
+//! Every file is written whole or not at all ([`write_atomically`]); a turn and its bookkeeping go
 //! through a journal ([`GameFiles::commit`]) so that a crash between the game file and its
 //! state is finished at the next start; [`lock::DataLock`] serialises the processes.
 //! [`hook`] lets tests stop pbem at a named write point.
