@@ -882,3 +882,47 @@ fn config_init_writes_names_with_control_characters_that_read_back() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn new_picks_the_decision_mode_of_chess_with_wickets() {
+    let homes = Homes::new("lost-decision", "");
+    let id = homes.start(
+        "2026-11-01T09:00:00Z",
+        &["--variant", "wickets", "--decision", "dice 2"],
+    );
+    let record = std::fs::read_to_string(game_path(&homes.alice, &id)).unwrap();
+    assert!(record.contains("[Decision \"Dice II\"]"), "{record}");
+    let shown = ok(&homes.alice.run("2026-11-01T09:00:00Z", &["show", &id]));
+    assert!(shown.contains(" dice2 "), "{shown}");
+    let base = [
+        "new",
+        "--white",
+        "Alice",
+        "--white-email",
+        "alice@example.org",
+        "--black",
+        "Bob",
+        "--black-email",
+        "bob@example.org",
+    ];
+    for (extra, message) in [
+        (
+            &["--decision", "dice"][..],
+            "--decision is for Chess with wickets",
+        ),
+        (
+            &["--variant", "wickets", "--decision", "coin"][..],
+            "unknown decision mode \"coin\"",
+        ),
+    ] {
+        let mut args = base.to_vec();
+        args.extend_from_slice(extra);
+        let refused = homes.alice.run("2026-11-01T09:00:00Z", &args);
+        assert_eq!(refused.status.code(), Some(2));
+        assert!(
+            text(&refused.stderr).contains(message),
+            "{}",
+            text(&refused.stderr)
+        );
+    }
+}
