@@ -376,7 +376,7 @@ pub fn receive(args: &ReceiveArgs, home: &Home, out: &mut dyn Write) -> Result<S
             return Ok(Status::Invalid);
         }
         Err(Refusal::Refused(reason)) => {
-            let handle = entry(&judged, file.clone(), home)?.handle();
+            let handle = entry(&judged, file.clone())?.handle();
             writeln!(
                 out,
                 "{}: refused: {reason}\n`pbem status` lists it until `pbem dismiss {handle}`",
@@ -386,13 +386,13 @@ pub fn receive(args: &ReceiveArgs, home: &Home, out: &mut dyn Write) -> Result<S
         }
     };
     crate::store::hook::pause_at("taken");
-    ledger.record(entry(&judged, file, home)?);
+    ledger.record(entry(&judged, file)?);
     ledger.save(home.games.dir())?;
     Ok(status)
 }
 
 /// The ledger entry of a judged mail.
-fn entry(judged: &Judged, file: String, _home: &Home) -> Result<Entry, CliError> {
+fn entry(judged: &Judged, file: String) -> Result<Entry, CliError> {
     let (outcome, reason) = match &judged.result {
         Ok(Taken::Saved(text)) => (Outcome::Taken, first_line(text)),
         Ok(Taken::Nothing(text)) => (Outcome::Known, first_line(text)),
@@ -524,7 +524,7 @@ fn receive_maildir(maildir: &Path, home: &Home, out: &mut dyn Write) -> Result<S
             Ok(Taken::Nothing(text)) => writeln!(out, "{name}: {text}")?,
             Err(Refusal::Refused(reason) | Refusal::NotPbem(reason)) => {
                 if earlier.is_none() {
-                    let handle = entry(&judged, mail.unique.clone(), home)?.handle();
+                    let handle = entry(&judged, mail.unique.clone())?.handle();
                     writeln!(
                         out,
                         "{name}: refused: {reason}\n{name}: left where it is; `pbem status` lists it until `pbem dismiss {handle}`"
@@ -535,7 +535,7 @@ fn receive_maildir(maildir: &Path, home: &Home, out: &mut dyn Write) -> Result<S
         }
         crate::store::hook::pause_at("taken");
         let refused = judged.result.is_err();
-        ledger.record(entry(&judged, mail.unique.clone(), home)?);
+        ledger.record(entry(&judged, mail.unique.clone())?);
         ledger.save(home.games.dir())?;
         if mail.is_new && !refused {
             mark_seen(maildir, &mail).map_err(io(&mail.path))?;
