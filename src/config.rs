@@ -261,26 +261,34 @@ impl Settings {
         })
     }
 
-    /// A minimal config file's text for a new player.
-    #[must_use]
-    pub fn template(name: &str, email: &str) -> String {
-        format!(
-            "# pbem configuration (see `pbem config --help`)\n\
-             player:\n  name: {}\n  email: {}\n\
-             games: games\noutbox: outbox\n\
-             # smtp:\n#   host: smtp.example.org\n#   port: 587\n#   security: starttls\n\
-             #   user: {}\n#   password_env: PBEM_SMTP_PASSWORD\n",
-            yaml_string(name),
-            yaml_string(email),
-            yaml_string(email)
-        )
+    /// A minimal config file's text for a new player, written by the YAML library (so
+    /// any name reads back as it was given), with the smtp section as comments.
+    pub fn template(name: &str, email: &str) -> Result<String, String> {
+        #[derive(serde::Serialize)]
+        struct Template<'a> {
+            player: TemplatePlayer<'a>,
+            games: &'a str,
+            outbox: &'a str,
+        }
+        #[derive(serde::Serialize)]
+        struct TemplatePlayer<'a> {
+            name: &'a str,
+            email: &'a str,
+        }
+        let yaml = serde_yaml::to_string(&Template {
+            player: TemplatePlayer { name, email },
+            games: "games",
+            outbox: "outbox",
+        })
+        .map_err(|error| error.to_string())?;
+        Ok(format!(
+            "# pbem configuration (see README.md, \"Play a game by email\")\n{yaml}\
+             # smtp:\n#   host: smtp.example.org\n#   port: 587\n#   security: starttls   # starttls | tls | plain\n\
+             #   user: you@example.org\n#   password_env: PBEM_SMTP_PASSWORD   # or password_command: pass show mail\n\
+             #   ca_file: my-ca.pem   # an extra root certificate to trust\n\
+             #   allow_plain: false   # plain only to a loopback host, and only with this true\n"
+        ))
     }
-}
-
-/// A YAML double-quoted scalar.
-fn yaml_string(text: &str) -> String {
-    let escaped = text.replace('\\', "\\\\").replace('"', "\\\"");
-    format!("\"{escaped}\"")
 }
 
 /// `local@domain` with no spaces or angle brackets: enough to catch a name typed where
@@ -370,11 +378,20 @@ mod tests {
     }
 
     #[test]
-    fn the_template_reads_back() {
-        let text = Settings::template("Bob \"B\" Smith", "bob@example.org");
-        let settings = read(&text).unwrap();
-        assert_eq!(settings.player.name, "Bob \"B\" Smith");
-        assert_eq!(settings.player.email, "bob@example.org");
-        assert_eq!(settings.smtp, None);
+    fn the_template_reads_back_whatever_the_name() {
+        for name in [
+            "Bob \"B\" Smith",
+            "Bell\u{7}Tab\tNul\u{0}",
+            "line\nbreak: # not a comment",
+            "- [x]: {y} & *z ! %",
+            "'quoted' \\ back",
+            "Ünïcödé 名前",
+        ] {
+            let text = Settings::template(name, "bob@example.org").unwrap();
+            let settings = read(&text).unwrap_or_else(|error| panic!("{name:?}: {error}\n{text}"));
+            assert_eq!(settings.player.name, name.trim(), "{text}");
+            assert_eq!(settings.player.email, "bob@example.org");
+            assert_eq!(settings.smtp, None);
+        }
     }
 }

@@ -489,6 +489,23 @@ pub fn standing_offer(record: &Record) -> Option<Color> {
         .next_back()
 }
 
+/// Who acted last in the game: the side of the last event (offer, acceptance, claim,
+/// resignation) written after the last turn, else the side that made the last turn;
+/// `None` before any turn or event. `turns` is [`State::turns`].
+#[must_use]
+pub fn last_actor(record: &Record, turns: &[(Color, Stamp)]) -> Option<Color> {
+    let comments = match record.moves.turns.last() {
+        Some(turn) => &turn.comments,
+        None => &record.moves.comments,
+    };
+    comments
+        .iter()
+        .flat_map(|comment| event_commands(&comment.text))
+        .map(|(side, ..)| side)
+        .next_back()
+        .or_else(|| turns.last().map(|(color, _)| *color))
+}
+
 /// `(side, command, value)` for the event commands in a comment (`white [%draw offer]`).
 fn event_commands(text: &str) -> Vec<(Color, &str, &str)> {
     let side = if text.starts_with("black") {

@@ -56,11 +56,14 @@ pub fn run(
                     source,
                 })?;
             }
-            crate::store::write_atomically(&path, Settings::template(name, email).as_bytes())
-                .map_err(|source| CliError::Io {
+            let text = Settings::template(name, email)
+                .map_err(|error| CliError::Usage(format!("cannot write the config: {error}")))?;
+            crate::store::write_atomically(&path, text.as_bytes()).map_err(|source| {
+                CliError::Io {
                     path: path.display().to_string(),
                     source,
-                })?;
+                }
+            })?;
             writeln!(out, "{}", path.display())?;
             Ok(Status::Ok)
         }

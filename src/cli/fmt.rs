@@ -29,6 +29,14 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Status, CliError> {
     let mut wrote_any = false;
     for path in &args.files {
         let name = display_path(path);
+        if args.in_place {
+            // Before reading: a FIFO would block the read, and a device or a hard-linked
+            // file must not be replaced.
+            crate::store::check_replaceable(path).map_err(|source| CliError::Io {
+                path: name.clone(),
+                source,
+            })?;
+        }
         let mut text = String::new();
         let mut reader = input::open(path)?;
         let mut unreadable = 0;

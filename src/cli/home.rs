@@ -1,12 +1,20 @@
 //! The player's home: the config file and what it names (games folder, outbox), loaded
 //! once for the commands that play by mail, and the current time.
+//!
+//! The commands that change the player's data open the home with [`Home::open`]: it
+//! takes the data lock (waiting up to `PBEM_LOCK_WAIT` seconds, 5 by default, for
+//! another pbem to finish), then repairs what a killed pbem left: it finishes the game
+//! steps left in journals, gives outbox messages whose envelope was not written their
+//! envelope again (so `pbem send --retry` sends them), and removes stale temporary files.
 
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 
 use super::CliError;
 use crate::config::Settings;
+use crate::store::lock::{DataLock, LockError};
 use crate::store::{GameFiles, Outbox, StoreError};
 
 /// A loaded configuration with the folders it names.
@@ -19,6 +27,8 @@ pub struct Home {
     pub games: GameFiles,
     /// The outbox.
     pub outbox: Outbox,
+    /// The data lock, for a home opened to change it (held until the home is dropped).
+    _lock: Option<DataLock>,
 }
 
 /// The config file: `--config`, else `$PBEM_CONFIG`, else the per-user config place.
@@ -70,7 +80,81 @@ impl Home {
             outbox: Outbox::new(&settings.outbox),
             path,
             settings,
+            _lock: None,
         })
+    }
+
+    /// Loads the config file, takes the player's data lock and repairs what an
+    /// interrupted pbem left (see the module's text).
+    pub fn open(flag: Option<&Path>) -> Result<Home, CliError> {
+        let mut home = Home::load(flag)?;
+        let lock =
+            DataLock::acquire(home.games.dir(), lock_wait()?).map_err(|error| match error {
+                LockError::Busy { .. } => CliError::Usage(error.to_string()),
+                LockError::Io { path, source } => CliError::Io { path, source },
+            })?;
+        home._lock = Some(lock);
+        home.repair()?;
+        crate::store::hook::pause_at("locked");
+        Ok(home)
+    }
+
+    fn repair(&self) -> Result<(), CliError> {
+        for id in self.games.recover()? {
+            eprintln!("pbem: {id}: finished saving a turn that an interrupted pbem had begun");
+        }
+        for message in self.outbox.orphans()? {
+            let bytes = std::fs::read(&message).map_err(|source| CliError::Io {
+                path: message.display().to_string(),
+                source,
+            })?;
+            match crate::mail::envelope_of(&bytes) {
+                Some((from, to)) => {
+                    let pending = self.outbox.adopt(&message, &from, &to)?;
+                    eprintln!(
+                        "pbem: {} (ply {}): a mail an interrupted pbem was putting in the outbox waits there again; `pbem send --retry` sends it",
+                        pending.game_id, pending.ply
+                    );
+                }
+                None => eprintln!(
+                    "pbem: {}: an outbox mail without its envelope whose addresses cannot be read; left as it is",
+                    message.display()
+                ),
+            }
+        }
+        let mut removed = 0;
+        for folder in [self.games.dir(), self.settings.outbox.as_path()] {
+            removed +=
+                crate::store::remove_stale_temporaries(folder).map_err(|source| CliError::Io {
+                    path: folder.display().to_string(),
+                    source,
+                })?;
+        }
+        if removed > 0 {
+            eprintln!(
+                "pbem: removed {removed} temporary file{} left by an interrupted pbem",
+                if removed == 1 { "" } else { "s" }
+            );
+        }
+        Ok(())
+    }
+}
+
+/// How long to wait for another pbem: `PBEM_LOCK_WAIT` seconds, else 5.
+fn lock_wait() -> Result<Duration, CliError> {
+    match std::env::var("PBEM_LOCK_WAIT") {
+        Ok(text) if !text.trim().is_empty() => text
+            .trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|seconds| seconds.is_finite() && *seconds >= 0.0)
+            .map(Duration::from_secs_f64)
+            .ok_or_else(|| {
+                CliError::Usage(format!(
+                    "PBEM_LOCK_WAIT=\"{text}\" is not a number of seconds"
+                ))
+            }),
+        _ => Ok(Duration::from_secs(5)),
     }
 }
 

@@ -10,7 +10,7 @@
 //! error and the exit status is 1, so that a script can tell it from a list.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use super::{CliError, Status, input, parse_variant, position_from, record_variant, show};
 use crate::games::{Game, Variant};
@@ -31,15 +31,17 @@ pub struct Args {
     /// Which game of the file, from 1.
     #[arg(long, value_name = "N", default_value_t = 1, requires = "file")]
     pub game: usize,
-    /// A game file whose final position (or the one after --ply) is used.
+    /// A game file, or the id of one of your games by mail (or the start of it), whose
+    /// final position (or the one after --ply) is used.
     #[arg(value_name = "GAME")]
     pub file: Option<PathBuf>,
 }
 
 /// Runs `pbem legal`.
-pub fn run(args: &Args, out: &mut dyn Write) -> Result<Status, CliError> {
+pub fn run(args: &Args, config: Option<&Path>, out: &mut dyn Write) -> Result<Status, CliError> {
     if let Some(file) = &args.file {
-        let record = input::game(file, args.game)?;
+        let file = show::game_file(file, config)?;
+        let record = input::game(&file, args.game)?;
         let variant = record_variant(&record)?;
         if let Some(wanted) = args.variant.filter(|wanted| *wanted != variant) {
             return Err(CliError::Usage(format!(

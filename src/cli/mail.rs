@@ -12,7 +12,7 @@ use crate::games::Color;
 use crate::mail::{self, Mailbox, Outgoing, Password, Security, SmtpSettings};
 use crate::notation::{Record, parse_record};
 use crate::replay;
-use crate::store::Pending;
+use crate::store::{Entry, Ledger, Outcome, Pending};
 
 /// Arguments of `pbem send`.
 #[derive(Debug, clap::Args)]
@@ -31,7 +31,8 @@ pub struct SendArgs {
 /// Arguments of `pbem receive`.
 #[derive(Debug, clap::Args)]
 pub struct ReceiveArgs {
-    /// Take in every new message of this Maildir (handled ones move to its cur/ folder).
+    /// Take in the pbem mails of this Maildir that are new to pbem, in its new/ and cur/
+    /// folders (other mail is left exactly as it is).
     #[arg(long, value_name = "DIR", conflicts_with = "file")]
     pub maildir: Option<PathBuf>,
     /// A mail file (`-` reads standard input).
@@ -43,7 +44,28 @@ pub struct ReceiveArgs {
 pub fn send(args: &SendArgs, home: &Home, out: &mut dyn Write) -> Result<Status, CliError> {
     let mut only: Option<String> = None;
     if let Some(game) = &args.game {
-        let (id, ply, message) = compose_latest(game, home)?;
+        let (id, ply, message) = match compose_latest(game, home)? {
+            Latest::Mail(id, ply, message) => (id, ply, message),
+            Latest::Nothing(id, why) => {
+                writeln!(out, "{id}: nothing to send: {why}")?;
+                let waiting = home
+                    .outbox
+                    .pending()?
+                    .iter()
+                    .filter(|pending| pending.game_id == id)
+                    .count();
+                if waiting > 0 {
+                    writeln!(
+                        out,
+                        "{id}: {waiting} earlier mail{} of this game wait{} in the outbox (`pbem send --retry` sends {})",
+                        if waiting == 1 { "" } else { "s" },
+                        if waiting == 1 { "s" } else { "" },
+                        if waiting == 1 { "it" } else { "them" }
+                    )?;
+                }
+                return Ok(Status::Ok);
+            }
+        };
         if let Some(dir) = &args.dry_run {
             std::fs::create_dir_all(dir).map_err(|source| CliError::Io {
                 path: dir.display().to_string(),
@@ -130,8 +152,17 @@ struct Composed {
     bytes: Vec<u8>,
 }
 
-/// Composes the mail for a game's current state.
-fn compose_latest(game: &str, home: &Home) -> Result<(String, u32, Composed), CliError> {
+/// What `pbem send GAME` has to send.
+enum Latest {
+    /// The mail of the game's current state: id, ply, mail.
+    Mail(String, u32, Composed),
+    /// Nothing: the opponent acted last (id, why).
+    Nothing(String, String),
+}
+
+/// Composes the mail for a game's current state, unless the opponent acted last (then
+/// the current state is theirs, and mailing it would send them their own turn back).
+fn compose_latest(game: &str, home: &Home) -> Result<Latest, CliError> {
     let path = home.games.find(game)?;
     let record = home.games.load(&path)?;
     let id = super::play::game_id_of(&record, &path)?;
@@ -145,6 +176,22 @@ fn compose_latest(game: &str, home: &Home) -> Result<(String, u32, Composed), Cl
     })?;
     let state = correspondence::state(&record)
         .map_err(|error| CliError::Usage(format!("{}: {error}", path.display())))?;
+    if correspondence::last_actor(&record, &state.turns) == Some(you.other()) {
+        let what = match &state.last_turn {
+            Some(last) => format!("the latest turn, {last}, is your opponent's"),
+            None => "the latest event is your opponent's".to_owned(),
+        };
+        let next = if record
+            .tag("Result")
+            .is_none_or(|result| result.trim() == "*")
+            && state.to_move == you
+        {
+            format!("; it is your turn: `pbem move {id} TURN`, then `pbem send {id}`")
+        } else {
+            String::new()
+        };
+        return Ok(Latest::Nothing(id, format!("{what}{next}")));
+    }
     let (name_tag, address_tag) = match you {
         Color::White => ("Black", "BlackNA"),
         Color::Black => ("White", "WhiteNA"),
@@ -176,7 +223,7 @@ fn compose_latest(game: &str, home: &Home) -> Result<(String, u32, Composed), Cl
         note: None,
     };
     let bytes = mail::compose(&outgoing).map_err(|error| CliError::Usage(error.to_string()))?;
-    Ok((
+    Ok(Latest::Mail(
         id,
         ply,
         Composed {
@@ -298,6 +345,13 @@ enum Taken {
     Nothing(String),
 }
 
+/// A mail judged: its ledger key, the game it names, and what was done.
+struct Judged {
+    key: String,
+    game: Option<String>,
+    result: Result<Taken, Refusal>,
+}
+
 /// Runs `pbem receive`.
 pub fn receive(args: &ReceiveArgs, home: &Home, out: &mut dyn Write) -> Result<Status, CliError> {
     if let Some(maildir) = &args.maildir {
@@ -305,16 +359,60 @@ pub fn receive(args: &ReceiveArgs, home: &Home, out: &mut dyn Write) -> Result<S
     }
     let path = args.file.as_deref().unwrap_or(Path::new("-"));
     let bytes = read_input(path)?;
-    match take_in(&bytes, home) {
+    let judged = judge(&bytes, home);
+    let file = if path.as_os_str() == "-" {
+        "<stdin>".to_owned()
+    } else {
+        path.display().to_string()
+    };
+    let mut ledger = Ledger::load(home.games.dir())?;
+    let status = match &judged.result {
         Ok(Taken::Saved(text) | Taken::Nothing(text)) => {
             writeln!(out, "{text}")?;
-            Ok(Status::Ok)
+            Status::Ok
         }
-        Err(Refusal::NotPbem(reason) | Refusal::Refused(reason)) => {
+        Err(Refusal::NotPbem(reason)) => {
             writeln!(out, "{}: refused: {reason}", path.display())?;
-            Ok(Status::Invalid)
+            return Ok(Status::Invalid);
         }
-    }
+        Err(Refusal::Refused(reason)) => {
+            let handle = entry(&judged, file.clone())?.handle();
+            writeln!(
+                out,
+                "{}: refused: {reason}\n`pbem status` lists it until `pbem dismiss {handle}`",
+                path.display()
+            )?;
+            Status::Invalid
+        }
+    };
+    crate::store::hook::pause_at("taken");
+    ledger.record(entry(&judged, file)?);
+    ledger.save(home.games.dir())?;
+    Ok(status)
+}
+
+/// The ledger entry of a judged mail.
+fn entry(judged: &Judged, file: String) -> Result<Entry, CliError> {
+    let (outcome, reason) = match &judged.result {
+        Ok(Taken::Saved(text)) => (Outcome::Taken, first_line(text)),
+        Ok(Taken::Nothing(text)) => (Outcome::Known, first_line(text)),
+        Err(Refusal::Refused(reason) | Refusal::NotPbem(reason)) => {
+            (Outcome::Refused, reason.clone())
+        }
+    };
+    Ok(Entry {
+        key: judged.key.clone(),
+        file,
+        game: judged.game.clone(),
+        outcome,
+        reason,
+        at: home::now()?,
+        dismissed: false,
+    })
+}
+
+fn first_line(text: &str) -> String {
+    text.lines().next().unwrap_or_default().to_owned()
 }
 
 fn read_input(path: &Path) -> Result<Vec<u8>, CliError> {
@@ -331,62 +429,143 @@ fn read_input(path: &Path) -> Result<Vec<u8>, CliError> {
     Ok(bytes)
 }
 
-/// Every message in `new/`, oldest name first. A handled message (taken in, already
-/// known, or not pbem mail at all) moves to `cur/`; a refused pbem mail stays in `new/`,
-/// so that it is looked at again (after `pbem secret`, say) and never lost.
+/// A Maildir message: where it is, its name, and its unique part (the name without the
+/// `:2,` flags, which clients change when they show or flag a mail).
+struct MaildirMail {
+    path: PathBuf,
+    name: String,
+    unique: String,
+    is_new: bool,
+}
+
+/// The messages of a Maildir's `new/` and `cur/`, oldest unique name first.
+fn maildir_mails(maildir: &Path) -> Result<Vec<MaildirMail>, CliError> {
+    let mut mails = Vec::new();
+    for (sub, is_new) in [("new", true), ("cur", false)] {
+        let folder = maildir.join(sub);
+        let io = |source| CliError::Io {
+            path: folder.display().to_string(),
+            source,
+        };
+        for item in std::fs::read_dir(&folder).map_err(io)? {
+            let item = item.map_err(io)?;
+            let Ok(name) = item.file_name().into_string() else {
+                continue;
+            };
+            if name.starts_with('.') || !item.file_type().map_err(io)?.is_file() {
+                continue;
+            }
+            let unique = name.split(':').next().unwrap_or(&name).to_owned();
+            mails.push(MaildirMail {
+                path: item.path(),
+                name,
+                unique,
+                is_new,
+            });
+        }
+    }
+    mails.sort_by(|a, b| a.unique.cmp(&b.unique));
+    Ok(mails)
+}
+
+/// Takes in the pbem mails of a Maildir, in `new/` and in `cur/` alike: what is new is
+/// decided by the mail ledger (each pbem mail is judged once, by its Message-ID and the
+/// game's turns), not by folder or Seen flag. Mail that is not pbem mail is left exactly
+/// as it is (folder, name, flags, content). A pbem mail taken in (or holding nothing
+/// new) that is still in `new/` moves to `cur/` with the Seen flag, as a mail client
+/// does once it has shown it; a refused one stays where it is, is reported once, and is
+/// listed by `pbem status` until dismissed (it is judged again, quietly, on each run, so
+/// it is taken in once it can be: after `pbem secret`, say).
 fn receive_maildir(maildir: &Path, home: &Home, out: &mut dyn Write) -> Result<Status, CliError> {
-    let new = maildir.join("new");
-    let cur = maildir.join("cur");
     let io = |path: &Path| {
         let path = path.display().to_string();
         move |source| CliError::Io { path, source }
     };
-    let mut names: Vec<PathBuf> = std::fs::read_dir(&new)
-        .map_err(io(&new))?
-        .map(|entry| entry.map(|entry| entry.path()))
-        .collect::<Result<_, _>>()
-        .map_err(io(&new))?;
-    names.retain(|path| path.is_file());
-    names.sort();
-    std::fs::create_dir_all(&cur).map_err(io(&cur))?;
+    let mails = maildir_mails(maildir)?;
+    let mut ledger = Ledger::load(home.games.dir())?;
     let mut status = Status::Ok;
     let mut taken = 0;
-    for path in names {
-        let bytes = std::fs::read(&path).map_err(io(&path))?;
-        let name = path
-            .file_name()
-            .and_then(|name| name.to_str())
-            .unwrap_or("mail")
-            .to_owned();
-        let handled = match take_in(&bytes, home) {
+    for mail in mails {
+        if ledger.skipped.contains(&mail.unique) {
+            continue;
+        }
+        let earlier = ledger.by_file(&mail.unique).cloned();
+        if earlier.as_ref().is_some_and(|entry| !entry.open_refusal()) {
+            continue;
+        }
+        let bytes = match std::fs::read(&mail.path) {
+            Ok(bytes) => bytes,
+            // Moved or removed by a mail client since the folder was listed.
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(error) => return Err(io(&mail.path)(error)),
+        };
+        let mut judged = judge(&bytes, home);
+        if let Err(Refusal::NotPbem(_)) = judged.result {
+            ledger.skipped.insert(mail.unique.clone());
+            ledger.save(home.games.dir())?;
+            continue;
+        }
+        if earlier.is_none()
+            && let Some(seen) = ledger.by_key(&judged.key)
+            && seen.outcome != Outcome::Refused
+        {
+            judged.result = Ok(Taken::Nothing(format!(
+                "{}: already taken in from {} (a repeated delivery)",
+                seen.game.as_deref().unwrap_or("?"),
+                seen.file
+            )));
+        }
+        let name = &mail.name;
+        match &judged.result {
             Ok(Taken::Saved(text)) => {
                 taken += 1;
                 writeln!(out, "{text}")?;
-                true
             }
-            Ok(Taken::Nothing(text)) => {
-                writeln!(out, "{name}: {text}")?;
-                true
+            Ok(Taken::Nothing(text)) => writeln!(out, "{name}: {text}")?,
+            Err(Refusal::Refused(reason) | Refusal::NotPbem(reason)) => {
+                if earlier.is_none() {
+                    let handle = entry(&judged, mail.unique.clone())?.handle();
+                    writeln!(
+                        out,
+                        "{name}: refused: {reason}\n{name}: left where it is; `pbem status` lists it until `pbem dismiss {handle}`"
+                    )?;
+                    status = Status::Invalid;
+                }
             }
-            Err(Refusal::NotPbem(reason)) => {
-                writeln!(out, "{name}: skipped: {reason}")?;
-                true
-            }
-            Err(Refusal::Refused(reason)) => {
-                writeln!(out, "{name}: refused (left in new/): {reason}")?;
-                status = Status::Invalid;
-                false
-            }
-        };
-        if handled {
-            let target = cur.join(format!("{name}:2,S"));
-            std::fs::rename(&path, &target).map_err(io(&path))?;
+        }
+        crate::store::hook::pause_at("taken");
+        let refused = judged.result.is_err();
+        ledger.record(entry(&judged, mail.unique.clone())?);
+        ledger.save(home.games.dir())?;
+        if mail.is_new && !refused {
+            mark_seen(maildir, &mail).map_err(io(&mail.path))?;
         }
     }
     if taken == 0 && status == Status::Ok {
         writeln!(out, "no new moves")?;
     }
     Ok(status)
+}
+
+/// Moves a message from `new/` to `cur/` with the Seen flag added to its flags.
+fn mark_seen(maildir: &Path, mail: &MaildirMail) -> std::io::Result<()> {
+    let flags = mail
+        .name
+        .split_once(":2,")
+        .map(|(_, flags)| flags)
+        .unwrap_or_default();
+    let mut flags: Vec<char> = flags.chars().chain(['S']).collect();
+    flags.sort_unstable();
+    flags.dedup();
+    let flags: String = flags.into_iter().collect();
+    let target = maildir
+        .join("cur")
+        .join(format!("{}:2,{flags}", mail.unique));
+    match std::fs::rename(&mail.path, target) {
+        // A mail client moved it first: it is where a shown mail belongs anyway.
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        other => other,
+    }
 }
 
 /// Why a mail was not taken in.
@@ -397,15 +576,35 @@ enum Refusal {
     Refused(String),
 }
 
+/// Reads and takes in one mail, and says what it was for the ledger.
+fn judge(bytes: &[u8], home: &Home) -> Judged {
+    let key = |incoming: Option<&mail::Incoming>| {
+        incoming
+            .and_then(|incoming| incoming.message_id.clone())
+            .unwrap_or_else(|| crate::store::content_key(bytes))
+    };
+    match mail::parse_mail(bytes) {
+        Err(error) => Judged {
+            key: key(None),
+            game: None,
+            result: Err(
+                if matches!(error, mail::MailError::NotPbem | mail::MailError::NoText) {
+                    Refusal::NotPbem(error.to_string())
+                } else {
+                    Refusal::Refused(error.to_string())
+                },
+            ),
+        },
+        Ok(incoming) => Judged {
+            key: key(Some(&incoming)),
+            game: Some(incoming.game_id.clone()),
+            result: take_in(&incoming, home),
+        },
+    }
+}
+
 /// Takes in one mail: checks it and saves what it adds.
-fn take_in(bytes: &[u8], home: &Home) -> Result<Taken, Refusal> {
-    let incoming = mail::parse_mail(bytes).map_err(|error| {
-        if matches!(error, mail::MailError::NotPbem | mail::MailError::NoText) {
-            Refusal::NotPbem(error.to_string())
-        } else {
-            Refusal::Refused(error.to_string())
-        }
-    })?;
+fn take_in(incoming: &mail::Incoming, home: &Home) -> Result<Taken, Refusal> {
     let refused = |text: String| Refusal::Refused(text);
     let store = |error: crate::store::StoreError| Refusal::Refused(error.to_string());
     let record = parse_record(&incoming.record).map_err(|error| {
@@ -470,6 +669,16 @@ fn take_in(bytes: &[u8], home: &Home) -> Result<Taken, Refusal> {
     let added = match &local {
         None => record.moves.turns.len(),
         Some(local) => match correspondence::compare(local, &record) {
+            Comparison::Same | Comparison::Older if incoming.typed.is_some() => {
+                let typed = incoming.typed.as_deref().unwrap_or_default();
+                return Err(refused(format!(
+                    "{id}: a reply that quotes a record you already have ({} turns) and says \"{}\" above or below the quote; \
+                     pbem takes turns only from the record a pbem mail carries, so nothing was changed: \
+                     if it is a turn, ask {opponent} to make it with pbem and send it",
+                    record.moves.turns.len(),
+                    typed.lines().next().unwrap_or_default()
+                )));
+            }
             Comparison::Same => {
                 return Ok(Taken::Nothing(format!(
                     "{id}: already known (a repeated delivery)"
@@ -506,15 +715,15 @@ fn take_in(bytes: &[u8], home: &Home) -> Result<Taken, Refusal> {
             )));
         }
     }
-    home.games
-        .save(&id, &correspondence::to_text(&record))
-        .map_err(store)?;
     let now = home::now().map_err(|error| refused(error.to_string()))?;
     let mut state = state;
     if added > 0 || local.is_none() {
         state.received = Some(now);
     }
-    home.games.save_state(&id, &state).map_err(store)?;
+    // The turn and the time it arrived, as one step.
+    home.games
+        .commit(&id, Some(&correspondence::to_text(&record)), Some(&state))
+        .map_err(store)?;
 
     let mut text = match (&local, game.last_turn.as_deref()) {
         (None, Some(last)) => format!("{id}: new game from {opponent}, last turn {last}"),

@@ -197,8 +197,15 @@ Examples:
   pbem receive - < reply.eml
   pbem receive --maildir ~/Maildir")]
     Receive(mail::ReceiveArgs),
-    /// List your games: opponent, whose turn, time used and left, overdue games.
+    /// List your games (opponent, whose turn, time used and left), mails waiting in the
+    /// outbox and refused mails.
     Status(status::Args),
+    /// Dismiss refused mails that `pbem status` lists, once you have dealt with them.
+    #[command(after_help = "\
+Examples:
+  pbem dismiss 3fa2b1c0        the refusal `pbem status` lists with this handle
+  pbem dismiss --all")]
+    Dismiss(status::DismissArgs),
     /// Create or check the config file.
     #[command(subcommand)]
     Config(config_cmd::ConfigCommand),
@@ -248,7 +255,7 @@ pub fn execute(
     config: Option<&Path>,
     out: &mut dyn Write,
 ) -> Result<Status, CliError> {
-    let home = || home::Home::load(config);
+    let home = || home::Home::open(config);
     match command {
         Command::New(args) => play::new(&args, &home()?, out),
         Command::Move(args) => play::make_move(&args, &home()?, out),
@@ -258,10 +265,11 @@ pub fn execute(
         Command::Status(args) => status::run(&args, &home()?, out),
         Command::Send(args) => mail::send(&args, &home()?, out),
         Command::Receive(args) => mail::receive(&args, &home()?, out),
+        Command::Dismiss(args) => status::dismiss(&args, &home()?, out),
         Command::Config(command) => config_cmd::run(&command, config, out),
         Command::Validate(args) => validate::run(&args, out),
-        Command::Show(args) => show::run(&args, out),
-        Command::Legal(args) => legal::run(&args, out),
+        Command::Show(args) => show::run(&args, config, out),
+        Command::Legal(args) => legal::run(&args, config, out),
         Command::Fmt(args) => fmt::run(&args, out),
         Command::Convert(args) => convert::run(&args, out),
         Command::Perft(args) => perft::run(&args, out),

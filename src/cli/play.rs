@@ -8,6 +8,7 @@ use crate::clock::{Stamp, TimeControl};
 use crate::config::{Player, is_plausible_address};
 use crate::correspondence::{self, Event, NewGame};
 use crate::games::Variant;
+use crate::games::wickets::DecisionMode;
 
 /// Arguments of `pbem new`.
 #[derive(Debug, clap::Args)]
@@ -35,6 +36,11 @@ pub struct NewArgs {
     /// (3 days a turn), optionally `+30d` leave days.
     #[arg(long, value_name = "TC")]
     pub time_control: Option<TimeControl>,
+    /// Chess with wickets: how an attempt on a wicket is decided: Deterministic (the
+    /// default), "Deterministic II", Dice, "Dice II", Cards or "Cards II" (also det,
+    /// det2, dice, dice2, cards, cards2). Written as the game's `[Decision]` tag.
+    #[arg(long, value_name = "MODE")]
+    pub decision: Option<String>,
     /// Give the game a shared secret: every mail then carries an authentication code.
     /// The secret is printed once (on standard error) for you to tell your opponent.
     #[arg(long)]
@@ -126,8 +132,21 @@ pub fn new(args: &NewArgs, home: &Home, out: &mut dyn Write) -> Result<Status, C
         game_id: correspondence::new_game_id(now, entropy),
         started: now,
     };
-    let record = correspondence::new_record(&new_game)
+    let mut record = correspondence::new_record(&new_game)
         .map_err(|error| CliError::Usage(error.to_string()))?;
+    if let Some(decision) = &args.decision {
+        if args.variant != Variant::ChessWithWickets {
+            return Err(CliError::Usage(format!(
+                "--decision is for Chess with wickets, not {}",
+                args.variant
+            )));
+        }
+        let mode = DecisionMode::from_name(decision)
+            .map_err(|error| CliError::Usage(error.to_string()))?;
+        record.set_tag("Decision", mode.name());
+        // The start must still be playable (a --fen's mode field must agree).
+        correspondence::state(&record).map_err(|error| CliError::Usage(error.to_string()))?;
+    }
     if correspondence::side_of(&record, &home.settings.player.email).is_none() {
         return Err(CliError::Usage(format!(
             "you ({}) are neither White nor Black in this game",
@@ -149,8 +168,9 @@ pub fn new(args: &NewArgs, home: &Home, out: &mut dyn Write) -> Result<Status, C
         );
         state.secret = Some(secret);
     }
-    home.games.save_state(id, &state)?;
-    let path = home.games.save(id, &correspondence::to_text(&record))?;
+    let path = home
+        .games
+        .commit(id, Some(&correspondence::to_text(&record)), Some(&state))?;
     writeln!(out, "{}", path.display())?;
     Ok(Status::Ok)
 }
@@ -173,7 +193,8 @@ pub fn make_move(args: &MoveArgs, home: &Home, out: &mut dyn Write) -> Result<St
         correspondence::record_event(&mut record, player, Event::OfferDraw)
             .map_err(|error| CliError::Usage(error.to_string()))?;
     }
-    home.games.save(&id, &correspondence::to_text(&record))?;
+    home.games
+        .commit(&id, Some(&correspondence::to_text(&record)), None)?;
     let mut line = format!("{}: {}", id, played.label);
     if args.offer_draw {
         line.push_str(", offering a draw");
@@ -212,7 +233,8 @@ fn event_command(
     let id = game_id_of(&record, &path)?;
     correspondence::record_event(&mut record, &home.settings.player.email, event)
         .map_err(|error| CliError::Usage(format!("{}: {error}", path.display())))?;
-    home.games.save(&id, &correspondence::to_text(&record))?;
+    home.games
+        .commit(&id, Some(&correspondence::to_text(&record)), None)?;
     let what = match event {
         Event::OfferDraw => "draw offered".to_owned(),
         Event::AcceptDraw => "draw agreed: 1/2-1/2".to_owned(),

@@ -1,7 +1,7 @@
 //! `pbem show`: the position after a game, or after one of its plies.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use super::{CliError, Status, input, record_variant};
 use crate::games::Game;
@@ -17,16 +17,40 @@ pub struct Args {
     /// Which game of the file, from 1.
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub game: usize,
-    /// The game file (`-` reads standard input).
+    /// The game: a file (`-` reads standard input), or the id of one of your games by
+    /// mail (or the start of it).
     #[arg(value_name = "GAME")]
     pub file: PathBuf,
 }
 
 /// Runs `pbem show`.
-pub fn run(args: &Args, out: &mut dyn Write) -> Result<Status, CliError> {
-    let record = input::game(&args.file, args.game)?;
+pub fn run(args: &Args, config: Option<&Path>, out: &mut dyn Write) -> Result<Status, CliError> {
+    let file = game_file(&args.file, config)?;
+    let record = input::game(&file, args.game)?;
     let variant = record_variant(&record)?;
     crate::with_game!(variant, G => show::<G>(&record, args.ply, out))
+}
+
+/// A game argument: a file that exists (or `-`), else a game id, or the unique start of
+/// one, in the games folder of the player's config (`--config`, `$PBEM_CONFIG`...).
+pub(super) fn game_file(name: &Path, config: Option<&Path>) -> Result<PathBuf, CliError> {
+    if name.as_os_str() == "-" || name.exists() {
+        return Ok(name.to_path_buf());
+    }
+    let Some(text) = name.to_str() else {
+        return Ok(name.to_path_buf());
+    };
+    match super::home::Home::load(config) {
+        Ok(home) => home.games.find(text).map_err(|error| match error {
+            crate::store::StoreError::NotFound(_) => CliError::Usage(format!(
+                "no file or game \"{text}\" (give a game file, a game id, or the start of one; `pbem status` lists your games)"
+            )),
+            other => other.into(),
+        }),
+        Err(_) => Err(CliError::Usage(format!(
+            "{text}: no such file (and no config file in which to look it up as a game id)"
+        ))),
+    }
 }
 
 /// The position of `record` after `ply` plies (default: all that replay).

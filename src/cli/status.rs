@@ -1,4 +1,6 @@
-//! `pbem status`: the player's games, whose turn it is, and how much time is left.
+//! `pbem status`: the player's games, whose turn it is, and how much time is left; the
+//! mails waiting in the outbox; the mails `pbem receive` refused, until dismissed
+//! (`pbem dismiss`).
 
 use std::io::Write;
 
@@ -8,6 +10,7 @@ use crate::clock::{self, PlayerTime};
 use crate::correspondence;
 use crate::games::Color;
 use crate::notation::Record;
+use crate::store::Ledger;
 
 /// Arguments of `pbem status`.
 #[derive(Debug, clap::Args)]
@@ -15,6 +18,74 @@ pub struct Args {
     /// Also list finished games.
     #[arg(long)]
     pub all: bool,
+}
+
+/// Arguments of `pbem dismiss`.
+#[derive(Debug, clap::Args)]
+pub struct DismissArgs {
+    /// Dismiss every refused mail listed.
+    #[arg(long, conflicts_with = "handles")]
+    pub all: bool,
+    /// The handles `pbem status` shows for refused mails.
+    #[arg(value_name = "HANDLE", required_unless_present = "all")]
+    pub handles: Vec<String>,
+}
+
+/// Runs `pbem dismiss`.
+pub fn dismiss(args: &DismissArgs, home: &Home, out: &mut dyn Write) -> Result<Status, CliError> {
+    let mut ledger = Ledger::load(home.games.dir())?;
+    let mut dismissed = 0;
+    if args.all {
+        dismissed = ledger.dismiss(None);
+    } else {
+        for handle in &args.handles {
+            let count = ledger.dismiss(Some(handle.trim()));
+            if count == 0 {
+                return Err(CliError::Usage(format!(
+                    "no refused mail with handle {handle} (`pbem status` lists them)"
+                )));
+            }
+            dismissed += count;
+        }
+    }
+    ledger.save(home.games.dir())?;
+    writeln!(
+        out,
+        "dismissed {dismissed} refused mail{}",
+        if dismissed == 1 { "" } else { "s" }
+    )?;
+    Ok(Status::Ok)
+}
+
+/// The outbox and the refused mails, as `pbem status` lists them after the games.
+fn mail_lines(home: &Home, out: &mut dyn Write) -> Result<(), CliError> {
+    for pending in home.outbox.pending()? {
+        writeln!(
+            out,
+            "outbox: {} (ply {}) to {} waits to be sent (`pbem send --retry`)",
+            pending.game_id,
+            pending.ply,
+            pending.to.join(", ")
+        )?;
+    }
+    let ledger = Ledger::load(home.games.dir())?;
+    for entry in ledger.open_refusals() {
+        writeln!(
+            out,
+            "refused mail {} ({}{}, {}): {} (`pbem dismiss {}` once dealt with)",
+            entry.handle(),
+            entry.file,
+            entry
+                .game
+                .as_deref()
+                .map(|game| format!(", game {game}"))
+                .unwrap_or_default(),
+            entry.at.format("%Y-%m-%d %H:%M UTC"),
+            entry.reason,
+            entry.handle()
+        )?;
+    }
+    Ok(())
 }
 
 /// Runs `pbem status`.
@@ -83,6 +154,7 @@ pub fn run(args: &Args, home: &Home, out: &mut dyn Write) -> Result<Status, CliE
             if overdue == 1 { "" } else { "s" }
         )?;
     }
+    mail_lines(home, out)?;
     Ok(Status::Ok)
 }
 

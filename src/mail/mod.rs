@@ -20,7 +20,7 @@ pub mod smtp;
 pub mod trust;
 
 pub use compose::{ComposeError, Outgoing, compose, message_id};
-pub use parse::{Incoming, MailError, parse_mail};
+pub use parse::{Incoming, MailError, envelope_of, parse_mail};
 pub use smtp::{Password, Security, SendError, SmtpSettings, check, send};
 pub use trust::{auth_code, position_check};
 

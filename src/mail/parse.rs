@@ -55,6 +55,12 @@ pub struct Incoming {
     pub position_check: Option<String>,
     /// The hex digits of the authentication code, if the mail carries one.
     pub authentication: Option<String>,
+    /// When the record is quoted (a reply written in a mail client), the lines the
+    /// replier wrote themselves, above or below the quote: neither quoted nor the
+    /// "On ... wrote:" line before a quote, up to a signature (`-- `). A turn typed there
+    /// is not in the quoted record; the receiving side must not mistake the mail for a
+    /// repeated one.
+    pub typed: Option<String>,
 }
 
 /// Why a mail could not be read as a pbem mail, or does not check out.
@@ -268,7 +274,24 @@ pub fn parse_mail(bytes: &[u8]) -> Result<Incoming, MailError> {
         subject,
         position_check: block.position_check,
         authentication: block.authentication,
+        typed: block.typed,
     })
+}
+
+/// The envelope a message's headers name: the `From` address and the `To` and `Cc`
+/// addresses. pbem's own mails name exactly their envelope there, so an outbox message
+/// whose envelope file a crash prevented gets it back from this.
+#[must_use]
+pub fn envelope_of(bytes: &[u8]) -> Option<(String, Vec<String>)> {
+    let message = MessageParser::default().parse_headers(bytes)?;
+    let from = message.from()?.first()?.address()?.to_owned();
+    let to: Vec<String> = [message.to(), message.cc()]
+        .into_iter()
+        .flatten()
+        .flat_map(|address| address.iter())
+        .filter_map(|address| address.address().map(str::to_owned))
+        .collect();
+    (!to.is_empty()).then_some((from, to))
 }
 
 /// The record block of a mail's text and the lines around it.
@@ -276,6 +299,7 @@ struct Block {
     record: String,
     position_check: Option<String>,
     authentication: Option<String>,
+    typed: Option<String>,
 }
 
 /// Finds the least quoted record block in a text and recovers it.
@@ -325,11 +349,38 @@ fn extract(text: &str) -> Result<Block, MailError> {
     if record.trim().is_empty() {
         return Err(MailError::EmptyRecord);
     }
+    let typed = (depth > 0).then(|| own_lines(&lines)).flatten();
     Ok(Block {
         record,
         position_check,
         authentication,
+        typed,
     })
+}
+
+/// The lines of a reply that are not quoted: not the attribution line (ending with `:`)
+/// just before a quote, nothing after a signature separator; `None` when there are none.
+fn own_lines(lines: &[&str]) -> Option<String> {
+    let mut own = Vec::new();
+    for (index, line) in lines.iter().enumerate() {
+        if line.trim_end() == "--" && line.starts_with("--") {
+            break;
+        }
+        let (depth, rest) = unquote(line, usize::MAX);
+        let rest = rest.trim();
+        if depth > 0 || rest.is_empty() {
+            continue;
+        }
+        let next_is_quote = lines[index + 1..]
+            .iter()
+            .find(|next| !next.trim().is_empty())
+            .is_some_and(|next| unquote(next, 1).0 == 1);
+        if rest.ends_with(':') && next_is_quote {
+            continue;
+        }
+        own.push(rest);
+    }
+    (!own.is_empty()).then(|| own.join("\n"))
 }
 
 /// A line's text without its quote markers, if it is quoted exactly `depth` deep: the

@@ -1,6 +1,13 @@
 //! The games folder: one `<game id>.pgn` file per game, and beside it the game's local
 //! state (`<game id>.state.yaml`, readable by the owner only: it may hold the game's
 //! secret).
+//!
+//! A game file and its state change together through a journal: [`GameFiles::commit`]
+//! first writes `<game id>.journal` (the new text and the new state in one file,
+//! owner-only), then the game file, then the state, then removes the journal. A crash
+//! before the journal is on disk changes nothing; a crash after it is finished by
+//! [`GameFiles::recover`] at the next start. So a turn is never saved without the time
+//! it arrived, nor the time without the turn.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -8,7 +15,7 @@ use std::path::{Path, PathBuf};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-use super::{write_atomically, write_private};
+use super::{hook, write_atomically, write_private};
 use crate::notation::{ParseError, Record, parse_record};
 
 /// A game file or the games folder cannot be used.
@@ -74,6 +81,17 @@ pub struct LocalState {
     /// The game's shared secret, hex-encoded, if it has one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub secret: Option<String>,
+}
+
+/// A step of a game not yet finished: the new text and state, either left out when it
+/// does not change.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Journal {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    game: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    state: Option<LocalState>,
 }
 
 /// The folder of game files.
@@ -188,6 +206,84 @@ impl GameFiles {
         }
     }
 
+    fn journal_path(&self, id: &str) -> Result<PathBuf, StoreError> {
+        check_id(id)?;
+        Ok(self.dir.join(format!("{id}.journal")))
+    }
+
+    /// Writes a game's new text and new state (either may be left unchanged) as one step,
+    /// through the game's journal; returns the game file's path.
+    pub fn commit(
+        &self,
+        id: &str,
+        text: Option<&str>,
+        state: Option<&LocalState>,
+    ) -> Result<PathBuf, StoreError> {
+        let journal_path = self.journal_path(id)?;
+        fs::create_dir_all(&self.dir).map_err(io(&self.dir))?;
+        let journal = Journal {
+            game: text.map(str::to_owned),
+            state: state.cloned(),
+        };
+        let yaml = serde_yaml::to_string(&journal).map_err(|error| StoreError::State {
+            path: journal_path.display().to_string(),
+            message: error.to_string(),
+        })?;
+        write_private(&journal_path, yaml.as_bytes()).map_err(io(&journal_path))?;
+        hook::pause_at("journal");
+        self.apply(id, &journal)?;
+        fs::remove_file(&journal_path).map_err(io(&journal_path))?;
+        self.path(id)
+    }
+
+    fn apply(&self, id: &str, journal: &Journal) -> Result<(), StoreError> {
+        if let Some(text) = &journal.game {
+            self.save(id, text)?;
+        }
+        hook::pause_at("game");
+        if let Some(state) = &journal.state {
+            self.save_state(id, state)?;
+        }
+        Ok(())
+    }
+
+    /// Finishes the steps a killed pbem left in journals; returns the games repaired.
+    /// Call it only while holding the data lock.
+    pub fn recover(&self) -> Result<Vec<String>, StoreError> {
+        let entries = match fs::read_dir(&self.dir) {
+            Ok(entries) => entries,
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(error) => return Err(io(&self.dir)(error)),
+        };
+        let mut journals = Vec::new();
+        for entry in entries {
+            let path = entry.map_err(io(&self.dir))?.path();
+            if path
+                .extension()
+                .is_some_and(|extension| extension == "journal")
+            {
+                journals.push(path);
+            }
+        }
+        journals.sort();
+        let mut repaired = Vec::new();
+        for path in journals {
+            let Some(id) = path.file_stem().and_then(|stem| stem.to_str()) else {
+                continue;
+            };
+            let text = fs::read_to_string(&path).map_err(io(&path))?;
+            let journal: Journal =
+                serde_yaml::from_str(&text).map_err(|error| StoreError::State {
+                    path: path.display().to_string(),
+                    message: error.to_string(),
+                })?;
+            self.apply(id, &journal)?;
+            fs::remove_file(&path).map_err(io(&path))?;
+            repaired.push(id.to_owned());
+        }
+        Ok(repaired)
+    }
+
     /// Writes a game's local state, readable by the owner only.
     pub fn save_state(&self, id: &str, state: &LocalState) -> Result<(), StoreError> {
         let path = self.state_path(id)?;
@@ -255,6 +351,41 @@ mod tests {
         let path = games.save("g-2", "[Event \"x\"\n\n1. e4 *\n").unwrap();
         let error = games.load(&path).unwrap_err().to_string();
         assert!(error.contains("g-2.pgn:1:"), "{error}");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_journal_left_behind_is_finished_by_recover() {
+        let dir = scratch("journal");
+        let games = GameFiles::new(&dir);
+        let state = LocalState {
+            received: Some(DateTime::from_timestamp(1_800_000_000, 0).unwrap()),
+            secret: None,
+        };
+        games
+            .commit("g-4", Some("[Event \"x\"]\n\n*\n"), Some(&state))
+            .unwrap();
+        assert!(!dir.join("g-4.journal").exists());
+        assert_eq!(games.state("g-4").unwrap(), state);
+        // As if killed after the journal: nothing else written yet.
+        let later = LocalState {
+            received: Some(DateTime::from_timestamp(1_800_000_600, 0).unwrap()),
+            secret: None,
+        };
+        let journal = Journal {
+            game: Some("[Event \"y\"]\n\n*\n".to_owned()),
+            state: Some(later.clone()),
+        };
+        fs::write(
+            dir.join("g-4.journal"),
+            serde_yaml::to_string(&journal).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(games.recover().unwrap(), vec!["g-4".to_owned()]);
+        assert_eq!(games.state("g-4").unwrap(), later);
+        let path = games.path("g-4").unwrap();
+        assert_eq!(games.load(&path).unwrap().tag("Event"), Some("y"));
+        assert!(games.recover().unwrap().is_empty());
         fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -1,14 +1,17 @@
 //! The outbox: mails that are composed but not yet delivered. Each is a pair of files,
 //! `<game id>.<ply>.eml` (the message) and `<game id>.<ply>.envelope` (the sender and
-//! recipients, one address a line). The message is written first and the envelope last,
-//! and on delivery the envelope is removed first, so a crash at any moment leaves either
-//! a complete pending mail or none: a mail is delivered at most once per retry and never
-//! lost. A newer mail for the same game and ply replaces the older one.
+//! recipients, one address a line). The message is written first and the envelope last;
+//! on delivery the message is removed first and the envelope last. So a crash leaves at
+//! worst a message without its envelope (a mail not yet complete: [`Outbox::orphans`]
+//! finds it at the next start and the envelope is made again from its headers) or an
+//! envelope without its message (a mail already delivered: [`Outbox::orphans`] removes
+//! it). A mail is never lost and never sent twice by a retry. A newer mail for the same
+//! game and ply replaces the older one.
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use super::{StoreError, write_atomically};
+use super::{StoreError, hook, write_atomically};
 
 /// A mail waiting in the outbox.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -64,10 +67,31 @@ impl Outbox {
             return Err(StoreError::BadId(game_id.to_owned()));
         }
         fs::create_dir_all(&self.dir).map_err(io(&self.dir))?;
-        let stem = format!("{game_id}.{ply}");
-        let message_path = self.dir.join(format!("{stem}.eml"));
-        let envelope_path = self.dir.join(format!("{stem}.envelope"));
+        let message_path = self.dir.join(format!("{game_id}.{ply}.eml"));
         write_atomically(&message_path, message).map_err(io(&message_path))?;
+        hook::pause_at("outbox");
+        self.adopt(&message_path, from, to)
+    }
+
+    /// Writes the envelope of a message already in the outbox (a new one, or one whose
+    /// envelope a crash prevented), which makes it pending.
+    pub fn adopt(
+        &self,
+        message_path: &Path,
+        from: &str,
+        to: &[String],
+    ) -> Result<Pending, StoreError> {
+        let stem = message_path
+            .file_stem()
+            .and_then(|stem| stem.to_str())
+            .unwrap_or_default();
+        let Some((game_id, ply)) = stem
+            .rsplit_once('.')
+            .and_then(|(id, ply)| Some((id, ply.parse::<u32>().ok()?)))
+        else {
+            return Err(StoreError::BadId(stem.to_owned()));
+        };
+        let envelope_path = message_path.with_extension("envelope");
         let mut envelope = format!("{from}\n");
         for address in to {
             envelope.push_str(address);
@@ -75,7 +99,7 @@ impl Outbox {
         }
         write_atomically(&envelope_path, envelope.as_bytes()).map_err(io(&envelope_path))?;
         Ok(Pending {
-            message: message_path,
+            message: message_path.to_path_buf(),
             envelope: envelope_path,
             game_id: game_id.to_owned(),
             ply,
@@ -136,15 +160,40 @@ impl Outbox {
         fs::read(&pending.message).map_err(io(&pending.message))
     }
 
-    /// Removes a delivered mail.
+    /// Removes a delivered mail: its message first, then its envelope.
     pub fn delivered(&self, pending: &Pending) -> Result<(), StoreError> {
-        fs::remove_file(&pending.envelope).map_err(io(&pending.envelope))?;
-        match fs::remove_file(&pending.message) {
-            Err(error) if error.kind() != std::io::ErrorKind::NotFound => {
-                Err(io(&pending.message)(error))
+        for path in [&pending.message, &pending.envelope] {
+            match fs::remove_file(path) {
+                Err(error) if error.kind() != std::io::ErrorKind::NotFound => {
+                    return Err(io(path)(error));
+                }
+                _ => {}
             }
-            _ => Ok(()),
         }
+        Ok(())
+    }
+
+    /// What a crash left half-done: removes envelopes whose message is gone (those mails
+    /// were delivered) and returns the messages that have no envelope (those mails were
+    /// being put in; give each its envelope with [`Outbox::adopt`]).
+    pub fn orphans(&self) -> Result<Vec<PathBuf>, StoreError> {
+        let entries = match fs::read_dir(&self.dir) {
+            Ok(entries) => entries,
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(error) => return Err(io(&self.dir)(error)),
+        };
+        let mut messages = Vec::new();
+        for entry in entries {
+            let path = entry.map_err(io(&self.dir))?.path();
+            let extension = path.extension().and_then(|extension| extension.to_str());
+            if extension == Some("envelope") && !path.with_extension("eml").exists() {
+                fs::remove_file(&path).map_err(io(&path))?;
+            } else if extension == Some("eml") && !path.with_extension("envelope").exists() {
+                messages.push(path);
+            }
+        }
+        messages.sort();
+        Ok(messages)
     }
 }
 
@@ -175,9 +224,18 @@ mod tests {
         assert_eq!(pending[1].to, to);
         outbox.delivered(&pending[1]).unwrap();
         assert_eq!(outbox.pending().unwrap().len(), 1);
-        // A message without its envelope (a crash mid-put) is not pending.
+        // A message without its envelope (a crash mid-put) is not pending until adopted;
+        // an envelope without its message (a crash mid-delivery) is removed.
         fs::write(dir.join("g-2.1.eml"), "half").unwrap();
+        fs::write(dir.join("g-3.1.envelope"), "a@b\nc@d\n").unwrap();
         assert_eq!(outbox.pending().unwrap().len(), 1);
+        let orphans = outbox.orphans().unwrap();
+        assert_eq!(orphans, vec![dir.join("g-2.1.eml")]);
+        assert!(!dir.join("g-3.1.envelope").exists());
+        let adopted = outbox.adopt(&orphans[0], "alice@example.org", &to).unwrap();
+        assert_eq!((adopted.game_id.as_str(), adopted.ply), ("g-2", 1));
+        assert_eq!(outbox.pending().unwrap().len(), 2);
+        assert!(outbox.orphans().unwrap().is_empty());
         fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -13,6 +13,7 @@ mod chess;
 mod chesscala;
 mod cli;
 mod convert;
+mod lost;
 mod mail;
 mod notation;
 mod play;

@@ -233,5 +233,12 @@ fn new_refuses_bad_input_and_strangers() {
             text(&output.stderr)
         );
     }
-    assert!(!homes.alice.dir.join("games").exists());
+    // No game was written: the games folder holds at most the data lock's file.
+    let written: Vec<_> = std::fs::read_dir(homes.alice.dir.join("games"))
+        .map(|entries| entries.map(|entry| entry.unwrap().file_name()).collect())
+        .unwrap_or_default();
+    assert!(
+        written.iter().all(|name| name == ".pbem.lock"),
+        "{written:?}"
+    );
 }

@@ -1,0 +1,278 @@
+//! Replacing a file whole or not at all, for every file pbem writes (game files, their
+//! state and journals, the outbox, the mail ledger, the config, `fmt --in-place`,
+//! `convert -o`, `send --dry-run`).
+//!
+//! - The new content goes to a temporary file created exclusively (`O_EXCL`, a random
+//!   name, by the `tempfile` crate) in the target's own folder, named `.pbem-XXXXXX.tmp`,
+//!   is flushed to disk, then renamed over the target; the folder is flushed after the
+//!   rename. A crash leaves the old file or the new one, and at worst a stale temporary
+//!   file, which [`remove_stale_temporaries`] removes at the next start.
+//! - A symbolic link is followed (link by link, so a dangling link works too) and its
+//!   final target is replaced: the link stays a link.
+//! - Anything that exists and is not a regular file (a FIFO, a device node, a socket, a
+//!   folder) is refused: pbem never replaces it with a regular file.
+//! - A file with more than one hard link is refused: renaming over it would cut it off
+//!   from its other names, and writing into it in place could leave it half-written
+//!   after a crash. The error says so; copy the file (or remove the other links) first.
+//! - The new file keeps the old one's permission bits exactly; a new file gets the
+//!   usual `0666` less the umask; private files (state, journals, the ledger) are `0600`.
+
+use std::fs;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use super::hook;
+
+/// The prefix and suffix of pbem's temporary files.
+const TEMPORARY_PREFIX: &str = ".pbem-";
+const TEMPORARY_SUFFIX: &str = ".tmp";
+
+/// How many symbolic links are followed before giving up (as the kernel does).
+const MAX_LINKS: usize = 40;
+
+/// Replaces the file at `path` with `contents` atomically (creating it if needed). The
+/// file keeps its permissions when it existed.
+pub fn write_atomically(path: &Path, contents: &[u8]) -> io::Result<()> {
+    write(path, contents, false)
+}
+
+/// Like [`write_atomically`], readable and writable by the owner only (for secrets).
+pub fn write_private(path: &Path, contents: &[u8]) -> io::Result<()> {
+    write(path, contents, true)
+}
+
+fn refused(message: String) -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidInput, message)
+}
+
+/// The file a path finally names: symbolic links followed one by one, so a link whose
+/// target does not exist yet names that target.
+pub fn resolve_links(path: &Path) -> io::Result<PathBuf> {
+    let mut current = path.to_path_buf();
+    for _ in 0..MAX_LINKS {
+        match fs::symlink_metadata(&current) {
+            Ok(metadata) if metadata.file_type().is_symlink() => {
+                let target = fs::read_link(&current)?;
+                current = match current.parent() {
+                    Some(parent) if target.is_relative() => parent.join(target),
+                    _ => target,
+                };
+            }
+            Ok(_) => return Ok(current),
+            Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(current),
+            Err(error) => return Err(error),
+        }
+    }
+    Err(refused(format!(
+        "more than {MAX_LINKS} symbolic links in a row (a loop?)"
+    )))
+}
+
+/// Checks that [`write_atomically`] would replace `path` (a regular file with one link,
+/// or nothing yet, after symbolic links), without writing anything: for commands that
+/// read a file before replacing it, since reading a FIFO would block.
+pub fn check_replaceable(path: &Path) -> io::Result<()> {
+    match fs::metadata(resolve_links(path)?) {
+        Ok(metadata) => check_regular(&metadata),
+        Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(()),
+        Err(error) => Err(error),
+    }
+}
+
+fn write(path: &Path, contents: &[u8], private: bool) -> io::Result<()> {
+    let target = resolve_links(path)?;
+    let existing = match fs::metadata(&target) {
+        Ok(metadata) => Some(metadata),
+        Err(error) if error.kind() == io::ErrorKind::NotFound => None,
+        Err(error) => return Err(error),
+    };
+    if let Some(metadata) = &existing {
+        check_regular(metadata)?;
+    }
+    let folder = match target.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    if target.file_name().is_none() {
+        return Err(refused("not a file name".to_owned()));
+    }
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(TEMPORARY_PREFIX).suffix(TEMPORARY_SUFFIX);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = if private { 0o600 } else { 0o666 };
+        builder.permissions(fs::Permissions::from_mode(mode));
+    }
+    let mut temporary = builder.tempfile_in(&folder)?;
+    if let (Some(metadata), false) = (&existing, private) {
+        // Exactly the old bits, not masked by the umask.
+        temporary
+            .as_file()
+            .set_permissions(metadata.permissions())?;
+    }
+    temporary.write_all(contents)?;
+    temporary.as_file().sync_all()?;
+    hook::pause_at("temporary");
+    temporary.persist(&target).map_err(|error| error.error)?;
+    sync_folder(&folder);
+    Ok(())
+}
+
+/// Refuses what is not a regular file, and a regular file with other hard links.
+fn check_regular(metadata: &fs::Metadata) -> io::Result<()> {
+    let file_type = metadata.file_type();
+    if !file_type.is_file() {
+        let what = describe(&file_type);
+        return Err(refused(format!(
+            "is {what}, not a regular file: pbem writes only regular files and leaves this one as it is"
+        )));
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let links = metadata.nlink();
+        if links > 1 {
+            return Err(refused(format!(
+                "has {links} hard links: replacing it would cut it off from its other names, and \
+                 writing into it in place could leave it half-written, so pbem leaves it as it is \
+                 (copy it to a file of its own first)"
+            )));
+        }
+    }
+    Ok(())
+}
+
+fn describe(file_type: &fs::FileType) -> &'static str {
+    if file_type.is_dir() {
+        return "a folder";
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if file_type.is_fifo() {
+            return "a FIFO (named pipe)";
+        }
+        if file_type.is_char_device() || file_type.is_block_device() {
+            return "a device node";
+        }
+        if file_type.is_socket() {
+            return "a socket";
+        }
+    }
+    "something other than a file"
+}
+
+/// Flushes a folder's entries (the rename) to disk, where the system allows it.
+fn sync_folder(folder: &Path) {
+    #[cfg(unix)]
+    if let Ok(handle) = fs::File::open(folder) {
+        let _ = handle.sync_all();
+    }
+    #[cfg(not(unix))]
+    let _ = folder;
+}
+
+/// Whether a file name is one of pbem's temporary files (`.pbem-XXXXXX.tmp`, or the
+/// `.<name>.pbem-<pid>.tmp` of earlier versions).
+#[must_use]
+pub fn is_temporary(name: &str) -> bool {
+    name.starts_with('.') && name.ends_with(TEMPORARY_SUFFIX) && name.contains(".pbem-")
+        || name.starts_with(TEMPORARY_PREFIX) && name.ends_with(TEMPORARY_SUFFIX)
+}
+
+/// Removes pbem's temporary files left in `folder` by a run that was killed; returns
+/// how many. Call it only while holding the data lock, so no running pbem owns them.
+pub fn remove_stale_temporaries(folder: &Path) -> io::Result<usize> {
+    let entries = match fs::read_dir(folder) {
+        Ok(entries) => entries,
+        Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(0),
+        Err(error) => return Err(error),
+    };
+    let mut removed = 0;
+    for entry in entries {
+        let entry = entry?;
+        let is_ours = entry.file_name().to_str().is_some_and(is_temporary);
+        if is_ours && entry.file_type()?.is_file() {
+            match fs::remove_file(entry.path()) {
+                Ok(()) => removed += 1,
+                Err(error) if error.kind() == io::ErrorKind::NotFound => {}
+                Err(error) => return Err(error),
+            }
+        }
+    }
+    Ok(removed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("pbem-atomic-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn names(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = fs::read_dir(dir)
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn replaces_contents_and_leaves_no_temporary_file() {
+        let dir = scratch("replace");
+        let path = dir.join("game.pgn");
+        fs::write(&path, "old").unwrap();
+        write_atomically(&path, b"new").unwrap();
+        assert_eq!(fs::read_to_string(&path).unwrap(), "new");
+        assert_eq!(names(&dir), vec!["game.pgn"]);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_missing_folder_is_an_error_and_nothing_is_written() {
+        let path = std::env::temp_dir()
+            .join(format!("pbem-missing-{}", std::process::id()))
+            .join("game.pgn");
+        assert!(write_atomically(&path, b"x").is_err());
+        assert!(!path.exists());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn permissions_are_kept_and_private_files_are_private() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = scratch("modes");
+        let path = dir.join("game.pgn");
+        fs::write(&path, "old").unwrap();
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o640)).unwrap();
+        write_atomically(&path, b"new").unwrap();
+        let mode = |path: &Path| fs::metadata(path).unwrap().permissions().mode() & 0o7777;
+        assert_eq!(mode(&path), 0o640);
+        let secret = dir.join("state.yaml");
+        write_private(&secret, b"s").unwrap();
+        assert_eq!(mode(&secret), 0o600);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn temporary_names_are_recognised_and_removed() {
+        assert!(is_temporary(".pbem-a1B2c3.tmp"));
+        assert!(is_temporary(".g-1.pgn.pbem-123.tmp"));
+        assert!(!is_temporary("g-1.pgn"));
+        assert!(!is_temporary(".pbem.lock"));
+        let dir = scratch("stale");
+        fs::write(dir.join(".pbem-x1.tmp"), "half").unwrap();
+        fs::write(dir.join(".g.pgn.pbem-9.tmp"), "half").unwrap();
+        fs::write(dir.join("g.pgn"), "kept").unwrap();
+        assert_eq!(remove_stale_temporaries(&dir).unwrap(), 2);
+        assert_eq!(names(&dir), vec!["g.pgn"]);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+}
