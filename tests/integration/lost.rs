@@ -236,10 +236,24 @@ fn a_refused_mail_is_reported_once_listed_until_dismissed_and_never_deleted() {
     assert!(!status.contains("refused mail"), "{status}");
 
     // A forged mail (another sender): refused once, listed, then dismissed.
-    let forged = std::fs::read_to_string(&mail)
-        .unwrap()
+    let original = std::fs::read_to_string(&mail).unwrap();
+    let newline = if original.contains("\r\n") {
+        "\r\n"
+    } else {
+        "\n"
+    };
+    let forged = original
         .replace("alice@example.org", "mallory@example.org")
-        .replace(&format!("<{id}.1@pbem.invalid>"), "<forged@pbem.invalid>");
+        .lines()
+        .map(|line| {
+            if line.to_ascii_lowercase().starts_with("message-id:") {
+                "Message-ID: <forged@pbem.invalid>"
+            } else {
+                line
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(newline);
     let forged_name = "1762000005.M5P5.host";
     std::fs::write(bob_box.join("new").join(forged_name), &forged).unwrap();
     let refused = homes
