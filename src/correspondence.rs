@@ -14,12 +14,14 @@
 
 use chrono::{DateTime, Utc};
 
-use crate::clock::{Stamp, TimeControl, commands};
+use crate::clock::{Stamp, TimeControl};
 use crate::config::Player;
 use crate::games::{Color, DrawReason, Game, GameResult, Variant};
 use crate::notation::{
     Comment, Numbering, Record, Span, Tag, TurnNode, complete_roster, record_to_string,
 };
+use crate::replay::events::ClaimReason;
+pub use crate::replay::events::standing_offer;
 use crate::replay::{self, Report};
 
 /// The tag that holds the game's unique id.
@@ -333,7 +335,12 @@ fn play_in<G: Game>(
         node.comments.push(comment(&stamp_text));
     }
     record.moves.turns.push(node);
-    let result = position.outcome().map(|outcome| outcome.result());
+    // The replay judges repetition too (a Cascudo repetition ends the game by itself).
+    let result = replay::replay_game::<G>(record)
+        .report
+        .outcome
+        .or_else(|| position.outcome())
+        .map(|outcome| outcome.result());
     if let Some(result) = result {
         set_result(record, result);
     }
@@ -388,11 +395,11 @@ pub fn record_event(record: &mut Record, player: &str, event: Event) -> Result<(
                 ));
             };
             set_result(record, GameResult::Draw);
-            let name = match reason {
-                DrawReason::FiftyMoves => "fifty-moves",
-                _ => "threefold",
-            };
-            format!("[%draw claim {name}]")
+            let reason = ClaimReason::ALL
+                .into_iter()
+                .find(|claim| claim.draw_reason() == reason)
+                .unwrap_or(ClaimReason::Threefold);
+            format!("[%draw claim {}]", reason.name())
         }
     };
     let target = match record.moves.turns.last_mut() {
@@ -404,32 +411,6 @@ pub fn record_event(record: &mut Record, player: &str, event: Event) -> Result<(
         you.name().to_ascii_lowercase()
     )));
     Ok(())
-}
-
-/// The side whose draw offer stands: made on or after its last turn, not yet answered by
-/// a turn of the other side.
-#[must_use]
-pub fn standing_offer(record: &Record) -> Option<Color> {
-    let last = record.moves.turns.last()?;
-    last.comments
-        .iter()
-        .flat_map(|comment| event_commands(&comment.text))
-        .filter(|(_, name, value)| *name == "draw" && *value == "offer")
-        .map(|(side, ..)| side)
-        .next_back()
-}
-
-/// `(side, command, value)` for the event commands in a comment (`white [%draw offer]`).
-fn event_commands(text: &str) -> Vec<(Color, &str, &str)> {
-    let side = if text.starts_with("black") {
-        Color::Black
-    } else {
-        Color::White
-    };
-    commands(text)
-        .filter(|(name, _)| matches!(*name, "draw" | "resign"))
-        .map(|(name, value)| (side, name, value))
-        .collect()
 }
 
 fn check_open(record: &Record) -> Result<(), PlayError> {
