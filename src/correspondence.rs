@@ -705,10 +705,33 @@ mod tests {
         }
         record_event(&mut record, "alice@example.org", Event::ClaimDraw).unwrap();
         assert_eq!(record.tag("Result"), Some("1/2-1/2"));
+        // The validator judges the claim by the same rules.
+        let report = replay::replay(&record);
+        assert!(report.is_valid(), "{:?}", report.findings);
 
         let mut record = game();
         record_event(&mut record, "bob@example.org", Event::Resign).unwrap();
         assert_eq!(record.tag("Result"), Some("1-0"));
+        assert!(replay::replay(&record).is_valid());
+    }
+
+    #[test]
+    fn an_automatic_repetition_draw_sets_the_result() {
+        let mut record = game();
+        let shuffle = ["Nf3", "Nf6", "Ng1", "Ng8"];
+        for (index, token) in shuffle.iter().cycle().take(16).enumerate() {
+            let player = if index % 2 == 0 { "alice" } else { "bob" };
+            let played = play(
+                &mut record,
+                &format!("{player}@example.org"),
+                token,
+                stamp(),
+            )
+            .unwrap();
+            let expected = (index == 15).then_some(GameResult::Draw);
+            assert_eq!(played.result, expected, "after {token} ({index})");
+        }
+        assert_eq!(record.tag("Result"), Some("1/2-1/2"));
         assert!(replay::replay(&record).is_valid());
     }
 

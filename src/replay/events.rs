@@ -4,8 +4,8 @@
 //! commands preceded by the side that made them (`white [%draw offer]`, `black [%resign]`,
 //! `white [%draw claim threefold]`; see `notation/correspondence.md`). The replay hands
 //! the comments at each point of the main line (before the first turn, after each turn)
-//! to a [`Judge`], with the position there and how often it has occurred; the judge finds
-//! the events the rules do not allow and remembers how the game ended ([`End`]), by an
+//! to a `Judge`, with the position there and how often it has occurred; the judge finds
+//! the events the rules do not allow and remembers how the game ended (`End`), by an
 //! event or by the rules. `pbem draw claim` and the validator judge claims with the same
 //! [`ClaimReason::check`].
 
