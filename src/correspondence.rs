@@ -14,12 +14,15 @@
 
 use chrono::{DateTime, Utc};
 
-use crate::clock::{Stamp, TimeControl, commands};
+use crate::clock::commands;
+use crate::clock::{Stamp, TimeControl};
 use crate::config::Player;
 use crate::games::{Color, DrawReason, Game, GameResult, Variant};
 use crate::notation::{
     Comment, Numbering, Record, Span, Tag, TurnNode, complete_roster, record_to_string,
 };
+use crate::replay::events::ClaimReason;
+pub use crate::replay::events::standing_offer;
 use crate::replay::{self, History, Report};
 
 /// The tag that holds the game's unique id.
@@ -458,11 +461,11 @@ pub fn record_event(record: &mut Record, player: &str, event: Event) -> Result<(
                 ));
             };
             set_result(record, GameResult::Draw);
-            let name = match reason {
-                DrawReason::FiftyMoves => "fifty-moves",
-                _ => "threefold",
-            };
-            format!("[%draw claim {name}]")
+            let reason = ClaimReason::ALL
+                .into_iter()
+                .find(|claim| claim.draw_reason() == reason)
+                .unwrap_or(ClaimReason::Threefold);
+            format!("[%draw claim {}]", reason.name())
         }
     };
     let target = match record.moves.turns.last_mut() {
@@ -474,19 +477,6 @@ pub fn record_event(record: &mut Record, player: &str, event: Event) -> Result<(
         you.name().to_ascii_lowercase()
     )));
     Ok(())
-}
-
-/// The side whose draw offer stands: made on or after its last turn, not yet answered by
-/// a turn of the other side.
-#[must_use]
-pub fn standing_offer(record: &Record) -> Option<Color> {
-    let last = record.moves.turns.last()?;
-    last.comments
-        .iter()
-        .flat_map(|comment| event_commands(&comment.text))
-        .filter(|(_, name, value)| *name == "draw" && *value == "offer")
-        .map(|(side, ..)| side)
-        .next_back()
 }
 
 /// Who acted last in the game: the side of the last event (offer, acceptance, claim,
@@ -816,10 +806,33 @@ mod tests {
         }
         record_event(&mut record, "alice@example.org", Event::ClaimDraw).unwrap();
         assert_eq!(record.tag("Result"), Some("1/2-1/2"));
+        // The validator judges the claim by the same rules.
+        let report = replay::replay(&record);
+        assert!(report.is_valid(), "{:?}", report.findings);
 
         let mut record = game();
         record_event(&mut record, "bob@example.org", Event::Resign).unwrap();
         assert_eq!(record.tag("Result"), Some("1-0"));
+        assert!(replay::replay(&record).is_valid());
+    }
+
+    #[test]
+    fn an_automatic_repetition_draw_sets_the_result() {
+        let mut record = game();
+        let shuffle = ["Nf3", "Nf6", "Ng1", "Ng8"];
+        for (index, token) in shuffle.iter().cycle().take(16).enumerate() {
+            let player = if index % 2 == 0 { "alice" } else { "bob" };
+            let played = play(
+                &mut record,
+                &format!("{player}@example.org"),
+                token,
+                stamp(),
+            )
+            .unwrap();
+            let expected = (index == 15).then_some(GameResult::Draw);
+            assert_eq!(played.result, expected, "after {token} ({index})");
+        }
+        assert_eq!(record.tag("Result"), Some("1/2-1/2"));
         assert!(replay::replay(&record).is_valid());
     }
 

@@ -8,13 +8,31 @@
 //! from the position before the turn it is an alternative to. A line stops at its first
 //! unreadable or illegal turn (nothing after it can be checked), and the rest of the
 //! record goes on.
+//!
+//! The record events of the main line (resignation, draw offers, acceptance, claims) are
+//! judged by [`events`] against the same rules, and the result must follow from how the
+//! game ended: by the rules or by an event. Nothing but events may follow the end.
 
 use std::hash::Hasher;
 
 use serde::Serialize;
 
 use crate::games::{Color, DrawReason, Game, GameResult, IllegalKind, Outcome, Variant};
-use crate::notation::{Line, Numbering, ParseError, Record, Span};
+use crate::notation::{Comment, Line, Numbering, ParseError, Record, Span};
+
+pub mod events;
+
+use events::{End, Judge};
+
+/// How strictly a replay judges the end of a game.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    /// `--lenient-results`: a `*` on a game that has ended, and turns played after an end
+    /// the rules imposed while turns were still possible (a dead position, the
+    /// seventy-five-move rule, fivefold repetition), are warnings rather than errors, as
+    /// archives of over-the-board games write them.
+    pub lenient_results: bool,
+}
 
 mod history;
 
@@ -53,6 +71,9 @@ pub enum FindingKind {
     Result,
     /// A check or mate marker the position does not bear out.
     Annotation,
+    /// A record event (resignation, draw offer, acceptance, claim) the rules do not allow
+    /// where it is made.
+    Event,
     /// The record ends inside a turn whose decision waits for a player's hidden play (a
     /// card in reply, in Chess with wickets): valid so far, with what is awaited.
     Awaiting,
@@ -220,8 +241,16 @@ pub fn variant_of(record: &Record) -> Result<Variant, String> {
 /// Replays a record through the rules of the game its tags name.
 #[must_use]
 pub fn replay(record: &Record) -> Report {
+    replay_with(record, Options::default())
+}
+
+/// [`replay`] with options.
+#[must_use]
+pub fn replay_with(record: &Record, options: Options) -> Report {
     match variant_of(record) {
-        Ok(variant) => crate::with_game!(variant, G => replay_game::<G>(record).report),
+        Ok(variant) => {
+            crate::with_game!(variant, G => replay_game_with::<G>(record, options).report)
+        }
         Err(name) => unsupported(record, &name),
     }
 }
@@ -233,12 +262,17 @@ pub fn replay(record: &Record) -> Report {
 /// Returns the report and how the writer numbers the first turn (from the starting
 /// position; from the `[FEN]` tag when the game cannot be replayed).
 pub fn canonicalize(record: &mut Record) -> (Report, Numbering) {
+    canonicalize_with(record, Options::default())
+}
+
+/// [`canonicalize`] with options.
+pub fn canonicalize_with(record: &mut Record, options: Options) -> (Report, Numbering) {
     let variant = match variant_of(record) {
         Ok(variant) => variant,
         Err(name) => return (unsupported(record, &name), Numbering::from_tags(record)),
     };
     crate::with_game!(variant, G => {
-        let replayed = replay_inner::<G>(record, Tokens::Canonical);
+        let replayed = replay_inner::<G>(record, Tokens::Canonical, options);
         let numbering = match &replayed.start {
             Some(start) => Numbering {
                 fullmove: start.fullmove_number(),
@@ -302,7 +336,13 @@ pub struct Replayed<G: Game> {
 /// Replays a record in the game `G`, whatever its `[Variant]` tag says.
 #[must_use]
 pub fn replay_game<G: Game>(record: &Record) -> Replayed<G> {
-    replay_inner(record, Tokens::Keep)
+    replay_inner(record, Tokens::Keep, Options::default())
+}
+
+/// [`replay_game`] with options.
+#[must_use]
+pub fn replay_game_with<G: Game>(record: &Record, options: Options) -> Replayed<G> {
+    replay_inner(record, Tokens::Keep, options)
 }
 
 /// Whether the replay also writes each turn's canonical token (which costs a check and
@@ -313,7 +353,7 @@ enum Tokens {
     Canonical,
 }
 
-fn replay_inner<G: Game>(record: &Record, tokens: Tokens) -> Replayed<G> {
+fn replay_inner<G: Game>(record: &Record, tokens: Tokens, options: Options) -> Replayed<G> {
     let mut report = Report {
         game: record.number,
         variant: Some(G::VARIANT),
@@ -354,12 +394,13 @@ fn replay_inner<G: Game>(record: &Record, tokens: Tokens) -> Replayed<G> {
         buffer: Vec::new(),
         first_side: start.side_to_move(),
         first_number: start.fullmove_number(),
+        lenient: options.lenient_results,
     };
     let mut turns = Vec::with_capacity(record.moves.turns.len());
     let end = replayer.line(&record.moves, start.clone(), 0, false, Some(&mut turns));
     let mut findings = replayer.findings;
     let outcome = end.outcome;
-    check_result(record, &end, &mut findings);
+    check_result(record, &end, options, &mut findings);
 
     report.plies = u32::try_from(turns.len()).unwrap_or(u32::MAX);
     report.final_position = Some(end.position.position_string());
@@ -384,6 +425,8 @@ struct LineEnd<G> {
     complete: bool,
     /// A draw the side to move could claim there.
     claimable: Option<DrawReason>,
+    /// How the game ended, by the rules or by an event (main line only): the first end.
+    end: Option<End>,
 }
 
 struct Replayer<G: Game> {
@@ -395,6 +438,8 @@ struct Replayer<G: Game> {
     buffer: Vec<G::Turn>,
     first_side: Color,
     first_number: u32,
+    /// [`Options::lenient_results`].
+    lenient: bool,
 }
 
 impl<G: Game> Replayer<G> {
@@ -414,11 +459,18 @@ impl<G: Game> Replayer<G> {
         let mut occurrences = self.history.enter_key(key);
         added.push(key);
 
+        // Record events are judged along the main line only.
+        let main = turns.is_some();
+        let mut judge = Judge::default();
+        self.events_at(&line.comments, &position, occurrences, main, &mut judge);
+
         let mut complete = true;
         // The first end a draw rule imposed while turns were still possible (a dead
         // position, the move-count rule, fivefold repetition). Records of real games go
-        // on past such ends, so later turns are still replayed, with one warning.
+        // on past such ends, so later turns are still replayed, with one finding.
         let mut drawn: Option<Outcome> = None;
+        // Whether a turn after the end was reported (once per line).
+        let mut after_end = false;
         for (index, node) in line.turns.iter().enumerate() {
             // Variations are alternatives to this turn: they start where it starts.
             for variation in &node.variations {
@@ -483,20 +535,32 @@ impl<G: Game> Replayer<G> {
                     break;
                 }
             };
-            if drawn.is_none() {
+            if !after_end {
                 // A turn resolved, so the position had a legal turn: only the ends that
                 // leave legal turns are possible here.
-                let rule =
-                    repetition_end::<G>(occurrences).or_else(|| position.outcome_with_legal_turn());
-                if let Some(outcome) = rule {
-                    drawn = Some(outcome);
+                if judge.end.is_none()
+                    && let Some(outcome) = repetition_end::<G>(occurrences)
+                        .or_else(|| position.outcome_with_legal_turn())
+                {
+                    judge.end = Some(End::by_rule(outcome));
+                }
+                if let Some(end) = &judge.end {
+                    after_end = true;
+                    // Archives of real games go on past a dead position: a warning with
+                    // --lenient-results. Nothing may follow a resignation or a draw.
+                    let lenient = self.lenient && end.rule.is_some();
+                    if let Some(outcome) = end.rule {
+                        drawn = Some(outcome);
+                    }
+                    let (severity, rest) = if lenient {
+                        (Severity::Warning, "; the turns from here on do not count")
+                    } else {
+                        (Severity::Error, "")
+                    };
                     let finding = Finding::new(
-                        Severity::Warning,
+                        severity,
                         FindingKind::AfterEnd,
-                        format!(
-                            "the game was already over ({outcome}); the turns from here on \
-                             do not count"
-                        ),
+                        format!("the game was already over ({}){rest}", end.what),
                         node.span,
                     );
                     let finding = locate(self, finding);
@@ -529,6 +593,8 @@ impl<G: Game> Replayer<G> {
             let key = position.repetition_key();
             occurrences = self.history.enter_key(key);
             added.push(key);
+            judge.turn_played();
+            self.events_at(&node.comments, &position, occurrences, main, &mut judge);
         }
 
         if complete
@@ -554,6 +620,11 @@ impl<G: Game> Replayer<G> {
         let claimable = position
             .claimable_draw()
             .or_else(|| self.history.claimable(&position));
+        let end = if complete {
+            judge.end.or_else(|| outcome.map(End::by_rule))
+        } else {
+            None
+        };
         for key in added {
             self.history.leave_key(key);
         }
@@ -562,7 +633,50 @@ impl<G: Game> Replayer<G> {
             outcome,
             complete,
             claimable,
+            end,
         }
+    }
+
+    /// Judges the record events in the comments at one point of a line, where `position`
+    /// has occurred `occurrences` times: along the main line by the rules, and in a
+    /// variation, where no event belongs, as errors.
+    fn events_at(
+        &mut self,
+        comments: &[Comment],
+        position: &G,
+        occurrences: u32,
+        main: bool,
+        judge: &mut Judge,
+    ) {
+        if !comments
+            .iter()
+            .any(|comment| !events::events_in(&comment.text).is_empty())
+        {
+            return;
+        }
+        if !main {
+            for comment in comments {
+                for event in events::events_in(&comment.text) {
+                    self.findings.push(Finding {
+                        token: Some(event.to_string()),
+                        in_variation: true,
+                        ..Finding::new(
+                            Severity::Error,
+                            FindingKind::Event,
+                            "a record event inside a variation: events belong to the main line",
+                            comment.span,
+                        )
+                    });
+                }
+            }
+            return;
+        }
+        if judge.end.is_none()
+            && let Some(outcome) = self.history.outcome(position)
+        {
+            judge.end = Some(End::by_rule(outcome));
+        }
+        judge.comments(comments, position, occurrences, &mut self.findings);
     }
 
     /// Keeps the canonical-token list aligned when a line stops early: every node left in
@@ -630,8 +744,15 @@ impl<G: Game> Replayer<G> {
     }
 }
 
-/// Compares the record's result (tag and termination marker) with how the main line ends.
-fn check_result<G: Game>(record: &Record, end: &LineEnd<G>, findings: &mut Vec<Finding>) {
+/// Compares the record's result (tag and termination marker) with how the main line ends:
+/// by the rules or by a record event. A game that has not ended may have any result
+/// (time, or a resignation the record does not show).
+fn check_result<G: Game>(
+    record: &Record,
+    end: &LineEnd<G>,
+    options: Options,
+    findings: &mut Vec<Finding>,
+) {
     let tag = record.tag_pair("Result");
     let tag_result = tag.and_then(|tag| GameResult::from_token(tag.value.trim()));
     if let (Some(tag), None) = (tag, tag_result) {
@@ -660,27 +781,37 @@ fn check_result<G: Game>(record: &Record, end: &LineEnd<G>, findings: &mut Vec<F
         (None, Some(result)) => (result, tag.map_or(record.span, |tag| tag.span)),
         (None, None) => return,
     };
-    match end.outcome {
-        Some(outcome) if claimed == GameResult::Unknown => findings.push(Finding::new(
-            Severity::Warning,
+    let Some(ended) = &end.end else {
+        return;
+    };
+    if claimed == GameResult::Unknown {
+        let severity = if options.lenient_results {
+            Severity::Warning
+        } else {
+            Severity::Error
+        };
+        findings.push(Finding::new(
+            severity,
             FindingKind::Result,
-            format!("the result is * but the game is over: {outcome}"),
+            format!("the result is * but the game is over: {}", ended.what),
             span,
-        )),
-        Some(outcome) if outcome.result() != claimed => findings.push(Finding::new(
+        ));
+    } else if claimed != ended.result {
+        let message = match ended.rule {
+            Some(outcome) => {
+                format!("the result is {claimed} but the final position says {outcome}")
+            }
+            None => format!(
+                "the result is {claimed}, but {}: the game ended {}",
+                ended.what, ended.result
+            ),
+        };
+        findings.push(Finding::new(
             Severity::Error,
             FindingKind::Result,
-            format!("the result is {claimed} but the final position says {outcome}"),
+            message,
             span,
-        )),
-        Some(_) => {}
-        None => {
-            // Resignation, time and agreement are record events: any decisive result or
-            // draw is possible in a position the rules have not ended. Only a result that
-            // names a reason the position contradicts could be checked, and PGN does not
-            // record the reason, so a draw with a claim available is simply fine.
-            let _ = end.claimable;
-        }
+        ));
     }
 }
 

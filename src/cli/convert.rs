@@ -28,6 +28,10 @@ pub struct Args {
     /// it.
     #[arg(long, value_name = "POSITION")]
     pub setup: Option<String>,
+    /// For a pbem input, as `pbem validate --lenient-results`: `*` on an ended game and
+    /// turns after a dead position are not errors.
+    #[arg(long)]
+    pub lenient_results: bool,
     /// Where to write (atomically); standard output when left out.
     #[arg(long, short, value_name = "FILE")]
     pub output: Option<PathBuf>,
@@ -105,11 +109,14 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Status, CliError> {
         (vec![record], status)
     };
 
+    let options = replay::Options {
+        lenient_results: args.lenient_results,
+    };
     let mut output = String::new();
     match args.to {
         Format::Pbem | Format::Text => {
             for mut record in records {
-                let (found, numbering) = replay::canonicalize(&mut record);
+                let (found, numbering) = replay::canonicalize_with(&mut record, options);
                 let errors: Vec<Finding> = found.errors().cloned().collect();
                 if !errors.is_empty() {
                     report(&errors);
@@ -135,7 +142,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Status, CliError> {
             } else {
                 Dialect::WithoutChange
             };
-            match convert::export(record, dialect) {
+            match convert::export_with(record, dialect, options) {
                 Ok(game) if args.to == Format::Zillions => {
                     output = convert::zillions::write(&game);
                 }

@@ -13,6 +13,10 @@ pub struct Args {
     /// Replace each file with its canonical form (atomically) instead of printing it.
     #[arg(long, short = 'i')]
     pub in_place: bool,
+    /// As `pbem validate --lenient-results`: `*` on an ended game and turns after a
+    /// dead position are not errors.
+    #[arg(long)]
+    pub lenient_results: bool,
     /// Game files (`-` reads standard input; not with --in-place).
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
@@ -53,7 +57,10 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Status, CliError> {
                     continue;
                 }
             };
-            let (report, numbering) = replay::canonicalize(&mut record);
+            let options = replay::Options {
+                lenient_results: args.lenient_results,
+            };
+            let (report, numbering) = replay::canonicalize_with(&mut record, options);
             for finding in report.errors() {
                 eprintln!(
                     "{name}:{}:{}: game {}: {}",

@@ -8,7 +8,7 @@ use serde::Serialize;
 use super::diagnostic::{self, Source};
 use super::{CliError, Status, display_path, input};
 use crate::notation::{ReadError, Record};
-use crate::replay::{self, Finding, Report};
+use crate::replay::{self, Finding, Options, Report};
 
 /// Arguments of `pbem validate`.
 #[derive(Debug, clap::Args)]
@@ -19,6 +19,11 @@ pub struct Args {
     /// Print only invalid and unsupported games and the summary.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Take `*` on a game that has ended, and turns after a dead position or another
+    /// end the rules impose while turns are still possible, as warnings (archives of
+    /// over-the-board games write them).
+    #[arg(long)]
+    pub lenient_results: bool,
     /// Colour the diagnostics: auto (when standard output is a terminal), always, never.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
@@ -148,7 +153,12 @@ fn validate_file(
     while let Some(item) = reader.next() {
         tally.games += 1;
         let (report, record) = match item {
-            Ok(record) => (replay::replay(&record), Some(record)),
+            Ok(record) => {
+                let options = Options {
+                    lenient_results: args.lenient_results,
+                };
+                (replay::replay_with(&record, options), Some(record))
+            }
             Err(ReadError::Io(source)) => {
                 return Err(CliError::Io {
                     path: name.to_owned(),

@@ -422,8 +422,10 @@ fn convert_game<G: Game>(
     let complete = index == foreign.turns.len();
     let ruled = history.outcome(&position).map(|outcome| outcome.result());
     let result = match (foreign.result, ruled) {
-        // An open result may stand after the rules have ended the game.
-        (Some(GameResult::Unknown), _) if complete => GameResult::Unknown,
+        // An open result may not stand after the rules have ended the game: the rules'
+        // result is written.
+        (Some(GameResult::Unknown), Some(ruled)) if complete => ruled,
+        (Some(GameResult::Unknown), None) if complete => GameResult::Unknown,
         (Some(given), Some(ruled)) if complete && given != ruled => {
             findings.push(finding(
                 FindingKind::Result,
@@ -593,6 +595,15 @@ pub struct Exported {
 /// Prepares the main line of a valid pbem record for a writer; a record that is not
 /// valid gives the validator's findings.
 pub fn export(record: &Record, dialect: ops::Dialect) -> Result<Exported, Vec<Finding>> {
+    export_with(record, dialect, replay::Options::default())
+}
+
+/// [`export`], with the validator's options (`--lenient-results`).
+pub fn export_with(
+    record: &Record,
+    dialect: ops::Dialect,
+    options: replay::Options,
+) -> Result<Exported, Vec<Finding>> {
     let variant = replay::variant_of(record).map_err(|message| {
         vec![finding(
             FindingKind::UnsupportedVariant,
@@ -600,11 +611,15 @@ pub fn export(record: &Record, dialect: ops::Dialect) -> Result<Exported, Vec<Fi
             record.span,
         )]
     })?;
-    with_game!(variant, G => export_game::<G>(record, dialect))
+    with_game!(variant, G => export_game::<G>(record, dialect, options))
 }
 
-fn export_game<G: Game>(record: &Record, dialect: ops::Dialect) -> Result<Exported, Vec<Finding>> {
-    let replayed = replay::replay_game::<G>(record);
+fn export_game<G: Game>(
+    record: &Record,
+    dialect: ops::Dialect,
+    options: replay::Options,
+) -> Result<Exported, Vec<Finding>> {
+    let replayed = replay::replay_game_with::<G>(record, options);
     let errors: Vec<Finding> = replayed.report.errors().cloned().collect();
     if !errors.is_empty() {
         return Err(errors);

@@ -462,6 +462,9 @@ pub trait Game: Clone + fmt::Debug + Sized {
     const VARIANT: Variant;
     /// What repeating a position does in this game.
     const REPETITION: RepetitionRule;
+    /// Whether a draw may be claimed under a fifty-move rule ([`Game::claimable_draw`]
+    /// says when); games without such a claim keep the default.
+    const FIFTY_MOVE_CLAIM: bool = false;
 
     /// The game's standard starting position.
     fn start() -> Self;

@@ -362,3 +362,26 @@ fn fen_start_is_the_start_in_every_game() {
         );
     }
 }
+
+#[test]
+fn lenient_results_turns_only_the_result_mismatches_into_warnings() {
+    let scratch = Scratch::new("lenient");
+    let unknown = scratch.file("unknown.pgn", "[Result \"*\"]\n\n1. f3 e5 2. g4 Qh4# *\n");
+    let wrong = scratch.file(
+        "wrong.pgn",
+        "[Result \"1-0\"]\n\n1. e4 e5 {white [%resign]} 1-0\n",
+    );
+    let strict = pbem(&["validate", "--color", "never", text(&unknown)]);
+    assert_eq!(strict.status.code(), Some(1), "{}", stdout(&strict));
+    assert!(stdout(&strict).contains("error: game 1: the result is * but the game is over"));
+    let lenient = pbem(&["validate", "--lenient-results", text(&unknown)]);
+    assert_eq!(lenient.status.code(), Some(0), "{}", stdout(&lenient));
+    assert!(stdout(&lenient).contains("warning: game 1: the result is *"));
+    let lenient = pbem(&["validate", "--lenient-results", text(&wrong)]);
+    assert_eq!(lenient.status.code(), Some(1), "{}", stdout(&lenient));
+    assert!(stdout(&lenient).contains("but White resigned: the game ended 0-1"));
+    let formatted = pbem(&["fmt", text(&unknown)]);
+    assert_eq!(formatted.status.code(), Some(1));
+    let formatted = pbem(&["fmt", "--lenient-results", text(&unknown)]);
+    assert_eq!(formatted.status.code(), Some(0), "{}", stderr(&formatted));
+}

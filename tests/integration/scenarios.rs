@@ -26,7 +26,7 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use pbem::games::{Game, GameResult, IllegalKind, RepetitionRule};
+use pbem::games::{DrawReason, Game, GameResult, IllegalKind, Outcome, RepetitionRule};
 use pbem::notation::{Line, Numbering, Record, Span, Tag, TurnNode, parse_record, write_record};
 use pbem::replay::{History, replay};
 use proptest::prelude::*;
@@ -218,7 +218,8 @@ pub fn playout<G: Game + PartialEq>(start: &G, choices: &[u32]) -> Result<Record
     let mut legal: Vec<G::Turn> = Vec::new();
     let mut nodes = Vec::new();
     let mut ended = None;
-    for &choice in choices {
+    // One round more than there are choices, to see whether the last position ended.
+    for choice in choices.iter().copied().map(Some).chain([None]) {
         legal.clear();
         position.legal_turns(&mut legal);
         if let Some(limit) = ban {
@@ -237,6 +238,14 @@ pub fn playout<G: Game + PartialEq>(start: &G, choices: &[u32]) -> Result<Record
             prop_assert!(ended.is_some());
             break;
         }
+        // Nothing may follow an end the rules impose while turns are still possible (a
+        // dead position, a move-count rule, an automatic repetition draw).
+        ended = position
+            .outcome_with_legal_turn()
+            .or_else(|| repetition_end::<G>(seen[&position.repetition_key()]));
+        let Some(choice) = choice.filter(|_| ended.is_none()) else {
+            break;
+        };
         let turn = legal[choice as usize % legal.len()].clone();
         let token = position.write_turn(&turn);
         let syntax =
@@ -268,6 +277,23 @@ pub fn playout<G: Game + PartialEq>(start: &G, choices: &[u32]) -> Result<Record
         number: 1,
         ..Record::default()
     })
+}
+
+/// The draw an automatic repetition rule imposes on a position seen `count` times.
+fn repetition_end<G: Game>(count: u32) -> Option<Outcome> {
+    match G::REPETITION {
+        RepetitionRule::Draw {
+            automatic: Some(automatic),
+            ..
+        } if count >= automatic => Some(Outcome::Draw {
+            reason: if automatic == 3 {
+                DrawReason::ThreefoldRepetition
+            } else {
+                DrawReason::FivefoldRepetition
+            },
+        }),
+        _ => None,
+    }
 }
 
 /// A random game from `start` through the writer, the reader and the validator: it reads

@@ -4,8 +4,10 @@
 //! ```text
 //! % expect GAME KIND "TOKEN" "MESSAGE FRAGMENT"
 //! % games valid=N invalid=N unsupported=N
+//! % lenient-results
 //! ```
 //!
+//! `% lenient-results` replays the file as `pbem validate --lenient-results` does.
 //! Each finding must match exactly one `expect` line (game number, kind, the text at the
 //! finding's position starts with TOKEN, and the message contains the fragment), and
 //! each `expect` line must be matched. The finding's line and column must agree with its
@@ -14,7 +16,7 @@
 use std::path::{Path, PathBuf};
 
 use pbem::notation::{ReadError, Reader};
-use pbem::replay::{Finding, Report, replay};
+use pbem::replay::{Finding, Options, Report, replay_with};
 
 struct Expectation {
     game: usize,
@@ -32,9 +34,10 @@ fn quoted(text: &str) -> Vec<String> {
         .collect()
 }
 
-fn expectations(text: &str) -> (Vec<Expectation>, Option<String>) {
+fn expectations(text: &str) -> (Vec<Expectation>, Option<String>, Options) {
     let mut expected = Vec::new();
     let mut games = None;
+    let mut options = Options::default();
     for (index, line) in text.lines().enumerate() {
         if let Some(rest) = line.strip_prefix("% expect ") {
             let mut words = rest.split_whitespace();
@@ -53,9 +56,11 @@ fn expectations(text: &str) -> (Vec<Expectation>, Option<String>) {
             });
         } else if let Some(rest) = line.strip_prefix("% games ") {
             games = Some(rest.trim().to_owned());
+        } else if line.trim_end() == "% lenient-results" {
+            options.lenient_results = true;
         }
     }
-    (expected, games)
+    (expected, games, options)
 }
 
 fn kind_name(finding: &Finding) -> String {
@@ -77,12 +82,12 @@ fn locate(text: &str, offset: usize) -> (u32, u32) {
 
 fn run_case(path: &Path) -> Vec<String> {
     let text = std::fs::read_to_string(path).unwrap();
-    let (mut expected, games) = expectations(&text);
+    let (mut expected, games, options) = expectations(&text);
     let mut problems = Vec::new();
     let mut reports: Vec<Report> = Vec::new();
     for item in Reader::new(text.as_bytes()) {
         match item {
-            Ok(record) => reports.push(replay(&record)),
+            Ok(record) => reports.push(replay_with(&record, options)),
             Err(ReadError::Parse(error)) => reports.push(Report::unreadable(&error)),
             Err(ReadError::Io(error)) => panic!("{}: {error}", path.display()),
         }

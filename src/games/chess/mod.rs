@@ -265,6 +265,7 @@ impl Game for Chess {
         claim: 3,
         automatic: Some(5),
     };
+    const FIFTY_MOVE_CLAIM: bool = true;
 
     fn start() -> Chess {
         Chess::from_setup(Setup::default()).expect("the standard start is valid")

@@ -222,6 +222,7 @@ impl Game for Wickets {
         claim: 3,
         automatic: Some(5),
     };
+    const FIFTY_MOVE_CLAIM: bool = true;
 
     fn start() -> Wickets {
         Wickets::start_with(DecisionMode::Deterministic)
