@@ -16,6 +16,7 @@ mod convert;
 mod mail;
 mod notation;
 mod play;
+mod render;
 mod robustness;
 mod roundtrip;
 mod scenarios;
