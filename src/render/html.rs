@@ -135,7 +135,7 @@ fn json(value: &impl serde::Serialize) -> String {
 
 const STYLE: &str = "\
 body{font-family:system-ui,sans-serif;background:#f6f1e7;color:#222;margin:1.5em}\
-section.game{display:grid;grid-template-columns:minmax(300px,600px) minmax(14em,1fr);\
+section.game{display:grid;grid-template-columns:minmax(300px,540px) minmax(14em,1fr);\
 gap:1em 2em;margin-bottom:3em;padding:1em;background:#fffdf8;border:1px solid #d8ccb4;border-radius:8px}\
 section.game.active{border-color:#8a6a3a;box-shadow:0 0 0 2px #e6d3a8}\
 header{grid-column:1/-1}h1{font-size:1.3em}h2{margin:0;font-size:1.2em}\
