@@ -142,7 +142,7 @@ header{grid-column:1/-1}h1{font-size:1.3em}h2{margin:0;font-size:1.2em}\
 .subtitle{margin:.2em 0;color:#6b5a44}.board svg{width:100%;height:auto;display:block}\
 .controls{display:flex;gap:.4em;margin:.6em 0}.controls button{font-size:1.1em;padding:.2em .8em}\
 .status{font-weight:600}.comment{font-style:italic;min-height:1.4em;color:#4a3b28}\
-ol.moves{list-style:none;padding:0;margin:0;line-height:1.9;max-height:30em;overflow:auto}\
+ol.moves{list-style:none;padding:0;margin:0;line-height:1.9;max-height:30em;overflow:auto;overflow-wrap:anywhere}\
 ol.moves li{display:inline}.num{color:#8a7a62;margin-left:.3em}\
 .ply{cursor:pointer;padding:.1em .3em;border-radius:4px}\
 .ply.current{background:#e8c75a;color:#000;font-weight:600}.result{font-weight:600}";
