@@ -274,7 +274,7 @@ impl Session<'_> {
              return { ply: Number(s.getAttribute('data-ply')), current: current,\
                board: s.querySelector('.board').innerHTML,\
                plies: s.querySelectorAll('.ply').length,\
-               status: s.querySelector('.status').textContent };",
+               status: s.querySelector('.status').textContent, title: document.title };",
         );
         State {
             ply: value["ply"].as_u64().expect("ply"),
@@ -287,6 +287,22 @@ impl Session<'_> {
             board: value["board"].as_str().expect("board").to_owned(),
             plies: value["plies"].as_u64().expect("plies"),
             status: value["status"].as_str().expect("status").to_owned(),
+            title: value["title"].as_str().expect("title").to_owned(),
+        }
+    }
+}
+
+impl Session<'_> {
+    /// The state once `ready` holds (the page's script has run, a key has been handled),
+    /// or the last state seen after ten seconds.
+    fn state_when(&self, ready: impl Fn(&State) -> bool) -> State {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let state = self.state();
+            if ready(&state) || Instant::now() > deadline {
+                return state;
+            }
+            std::thread::sleep(Duration::from_millis(50));
         }
     }
 }
@@ -298,6 +314,7 @@ struct State {
     board: String,
     plies: u64,
     status: String,
+    title: String,
 }
 
 /// The share of pixels that differ between two screenshots.
@@ -341,7 +358,9 @@ fn replay_pages_step_through_every_game() {
         assert!(status.success(), "{example}: pbem html failed");
         session.go(&format!("file://{}", page.display()));
 
-        let start = session.state();
+        let start =
+            session.state_when(|state| state.title == *example && !state.current.is_empty());
+        assert_eq!(start.title, *example, "the page is loaded");
         assert_eq!(
             (start.ply, start.current.as_slice()),
             (0, &[0][..]),
@@ -363,7 +382,7 @@ fn replay_pages_step_through_every_game() {
         let mut boards = vec![start.board.clone()];
         for step in 1..=2u64 {
             session.press(ARROW_RIGHT);
-            let state = session.state();
+            let state = session.state_when(|state| state.ply == step);
             assert_eq!(state.ply, step, "{example}: Right moves one ply on");
             assert_eq!(state.current, [step], "{example}: the move list follows");
             assert_ne!(
@@ -387,7 +406,7 @@ fn replay_pages_step_through_every_game() {
             boards.push(state.board);
         }
         session.press(ARROW_LEFT);
-        let back = session.state();
+        let back = session.state_when(|state| state.ply == 1);
         assert_eq!(
             (back.ply, back.current.as_slice()),
             (1, &[1][..]),
@@ -399,7 +418,7 @@ fn replay_pages_step_through_every_game() {
         );
 
         session.press(END);
-        let end = session.state();
+        let end = session.state_when(|state| state.ply + 1 == state.plies);
         assert_eq!(
             end.ply,
             end.plies - 1,
@@ -412,7 +431,7 @@ fn replay_pages_step_through_every_game() {
         )
         .expect("save");
         session.press(HOME);
-        let home = session.state();
+        let home = session.state_when(|state| state.ply == 0);
         assert_eq!(
             (home.ply, home.board.as_str()),
             (0, boards[0].as_str()),
