@@ -568,3 +568,59 @@ fn the_config_turns_pictures_off() {
         .expect("config");
     assert!(!off.pictures);
 }
+
+#[test]
+fn pbem_send_mails_the_picture_and_pbem_receive_takes_it_in() {
+    use crate::support::homes::{Homes, ok};
+    for (config, pictures) in [("", true), ("pictures: false\n", false)] {
+        let homes = Homes::new(
+            if pictures {
+                "pictures-on"
+            } else {
+                "pictures-off"
+            },
+            config,
+        );
+        let id = homes.start("2026-11-01T09:00:00Z", &[]);
+        ok(&homes
+            .alice
+            .run("2026-11-01T10:00:00Z", &["move", &id, "e4"]));
+        let drafts = homes.alice.dir.join("drafts");
+        let out = ok(&homes.alice.run(
+            "2026-11-01T10:00:00Z",
+            &["send", "--dry-run", drafts.to_str().unwrap(), &id],
+        ));
+        let path = PathBuf::from(out.trim());
+        let mail = std::fs::read(&path).unwrap();
+        let message = mail_parser::MessageParser::default()
+            .parse(&mail)
+            .expect("mail");
+        let types: Vec<String> = message
+            .parts
+            .iter()
+            .filter_map(|part| part.content_type())
+            .map(|t| format!("{}/{}", t.ctype(), t.subtype().unwrap_or("")))
+            .collect();
+        if pictures {
+            assert_eq!(
+                types,
+                [
+                    "multipart/alternative",
+                    "text/plain",
+                    "multipart/related",
+                    "text/html",
+                    "image/png"
+                ]
+            );
+            let png = message.parts[4].contents();
+            let image = Pixmap::decode_png(png).expect("the picture decodes");
+            assert_eq!(image.width().max(image.height()), render::PNG_SIZE);
+        } else {
+            assert_eq!(types, ["text/plain"]);
+        }
+        let taken = ok(&homes
+            .bob
+            .run("2026-11-01T11:00:00Z", &["receive", path.to_str().unwrap()]));
+        assert!(taken.contains("last turn 1. e4"), "{taken}");
+    }
+}
