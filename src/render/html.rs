@@ -138,11 +138,11 @@ body{font-family:system-ui,sans-serif;background:#f6f1e7;color:#222;margin:1.5em
 section.game{display:grid;grid-template-columns:minmax(300px,540px) minmax(14em,1fr);\
 gap:1em 2em;margin-bottom:3em;padding:1em;background:#fffdf8;border:1px solid #d8ccb4;border-radius:8px}\
 section.game.active{border-color:#8a6a3a;box-shadow:0 0 0 2px #e6d3a8}\
-header{grid-column:1/-1}h1{font-size:1.3em}h2{margin:0;font-size:1.2em}\
+section.game>div{min-width:0}header{grid-column:1/-1}h1{font-size:1.3em}h2{margin:0;font-size:1.2em}\
 .subtitle{margin:.2em 0;color:#6b5a44}.board svg{width:100%;height:auto;display:block}\
 .controls{display:flex;gap:.4em;margin:.6em 0}.controls button{font-size:1.1em;padding:.2em .8em}\
 .status{font-weight:600}.comment{font-style:italic;min-height:1.4em;color:#4a3b28}\
-ol.moves{list-style:none;padding:0;margin:0;line-height:1.9;max-height:30em;overflow:auto;overflow-wrap:anywhere}\
+ol.moves{list-style:none;padding:0;margin:0;line-height:1.9;max-height:30em;overflow:auto;overflow-wrap:break-word}\
 ol.moves li{display:inline}.num{color:#8a7a62;margin-left:.3em}\
 .ply{cursor:pointer;padding:.1em .3em;border-radius:4px}\
 .ply.current{background:#e8c75a;color:#000;font-weight:600}.result{font-weight:600}";
@@ -231,12 +231,12 @@ pub fn page(title: &str, games: &[PageGame]) -> String {
         ));
         out.push_str("<div>\n<div class=\"board\" aria-live=\"polite\"></div>\n");
         out.push_str(
-            "<div class=\"controls\"><button type=\"button\" data-step=\"first\" title=\"Start (Home)\">⏮</button>\
-             <button type=\"button\" data-step=\"back\" title=\"Back (Left arrow)\">◀</button>\
-             <button type=\"button\" data-step=\"forward\" title=\"Forward (Right arrow)\">▶</button>\
-             <button type=\"button\" data-step=\"last\" title=\"End (End)\">⏭</button></div>\n",
+            "<div class=\"controls\"><button type=\"button\" data-step=\"first\" title=\"Start (Home)\">« Start</button>\
+             <button type=\"button\" data-step=\"back\" title=\"Back (Left arrow)\">‹ Back</button>\
+             <button type=\"button\" data-step=\"forward\" title=\"Forward (Right arrow)\">Forward ›</button>\
+             <button type=\"button\" data-step=\"last\" title=\"End (End)\">End »</button></div>\n",
         );
-        out.push_str("<p class=\"status\"></p>\n<p class=\"comment\"></p>\n</div>\n<div>\n<ol class=\"moves\">");
+        out.push_str("</div>\n<div>\n<p class=\"status\"></p>\n<p class=\"comment\"></p>\n<ol class=\"moves\">");
         out.push_str("<li><span class=\"ply\" data-ply=\"0\">start</span></li>");
         for (ply, (number, token)) in game.moves.iter().enumerate() {
             out.push_str("<li>");
