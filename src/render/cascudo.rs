@@ -5,7 +5,7 @@ use super::glyphs;
 use super::grid::{FRAME, INK, TOUCHED, check_glow};
 use super::pieces::{self, Shape};
 use super::svg::{Svg, escape};
-use super::{Marks, Render};
+use super::{Marks, Render, kings};
 use crate::games::cascudo::hex::{self, Cell, Colour};
 use crate::games::{Cascudo, Game};
 
@@ -106,6 +106,13 @@ impl Render for Cascudo {
         }
         svg.close();
         svg.finish()
+    }
+
+    fn checked(&self) -> Option<Vec<String>> {
+        Some(match self.snapshot() {
+            Some(snapshot) if self.is_check() => kings(&snapshot, self.side_to_move()),
+            _ => Vec::new(),
+        })
     }
 }
 

@@ -283,8 +283,17 @@ fn the_game_specific_marks_are_drawn() {
         .sum();
     assert_eq!(svg.matches("class=\"count\"").count(), counts);
 
-    // Cascudo: 44 cells.
+    // Cascudo: 44 cells, and the mated King in check even without the last turn's `#`.
     let (position, _, _) = ending::<pbem::games::Cascudo>(&record("cascudo"));
+    let marks = render::marks(&position, None);
+    assert_eq!(
+        marks.check,
+        render::kings(
+            &position.snapshot().expect("snapshot"),
+            position.side_to_move()
+        )
+    );
+    assert_eq!(marks.check.len(), 1);
     let tree = usvg::Tree::from_str(&render::svg(&position, None), &usvg::Options::default())
         .expect("usvg");
     let squares = tree
