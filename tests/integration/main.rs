@@ -21,5 +21,6 @@ mod properties;
 mod robustness;
 mod roundtrip;
 mod scenarios;
+mod typed;
 mod validate;
 mod wickets;
