@@ -23,6 +23,16 @@
 //!   # password_command: pass show mail/alice
 //!   # ca_file: my-ca.pem  # an extra root certificate to trust
 //!   timeout_seconds: 30
+//! imap:                   # optional: where `pbem receive --imap` and `pbem sync` read mail
+//!   host: imap.example.org
+//!   port: 993             # default 993 for tls, 143 for starttls
+//!   security: tls         # tls | starttls
+//!   user: alice@example.org
+//!   password_env: PBEM_IMAP_PASSWORD   # or password_command
+//!   folder: INBOX         # the folder read (INBOX by default)
+//!   after: seen           # what becomes of a mail taken in: seen | move | leave
+//!   # move_to: pbem       # the folder for `after: move`
+//! # maildir: ~/Maildir    # optional: `pbem sync` reads this Maildir when there is no imap
 //! ```
 
 use std::path::{Path, PathBuf};
@@ -86,6 +96,54 @@ pub struct SmtpConfig {
     pub allow_plain: bool,
 }
 
+/// How the IMAP connection is protected.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ImapSecurityMode {
+    /// TLS from the first byte (port 993).
+    Tls,
+    /// A plain connection upgraded with STARTTLS (port 143).
+    Starttls,
+}
+
+/// What becomes of a mail on the IMAP server once `pbem` has taken it in (or found
+/// nothing new in it). A mail that is not taken in is never changed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AfterTaken {
+    /// Flag it `\Seen`.
+    Seen,
+    /// Move it to the `move_to` folder.
+    Move,
+    /// Leave it as it is.
+    Leave,
+}
+
+/// The IMAP server, validated.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ImapConfig {
+    /// Host name or address.
+    pub host: String,
+    /// Port.
+    pub port: u16,
+    /// Encryption (always: tls or starttls).
+    pub security: ImapSecurityMode,
+    /// Login name.
+    pub user: String,
+    /// Where the password comes from (never `None`).
+    pub password: PasswordSource,
+    /// An extra root certificate (PEM) to trust.
+    pub ca_file: Option<PathBuf>,
+    /// How long to wait for the server.
+    pub timeout: Duration,
+    /// The folder read.
+    pub folder: String,
+    /// What becomes of a mail taken in.
+    pub after: AfterTaken,
+    /// The folder for [`AfterTaken::Move`].
+    pub move_to: Option<String>,
+}
+
 /// The player, as their games name them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Player {
@@ -106,6 +164,10 @@ pub struct Settings {
     pub outbox: PathBuf,
     /// The relay, if any.
     pub smtp: Option<SmtpConfig>,
+    /// The IMAP server, if any.
+    pub imap: Option<ImapConfig>,
+    /// A local Maildir that `pbem sync` reads when there is no IMAP server.
+    pub maildir: Option<PathBuf>,
 }
 
 /// A config file that cannot be used, with the place and the cause.
@@ -138,6 +200,24 @@ struct FileConfig {
     games: Option<String>,
     outbox: Option<String>,
     smtp: Option<FileSmtp>,
+    imap: Option<FileImap>,
+    maildir: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileImap {
+    host: String,
+    port: Option<u16>,
+    security: Option<ImapSecurityMode>,
+    user: String,
+    password_env: Option<String>,
+    password_command: Option<String>,
+    ca_file: Option<String>,
+    timeout_seconds: Option<u64>,
+    folder: Option<String>,
+    after: Option<AfterTaken>,
+    move_to: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -253,11 +333,73 @@ impl Settings {
                 })
             }
         };
+        let imap = match file.imap {
+            None => None,
+            Some(imap) => {
+                let security = imap.security.unwrap_or(ImapSecurityMode::Tls);
+                if imap.host.trim().is_empty() {
+                    return Err(invalid("imap.host", "must not be empty".to_owned()));
+                }
+                if imap.user.trim().is_empty() {
+                    return Err(invalid("imap.user", "must not be empty".to_owned()));
+                }
+                let password = match (imap.password_env, imap.password_command) {
+                    (Some(_), Some(_)) => {
+                        return Err(invalid(
+                            "imap.password_env",
+                            "give password_env or password_command, not both".to_owned(),
+                        ));
+                    }
+                    (Some(variable), None) => PasswordSource::Environment(variable),
+                    (None, Some(command)) => PasswordSource::Command(command),
+                    (None, None) => {
+                        return Err(invalid(
+                            "imap.password_env",
+                            "an imap login needs password_env or password_command".to_owned(),
+                        ));
+                    }
+                };
+                let timeout = imap.timeout_seconds.unwrap_or(30);
+                if timeout == 0 {
+                    return Err(invalid(
+                        "imap.timeout_seconds",
+                        "must be at least 1".to_owned(),
+                    ));
+                }
+                let after = imap.after.unwrap_or(AfterTaken::Seen);
+                let move_to = imap.move_to.map(|folder| folder.trim().to_owned());
+                if after == AfterTaken::Move && move_to.as_deref().is_none_or(str::is_empty) {
+                    return Err(invalid(
+                        "imap.move_to",
+                        "after: move needs the folder to move mails to".to_owned(),
+                    ));
+                }
+                Some(ImapConfig {
+                    host: imap.host.trim().to_owned(),
+                    port: imap.port.unwrap_or(match security {
+                        ImapSecurityMode::Tls => 993,
+                        ImapSecurityMode::Starttls => 143,
+                    }),
+                    security,
+                    user: imap.user.trim().to_owned(),
+                    password,
+                    ca_file: imap.ca_file.as_deref().map(resolve),
+                    timeout: Duration::from_secs(timeout),
+                    folder: imap
+                        .folder
+                        .map_or_else(|| "INBOX".to_owned(), |folder| folder.trim().to_owned()),
+                    after,
+                    move_to,
+                })
+            }
+        };
         Ok(Settings {
             player: Player { name, email },
             games: resolve(file.games.as_deref().unwrap_or("games")),
             outbox: resolve(file.outbox.as_deref().unwrap_or("outbox")),
             smtp,
+            imap,
+            maildir: file.maildir.as_deref().map(resolve),
         })
     }
 

@@ -78,7 +78,8 @@ pub fn run(
             )?;
             writeln!(out, "games: {}", settings.games.display())?;
             writeln!(out, "outbox: {}", settings.outbox.display())?;
-            super::mail::check_smtp(&home, out)
+            super::mail::check_smtp(&home, out)?;
+            super::mail::check_imap(&home, out)
         }
     }
 }

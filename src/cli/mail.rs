@@ -6,7 +6,9 @@ use std::path::{Path, PathBuf};
 
 use super::home::{self, Home};
 use super::{CliError, Status};
-use crate::config::{PasswordSource, SecurityMode, SmtpConfig};
+use crate::config::{
+    AfterTaken, ImapConfig, ImapSecurityMode, PasswordSource, SecurityMode, SmtpConfig,
+};
 use crate::correspondence::{self, Comparison};
 use crate::games::Color;
 use crate::mail::{self, Mailbox, Outgoing, Password, Security, SmtpSettings};
@@ -42,10 +44,18 @@ pub struct ReceiveArgs {
     /// folders (other mail is left exactly as it is).
     #[arg(long, value_name = "DIR", conflicts_with = "file")]
     pub maildir: Option<PathBuf>,
+    /// Take in the pbem mails (and replies to them) that are new to pbem from the IMAP
+    /// folder of the config's imap section (other mail is not even fetched).
+    #[arg(long, conflicts_with_all = ["file", "maildir"])]
+    pub imap: bool,
     /// A mail file (`-` reads standard input).
-    #[arg(value_name = "FILE", required_unless_present = "maildir")]
+    #[arg(value_name = "FILE", required_unless_present_any = ["maildir", "imap"])]
     pub file: Option<PathBuf>,
 }
+
+/// Arguments of `pbem sync` (none).
+#[derive(Debug, clap::Args)]
+pub struct SyncArgs {}
 
 /// Runs `pbem send`.
 pub fn send(args: &SendArgs, home: &Home, out: &mut dyn Write) -> Result<Status, CliError> {
@@ -286,7 +296,9 @@ fn smtp_settings(smtp: &SmtpConfig) -> Result<SmtpSettings, CliError> {
                 ))
             })?))
         }
-        PasswordSource::Command(command) => Some(Password::new(run_password_command(command)?)),
+        PasswordSource::Command(command) => {
+            Some(Password::new(run_password_command("smtp", command)?))
+        }
     };
     Ok(SmtpSettings {
         host: smtp.host.clone(),
@@ -305,28 +317,32 @@ fn smtp_settings(smtp: &SmtpConfig) -> Result<SmtpSettings, CliError> {
 }
 
 /// Runs the password command and takes its first line. Its output is never shown.
-fn run_password_command(command: &str) -> Result<String, CliError> {
+fn run_password_command(section: &str, command: &str) -> Result<String, CliError> {
     let output = std::process::Command::new("sh")
         .arg("-c")
         .arg(command)
         .stdin(std::process::Stdio::null())
         .stderr(std::process::Stdio::inherit())
         .output()
-        .map_err(|error| CliError::Usage(format!("cannot run smtp.password_command: {error}")))?;
+        .map_err(|error| {
+            CliError::Usage(format!("cannot run {section}.password_command: {error}"))
+        })?;
     if !output.status.success() {
         return Err(CliError::Usage(format!(
-            "smtp.password_command failed ({})",
+            "{section}.password_command failed ({})",
             output.status
         )));
     }
     let text = String::from_utf8(output.stdout).map_err(|_| {
-        CliError::Usage("smtp.password_command printed something that is not UTF-8".to_owned())
+        CliError::Usage(format!(
+            "{section}.password_command printed something that is not UTF-8"
+        ))
     })?;
     let password = text.lines().next().unwrap_or("").to_owned();
     if password.is_empty() {
-        return Err(CliError::Usage(
-            "smtp.password_command printed nothing".to_owned(),
-        ));
+        return Err(CliError::Usage(format!(
+            "{section}.password_command printed nothing"
+        )));
     }
     Ok(password)
 }
@@ -378,7 +394,10 @@ struct Judged {
 /// Runs `pbem receive`.
 pub fn receive(args: &ReceiveArgs, home: &Home, out: &mut dyn Write) -> Result<Status, CliError> {
     if let Some(maildir) = &args.maildir {
-        return receive_maildir(maildir, home, out);
+        return receive_maildir(maildir, home, out).map(|(status, _)| status);
+    }
+    if args.imap {
+        return receive_imap(home, out).map(|(status, _)| status);
     }
     let path = args.file.as_deref().unwrap_or(Path::new("-"));
     let bytes = read_input(path)?;
@@ -499,15 +518,18 @@ fn maildir_mails(maildir: &Path) -> Result<Vec<MaildirMail>, CliError> {
 /// does once it has shown it; a refused one stays where it is, is reported once, and is
 /// listed by `pbem status` until dismissed (it is judged again, quietly, on each run, so
 /// it is taken in once it can be: after `pbem secret`, say).
-fn receive_maildir(maildir: &Path, home: &Home, out: &mut dyn Write) -> Result<Status, CliError> {
+fn receive_maildir(
+    maildir: &Path,
+    home: &Home,
+    out: &mut dyn Write,
+) -> Result<(Status, Vec<String>), CliError> {
     let io = |path: &Path| {
         let path = path.display().to_string();
         move |source| CliError::Io { path, source }
     };
     let mails = maildir_mails(maildir)?;
     let mut ledger = Ledger::load(home.games.dir())?;
-    let mut status = Status::Ok;
-    let mut taken = 0;
+    let mut run = Run::default();
     for mail in mails {
         if ledger.skipped.contains(&mail.unique) {
             continue;
@@ -522,11 +544,72 @@ fn receive_maildir(maildir: &Path, home: &Home, out: &mut dyn Write) -> Result<S
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => continue,
             Err(error) => return Err(io(&mail.path)(error)),
         };
-        let mut judged = judge(&bytes, home);
+        let listed = run.judge(
+            &bytes,
+            &mail.unique,
+            &mail.name,
+            earlier.as_ref(),
+            &mut ledger,
+            home,
+            out,
+        )?;
+        if mail.is_new && listed == Listed::Done {
+            mark_seen(maildir, &mail).map_err(io(&mail.path))?;
+        }
+    }
+    run.finish(out)
+}
+
+/// What became of one mail of a mailbox.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Listed {
+    /// Not a pbem mail: left alone for good.
+    Skipped,
+    /// Taken in, or nothing new in it.
+    Done,
+    /// Refused (and left where it is).
+    Refused,
+}
+
+/// One reading of a mailbox (a Maildir or an IMAP folder): its exit status, how many
+/// mails were taken in, and the games they changed.
+struct Run {
+    status: Status,
+    taken: usize,
+    changed: Vec<String>,
+}
+
+impl Default for Run {
+    fn default() -> Run {
+        Run {
+            status: Status::Ok,
+            taken: 0,
+            changed: Vec::new(),
+        }
+    }
+}
+
+impl Run {
+    /// Judges one mail of the mailbox, named `unique` in the ledger and `name` in what is
+    /// printed, through the ledger: each pbem mail is judged once (by its Message-ID and
+    /// the game's turns), a refusal is reported once and tried again quietly, and mail
+    /// that is not pbem mail is remembered as such.
+    #[allow(clippy::too_many_arguments)]
+    fn judge(
+        &mut self,
+        bytes: &[u8],
+        unique: &str,
+        name: &str,
+        earlier: Option<&Entry>,
+        ledger: &mut Ledger,
+        home: &Home,
+        out: &mut dyn Write,
+    ) -> Result<Listed, CliError> {
+        let mut judged = judge(bytes, home);
         if let Err(Refusal::NotPbem(_)) = judged.result {
-            ledger.skipped.insert(mail.unique.clone());
+            ledger.skipped.insert(unique.to_owned());
             ledger.save(home.games.dir())?;
-            continue;
+            return Ok(Listed::Skipped);
         }
         if earlier.is_none()
             && let Some(seen) = ledger.by_key(&judged.key)
@@ -538,36 +621,216 @@ fn receive_maildir(maildir: &Path, home: &Home, out: &mut dyn Write) -> Result<S
                 seen.file
             )));
         }
-        let name = &mail.name;
         match &judged.result {
             Ok(Taken::Saved(text)) => {
-                taken += 1;
+                self.taken += 1;
+                if let Some(game) = &judged.game
+                    && !self.changed.contains(game)
+                {
+                    self.changed.push(game.clone());
+                }
                 writeln!(out, "{text}")?;
             }
             Ok(Taken::Nothing(text)) => writeln!(out, "{name}: {text}")?,
             Err(Refusal::Refused(reason) | Refusal::NotPbem(reason)) => {
                 if earlier.is_none() {
-                    let handle = entry(&judged, mail.unique.clone())?.handle();
+                    let handle = entry(&judged, unique.to_owned())?.handle();
                     writeln!(
                         out,
                         "{name}: refused: {reason}\n{name}: left where it is; `pbem status` lists it until `pbem dismiss {handle}`"
                     )?;
-                    status = Status::Invalid;
+                    self.status = Status::Invalid;
                 }
             }
         }
         crate::store::hook::pause_at("taken");
         let refused = judged.result.is_err();
-        ledger.record(entry(&judged, mail.unique.clone())?);
+        ledger.record(entry(&judged, unique.to_owned())?);
         ledger.save(home.games.dir())?;
-        if mail.is_new && !refused {
-            mark_seen(maildir, &mail).map_err(io(&mail.path))?;
+        Ok(if refused {
+            Listed::Refused
+        } else {
+            Listed::Done
+        })
+    }
+
+    /// Says `no new moves` when nothing was taken in and nothing refused.
+    fn finish(self, out: &mut dyn Write) -> Result<(Status, Vec<String>), CliError> {
+        if self.taken == 0 && self.status == Status::Ok {
+            writeln!(out, "no new moves")?;
+        }
+        Ok((self.status, self.changed))
+    }
+}
+
+/// Takes in the pbem mails of the config's IMAP folder, as a Maildir's are taken in (the
+/// same judging through the mail ledger, each mail named by the folder's UIDVALIDITY and
+/// its UID). Only mails that may be pbem's are fetched (see `mail::imap::pbem_search`),
+/// with `BODY.PEEK[]`, so no flag changes on a mail that is not taken in. A mail taken
+/// in (or holding nothing new) is then flagged seen, moved or left, as `imap.after`
+/// says; a refused one is left exactly as it is. An error stops the run with what was
+/// done so far kept: the next run goes on from there.
+fn receive_imap(home: &Home, out: &mut dyn Write) -> Result<(Status, Vec<String>), CliError> {
+    let Some(imap) = &home.settings.imap else {
+        return Err(CliError::Usage(format!(
+            "no imap section in {}: add one (host, user, password_env) to read mail over IMAP",
+            home.path.display()
+        )));
+    };
+    let settings = imap_settings(imap)?;
+    let failed = |error: mail::ImapError| {
+        CliError::Usage(format!(
+            "{error}\nwhat was taken in before is kept; the next `pbem receive --imap` (or `pbem sync`) goes on from there"
+        ))
+    };
+    let mut mailbox = mail::imap::Mailbox::open(&settings).map_err(failed)?;
+    let uids = mailbox.search().map_err(failed)?;
+    let mut ledger = Ledger::load(home.games.dir())?;
+    let mut run = Run::default();
+    let prefix = format!(
+        "imap:{}@{}/{};{}",
+        imap.user,
+        settings.server(),
+        imap.folder,
+        mailbox.uid_validity()
+    );
+    for uid in uids {
+        let unique = format!("{prefix}/{uid}");
+        if ledger.skipped.contains(&unique) {
+            continue;
+        }
+        let earlier = ledger.by_file(&unique).cloned();
+        if let Some(entry) = &earlier
+            && !entry.open_refusal()
+        {
+            // Judged before; a move a stopped run did not make is made now.
+            if entry.outcome != Outcome::Refused && imap.after == AfterTaken::Move {
+                dispose(&mut mailbox, uid, imap).map_err(failed)?;
+            }
+            continue;
+        }
+        let Some(bytes) = mailbox.fetch(uid).map_err(failed)? else {
+            // Deleted on the server since the search.
+            continue;
+        };
+        let name = format!("{} uid {uid}", imap.folder);
+        let listed = run.judge(
+            &bytes,
+            &unique,
+            &name,
+            earlier.as_ref(),
+            &mut ledger,
+            home,
+            out,
+        )?;
+        if listed == Listed::Done {
+            dispose(&mut mailbox, uid, imap).map_err(failed)?;
         }
     }
-    if taken == 0 && status == Status::Ok {
-        writeln!(out, "no new moves")?;
+    mailbox.logout();
+    run.finish(out)
+}
+
+/// Does with a mail taken in what `imap.after` says.
+fn dispose(
+    mailbox: &mut mail::imap::Mailbox,
+    uid: u32,
+    imap: &ImapConfig,
+) -> Result<(), mail::ImapError> {
+    match imap.after {
+        AfterTaken::Leave => Ok(()),
+        AfterTaken::Seen => mailbox.mark_seen(uid),
+        AfterTaken::Move => mailbox.move_to(uid, imap.move_to.as_deref().unwrap_or("pbem")),
     }
-    Ok(status)
+}
+
+/// The IMAP settings from the config, with the password fetched now.
+fn imap_settings(imap: &ImapConfig) -> Result<mail::ImapSettings, CliError> {
+    let password = match &imap.password {
+        PasswordSource::Environment(variable) => std::env::var(variable).map_err(|_| {
+            CliError::Usage(format!(
+                "imap.password_env names {variable}, which is not set in the environment"
+            ))
+        })?,
+        PasswordSource::Command(command) => run_password_command("imap", command)?,
+        PasswordSource::None => String::new(),
+    };
+    Ok(mail::ImapSettings {
+        host: imap.host.clone(),
+        port: imap.port,
+        security: match imap.security {
+            ImapSecurityMode::Tls => mail::ImapSecurity::Tls,
+            ImapSecurityMode::Starttls => mail::ImapSecurity::StartTls,
+        },
+        user: imap.user.clone(),
+        password: Password::new(password),
+        ca_file: imap.ca_file.clone(),
+        timeout: imap.timeout,
+        folder: imap.folder.clone(),
+    })
+}
+
+/// The IMAP part of `pbem config check`.
+pub fn check_imap(home: &Home, out: &mut dyn Write) -> Result<Status, CliError> {
+    let Some(imap) = &home.settings.imap else {
+        writeln!(
+            out,
+            "imap: not configured (`pbem receive` reads a file or a Maildir)"
+        )?;
+        return Ok(Status::Ok);
+    };
+    let settings = imap_settings(imap)?;
+    writeln!(
+        out,
+        "imap: {} ({:?}), folder {}",
+        settings.server(),
+        imap.security,
+        imap.folder
+    )?;
+    mail::imap::check(&settings)
+        .map_err(|error| CliError::Usage(format!("imap check failed: {error}")))?;
+    writeln!(
+        out,
+        "imap: logged in as {} and opened {}",
+        imap.user, imap.folder
+    )?;
+    Ok(Status::Ok)
+}
+
+/// Runs `pbem sync`: sends what waits in the outbox, takes in new mail (over IMAP when
+/// the config has an imap section, else from its Maildir), and lists the games that
+/// changed. A failed send leaves its mail in the outbox and does not stop the receiving.
+pub fn sync(_args: &SyncArgs, home: &Home, out: &mut dyn Write) -> Result<Status, CliError> {
+    let waiting = home.outbox.pending()?.len();
+    let sent = if waiting == 0 {
+        writeln!(out, "the outbox is empty")?;
+        Ok(Status::Ok)
+    } else {
+        let retry = SendArgs {
+            dry_run: None,
+            retry: true,
+            refusal: None,
+            game: None,
+        };
+        send(&retry, home, out)
+    };
+    let (status, changed) = if home.settings.imap.is_some() {
+        receive_imap(home, out)?
+    } else if let Some(maildir) = &home.settings.maildir {
+        receive_maildir(maildir, home, out)?
+    } else {
+        return Err(CliError::Usage(format!(
+            "no imap section and no maildir in {}: pbem sync has no mail to read",
+            home.path.display()
+        )));
+    };
+    if !changed.is_empty() {
+        writeln!(out, "changed: {}", changed.join(", "))?;
+    }
+    match sent {
+        Err(error) => Err(error),
+        Ok(_) => Ok(status),
+    }
 }
 
 /// Moves a message from `new/` to `cur/` with the Seen flag added to its flags.

@@ -195,8 +195,16 @@ Examples:
 Examples:
   pbem receive reply.eml
   pbem receive - < reply.eml
-  pbem receive --maildir ~/Maildir")]
+  pbem receive --maildir ~/Maildir
+  pbem receive --imap                  the folder of the config's imap section")]
     Receive(mail::ReceiveArgs),
+    /// Send what waits in the outbox, take in new mail (IMAP, else the config's Maildir)
+    /// and show the games that changed: one command to run by hand or from cron.
+    #[command(after_help = "\
+Examples:
+  pbem sync
+  */15 * * * * pbem sync >> ~/pbem-sync.log 2>&1     (a crontab line)")]
+    Sync(mail::SyncArgs),
     /// List your games (opponent, whose turn, time used and left), mails waiting in the
     /// outbox and refused mails.
     Status(status::Args),
@@ -265,6 +273,7 @@ pub fn execute(
         Command::Status(args) => status::run(&args, &home()?, out),
         Command::Send(args) => mail::send(&args, &home()?, out),
         Command::Receive(args) => mail::receive(&args, &home()?, out),
+        Command::Sync(args) => mail::sync(&args, &home()?, out),
         Command::Dismiss(args) => status::dismiss(&args, &home()?, out),
         Command::Config(command) => config_cmd::run(&command, config, out),
         Command::Validate(args) => validate::run(&args, out),

@@ -10,19 +10,21 @@
 //!   [`Incoming`] whose record the caller parses; [`Incoming::verify`] checks its code.
 //! - [`parse_reply`] reads a reply typed by hand in a mail client: the game it answers
 //!   and the first line its writer typed, which [`typed_turn`] reads as a turn.
-//! - [`send`] and [`check`] talk to an SMTP server: this is the only module of the library
-//!   that does network I/O.
+//! - [`send`] and [`check`] talk to an SMTP server, and [`imap::Mailbox`] reads a mailbox
+//!   over IMAP: these two modules are the only ones of the library that do network I/O.
 //!
 //! Composing and parsing are pure functions of their inputs (the date is passed in), so
 //! the same turn always gives the same bytes.
 
 pub mod compose;
+pub mod imap;
 pub mod parse;
 pub mod reply;
 pub mod smtp;
 pub mod trust;
 
 pub use compose::{ComposeError, Outgoing, compose, message_id};
+pub use imap::{ImapError, ImapSecurity, ImapSettings};
 pub use parse::{Incoming, MailError, envelope_of, parse_mail};
 pub use reply::{Reply, parse_reply, typed_turn};
 pub use smtp::{Password, Security, SendError, SmtpSettings, check, send};

@@ -541,7 +541,7 @@ fn classify(settings: &SmtpSettings, step: &Step, error: &SmtpError) -> SendErro
     if let Some(tls) = rustls_error(error) {
         return SendError::Tls {
             server,
-            cause: scrub(describe_tls(settings, tls)),
+            cause: scrub(describe_tls(&settings.host, tls)),
         };
     }
     if let Some(code) = error.status() {
@@ -671,7 +671,8 @@ fn rustls_error(error: &SmtpError) -> Option<&rustls::Error> {
     None
 }
 
-fn describe_tls(settings: &SmtpSettings, error: &rustls::Error) -> String {
+/// A rustls error in words, for the server `host` (also used by the IMAP client).
+pub(super) fn describe_tls(host: &str, error: &rustls::Error) -> String {
     use rustls::CertificateError;
     match error {
         rustls::Error::InvalidCertificate(CertificateError::UnknownIssuer) => {
@@ -680,8 +681,7 @@ fn describe_tls(settings: &SmtpSettings, error: &rustls::Error) -> String {
         rustls::Error::InvalidCertificate(
             CertificateError::NotValidForName | CertificateError::NotValidForNameContext { .. },
         ) => format!(
-            "the server's certificate is not valid for the name {}",
-            settings.host
+            "the server's certificate is not valid for the name {host}"
         ),
         rustls::Error::InvalidCertificate(
             CertificateError::Expired | CertificateError::ExpiredContext { .. },
