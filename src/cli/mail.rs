@@ -687,10 +687,12 @@ fn receive_imap(home: &Home, out: &mut dyn Write) -> Result<(Status, Vec<String>
     let uids = mailbox.search().map_err(failed)?;
     let mut ledger = Ledger::load(home.games.dir())?;
     let mut run = Run::default();
+    // The folder's mails by user, host (not port: tls and starttls reach the same
+    // mailbox), folder, UIDVALIDITY and UID.
     let prefix = format!(
         "imap:{}@{}/{};{}",
         imap.user,
-        settings.server(),
+        imap.host,
         imap.folder,
         mailbox.uid_validity()
     );

@@ -331,9 +331,11 @@ impl Mailbox {
     /// Logs out (errors are of no interest then).
     pub fn logout(mut self) {
         let timeout = self.settings.timeout;
+        let session = &mut self.session;
+        // The timer is made inside the runtime, which drives it.
         let _ = self
             .runtime
-            .block_on(tokio::time::timeout(timeout, self.session.logout()));
+            .block_on(async move { tokio::time::timeout(timeout, session.logout()).await });
     }
 }
 

@@ -1,6 +1,6 @@
 //! Tests that need something from outside the project: a real SMTP server (aiosmtpd,
-//! installed by `.ci/smtp-setup`), the Python interpreter for the independent references,
-//! or the shared data set (real PGN files, perft tables, Zillions games: `../shared/data`
+//! installed by `.ci/smtp-setup`), a real IMAP server (Dovecot, `.ci/imap-setup`), the
+//! Python interpreter for the independent references, or the shared data set (real PGN files, perft tables, Zillions games: `../shared/data`
 //! beside the project, or where `PBEM_SHARED_DATA` points).
 //!
 //! This binary is its own harness (libtest-mimic) so that it can decide at start, for each
@@ -19,6 +19,7 @@ use libtest_mimic::{Arguments, Completion, Failed, Trial};
 mod support;
 
 mod email;
+mod imap;
 mod perft_tables;
 mod reference;
 mod shared_files;
@@ -35,6 +36,8 @@ pub enum Need {
     Python,
     /// Python with aiosmtpd and openssl, to start the test SMTP server ([`smtp::python`]).
     Smtp,
+    /// Dovecot and openssl, to start the test IMAP server ([`imap::start`]).
+    Imap,
 }
 
 impl Need {
@@ -65,6 +68,7 @@ impl Need {
                         )
                     })
             }
+            Need::Imap => imap::probe(),
         }
     }
 }
@@ -134,6 +138,7 @@ fn main() -> ExitCode {
     let ci = under_ci();
     let tests: Vec<Test> = [
         email::tests(),
+        imap::tests(),
         perft_tables::tests(),
         reference::tests(),
         shared_files::tests(),
