@@ -428,7 +428,11 @@ impl Settings {
              # smtp:\n#   host: smtp.example.org\n#   port: 587\n#   security: starttls   # starttls | tls | plain\n\
              #   user: you@example.org\n#   password_env: PBEM_SMTP_PASSWORD   # or password_command: pass show mail\n\
              #   ca_file: my-ca.pem   # an extra root certificate to trust\n\
-             #   allow_plain: false   # plain only to a loopback host, and only with this true\n"
+             #   allow_plain: false   # plain only to a loopback host, and only with this true\n\
+             # imap:\n#   host: imap.example.org\n#   security: tls   # tls | starttls\n\
+             #   user: you@example.org\n#   password_env: PBEM_IMAP_PASSWORD   # or password_command\n\
+             #   folder: INBOX\n#   after: seen   # seen | move (with move_to: FOLDER) | leave\n\
+             # maildir: ~/Maildir   # read by `pbem sync` when there is no imap section\n"
         ))
     }
 }
@@ -483,6 +487,20 @@ mod tests {
     }
 
     #[test]
+    fn an_imap_section_reads_with_defaults() {
+        let settings = read(
+            "player: {name: A, email: a@b}\nimap: {host: imap.h, user: u, password_env: PW, security: starttls}\nmaildir: ~/Maildir\n",
+        )
+        .unwrap();
+        let imap = settings.imap.unwrap();
+        assert_eq!(imap.port, 143);
+        assert_eq!(imap.folder, "INBOX");
+        assert_eq!(imap.after, AfterTaken::Seen);
+        assert_eq!(imap.password, PasswordSource::Environment("PW".to_owned()));
+        assert!(settings.maildir.is_some_and(|dir| dir.ends_with("Maildir")));
+    }
+
+    #[test]
     fn mistakes_name_the_field() {
         let cases = [
             ("player: {name: A, email: nobody}\n", "player.email"),
@@ -498,6 +516,14 @@ mod tests {
             (
                 "player: {name: A, email: a@b}\nsmtp: {host: h, user: u, password_env: X, password_command: y}\n",
                 "smtp.password_env",
+            ),
+            (
+                "player: {name: A, email: a@b}\nimap: {host: h, user: u}\n",
+                "imap.password_env",
+            ),
+            (
+                "player: {name: A, email: a@b}\nimap: {host: h, user: u, password_env: X, after: move}\n",
+                "imap.move_to",
             ),
         ];
         for (text, field) in cases {

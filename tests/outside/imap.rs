@@ -20,6 +20,7 @@ pub fn tests() -> Vec<Test> {
         receive_takes_in_pbem_mail_and_typed_replies_and_leaves_other_mail,
         seen_move_and_leave_do_what_they_say_and_a_refused_mail_stays_untouched,
         faults_are_clear_errors_naming_the_server,
+        a_connection_dropped_half_way_loses_nothing_and_the_next_run_finishes,
         config_check_logs_in_over_tls_and_starttls,
     ];
     tests.extend(crate::tests![&[Need::Imap, Need::Smtp];
@@ -303,6 +304,11 @@ impl ImapServer {
         self.own(&temporary);
         std::fs::rename(&temporary, dir.join("new").join(&name)).unwrap();
         name
+    }
+
+    /// The server's log.
+    pub fn log(&self) -> String {
+        std::fs::read_to_string(self.folder.join("dovecot.log")).unwrap_or_default()
     }
 
     /// The imap section of a config file for this server.
@@ -780,4 +786,93 @@ fn two_players_play_a_short_game_with_pbem_sync_through_smtp_and_imap() {
         Some(&smtp),
     ));
     assert!(quiet.contains("no new moves"), "{quiet}");
+}
+
+fn a_connection_dropped_half_way_loses_nothing_and_the_next_run_finishes() {
+    let server = start("dropped");
+    let homes = Homes::new("imap-dropped", "");
+    let alice = &homes.alice;
+    configure(alice, &server.config("alice@example.org", false, ""));
+    // Two games, each with a reply typed by Bob waiting on the server.
+    let mut games = Vec::new();
+    for (first, answer) in [("e4", "e5"), ("d4", "d5")] {
+        let id = homes.start("2026-11-01T09:00:00Z", &[]);
+        ok(&alice.run("2026-11-01T10:00:00Z", &["move", &id, first]));
+        let mail = dry_run(alice, "2026-11-01T10:00:00Z", &id);
+        let tag = format!("dropped-{answer}");
+        server.deliver(
+            "alice@example.org",
+            &hand_reply("Bob <bob@example.org>", answer, &tag, &mail),
+        );
+        games.push(id);
+    }
+    // pbem stops once the first reply is taken in; the server's imap process for its
+    // session is killed there, as a dropped connection.
+    let flag = alice.dir.join("paused");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pbem"))
+        .arg("--config")
+        .arg(alice.config())
+        .args(["receive", "--imap"])
+        .env("PBEM_NOW", "2026-11-01T11:00:00Z")
+        .env(PASSWORD_VARIABLE, PASSWORD)
+        .env("PBEM_PAUSE_AT", "taken")
+        .env("PBEM_PAUSE_FILE", &flag)
+        .env_remove("PBEM_CONFIG")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("pbem runs");
+    let until = Instant::now() + Duration::from_secs(60);
+    while !flag.exists() {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "pbem ended before taking a mail in"
+        );
+        assert!(Instant::now() < until, "pbem never took a mail in");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let log = server.log();
+    let session = log
+        .lines()
+        .filter(|line| line.contains("Login: user=<alice@example.org>"))
+        .filter_map(|line| line.split("mpid=").nth(1))
+        .filter_map(|rest| rest.split(|c: char| !c.is_ascii_digit()).next())
+        .last()
+        .unwrap_or_else(|| panic!("no session in {log}"))
+        .to_owned();
+    let killed = Command::new("kill")
+        .args(["-9", &session])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    std::fs::remove_file(&flag).unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output.stdout));
+    let said = text(&output.stderr);
+    assert!(
+        said.contains(&format!("imap server 127.0.0.1:{}", server.tls_port))
+            && said.contains("goes on from there"),
+        "{said}"
+    );
+    assert!(
+        text(&output.stdout).contains("played 1... e5 (typed by hand)"),
+        "{}",
+        text(&output.stdout)
+    );
+    // The next run takes in the other reply, and the first is not taken twice.
+    let taken = ok(&pbem(
+        alice,
+        "2026-11-01T11:10:00Z",
+        &["receive", "--imap"],
+        None,
+    ));
+    assert!(taken.contains("played 1... d5 (typed by hand)"), "{taken}");
+    assert!(!taken.contains("e5"), "{taken}");
+    let first =
+        std::fs::read_to_string(alice.dir.join("games").join(format!("{}.pgn", games[0]))).unwrap();
+    let e5 = first
+        .split_whitespace()
+        .filter(|word| *word == "e5")
+        .count();
+    assert_eq!(e5, 1, "{first}");
 }
