@@ -837,7 +837,7 @@ fn a_connection_dropped_half_way_loses_nothing_and_the_next_run_finishes() {
         .filter(|line| line.contains("Login: user=<alice@example.org>"))
         .filter_map(|line| line.split("mpid=").nth(1))
         .filter_map(|rest| rest.split(|c: char| !c.is_ascii_digit()).next())
-        .last()
+        .next_back()
         .unwrap_or_else(|| panic!("no session in {log}"))
         .to_owned();
     let killed = Command::new("kill")
