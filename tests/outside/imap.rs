@@ -21,6 +21,7 @@ pub fn tests() -> Vec<Test> {
         seen_move_and_leave_do_what_they_say_and_a_refused_mail_stays_untouched,
         faults_are_clear_errors_naming_the_server,
         a_connection_dropped_half_way_loses_nothing_and_the_next_run_finishes,
+        a_mail_deleted_on_the_server_during_a_run_is_passed_over,
         config_check_logs_in_over_tls_and_starttls,
     ];
     tests.extend(crate::tests![&[Need::Imap, Need::Smtp];
@@ -792,45 +793,13 @@ fn a_connection_dropped_half_way_loses_nothing_and_the_next_run_finishes() {
     let server = start("dropped");
     let homes = Homes::new("imap-dropped", "");
     let alice = &homes.alice;
-    configure(alice, &server.config("alice@example.org", false, ""));
-    // Two games, each with a reply typed by Bob waiting on the server.
-    let mut games = Vec::new();
-    for (first, answer) in [("e4", "e5"), ("d4", "d5")] {
-        let id = homes.start("2026-11-01T09:00:00Z", &[]);
-        ok(&alice.run("2026-11-01T10:00:00Z", &["move", &id, first]));
-        let mail = dry_run(alice, "2026-11-01T10:00:00Z", &id);
-        let tag = format!("dropped-{answer}");
-        server.deliver(
-            "alice@example.org",
-            &hand_reply("Bob <bob@example.org>", answer, &tag, &mail),
-        );
-        games.push(id);
-    }
+    let games: Vec<String> = two_replies_waiting(&server, &homes)
+        .into_iter()
+        .map(|(id, _, _)| id)
+        .collect();
     // pbem stops once the first reply is taken in; the server's imap process for its
     // session is killed there, as a dropped connection.
-    let flag = alice.dir.join("paused");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pbem"))
-        .arg("--config")
-        .arg(alice.config())
-        .args(["receive", "--imap"])
-        .env("PBEM_NOW", "2026-11-01T11:00:00Z")
-        .env(PASSWORD_VARIABLE, PASSWORD)
-        .env("PBEM_PAUSE_AT", "taken")
-        .env("PBEM_PAUSE_FILE", &flag)
-        .env_remove("PBEM_CONFIG")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("pbem runs");
-    let until = Instant::now() + Duration::from_secs(60);
-    while !flag.exists() {
-        assert!(
-            child.try_wait().unwrap().is_none(),
-            "pbem ended before taking a mail in"
-        );
-        assert!(Instant::now() < until, "pbem never took a mail in");
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    let (child, flag) = paused_receive(alice);
     let log = server.log();
     let session = log
         .lines()
@@ -875,4 +844,86 @@ fn a_connection_dropped_half_way_loses_nothing_and_the_next_run_finishes() {
         .filter(|word| *word == "e5")
         .count();
     assert_eq!(e5, 1, "{first}");
+}
+
+/// `pbem receive --imap` started for `player`, stopped once it has taken a mail in (the
+/// `taken` pause point); removing the returned file lets it go on.
+fn paused_receive(player: &Player) -> (Child, PathBuf) {
+    let flag = player.dir.join("paused");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pbem"))
+        .arg("--config")
+        .arg(player.config())
+        .args(["receive", "--imap"])
+        .env("PBEM_NOW", "2026-11-01T11:00:00Z")
+        .env(PASSWORD_VARIABLE, PASSWORD)
+        .env("PBEM_PAUSE_AT", "taken")
+        .env("PBEM_PAUSE_FILE", &flag)
+        .env_remove("PBEM_CONFIG")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("pbem runs");
+    let until = Instant::now() + Duration::from_secs(60);
+    while !flag.exists() {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "pbem ended before taking a mail in"
+        );
+        assert!(Instant::now() < until, "pbem never took a mail in");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    (child, flag)
+}
+
+/// Two games of Alice's, each with a reply typed by Bob waiting on the server; returns
+/// the game ids and the replies' file names.
+fn two_replies_waiting(server: &ImapServer, homes: &Homes) -> Vec<(String, String, Vec<u8>)> {
+    let alice = &homes.alice;
+    configure(alice, &server.config("alice@example.org", false, ""));
+    let mut games = Vec::new();
+    for (first, answer) in [("e4", "e5"), ("d4", "d5")] {
+        let id = homes.start("2026-11-01T09:00:00Z", &[]);
+        ok(&alice.run("2026-11-01T10:00:00Z", &["move", &id, first]));
+        let mail = dry_run(alice, "2026-11-01T10:00:00Z", &id);
+        let tag = format!("two-{answer}");
+        let reply = hand_reply("Bob <bob@example.org>", answer, &tag, &mail);
+        let name = server.deliver("alice@example.org", &reply);
+        games.push((id, name, reply));
+    }
+    games
+}
+
+fn a_mail_deleted_on_the_server_during_a_run_is_passed_over() {
+    let server = start("deleted");
+    let homes = Homes::new("imap-deleted", "");
+    let alice = &homes.alice;
+    let games = two_replies_waiting(&server, &homes);
+    let (child, flag) = paused_receive(alice);
+    // While pbem holds the first reply, the second is deleted from the server.
+    let inbox = server.maildir("alice@example.org");
+    let (_, name, reply) = &games[1];
+    let at = place(&inbox, name, reply).expect("the second reply is on the server");
+    std::fs::remove_file(inbox.join(at)).unwrap();
+    std::fs::remove_file(&flag).unwrap();
+    let output = child.wait_with_output().unwrap();
+    let said = format!("{}{}", text(&output.stdout), text(&output.stderr));
+    assert!(said.contains("played 1... e5 (typed by hand)"), "{said}");
+    // Either passed over (exit 0) or a clear error naming the server (exit 2).
+    assert!(
+        output.status.code() == Some(0)
+            || (output.status.code() == Some(2) && said.contains("imap server 127.0.0.1:")),
+        "{said}"
+    );
+    // Nothing is lost and nothing taken twice: the next run has nothing new.
+    let again = ok(&pbem(
+        alice,
+        "2026-11-01T11:10:00Z",
+        &["receive", "--imap"],
+        None,
+    ));
+    assert_eq!(again.trim(), "no new moves");
+    let second =
+        std::fs::read_to_string(alice.dir.join("games").join(format!("{}.pgn", games[1].0)))
+            .unwrap();
+    assert!(!second.contains("d5"), "{second}");
 }
