@@ -130,7 +130,7 @@ impl Wickets {
 
     fn finish_turn(&mut self) {
         if self.turn == Color::Black {
-            self.fullmove_number = board::count_up(self.fullmove_number);
+            self.fullmove_number = crate::games::count_up(self.fullmove_number);
         }
         self.turn = self.turn.other();
     }
