@@ -181,14 +181,17 @@ fn compose_latest(game: &str, home: &Home) -> Result<Latest, CliError> {
             Some(last) => format!("the latest turn, {last}, is your opponent's"),
             None => "the latest event is your opponent's".to_owned(),
         };
-        let next = if record
+        let open = record
             .tag("Result")
-            .is_none_or(|result| result.trim() == "*")
-            && state.to_move == you
-        {
-            format!("; it is your turn: `pbem move {id} TURN`, then `pbem send {id}`")
-        } else {
-            String::new()
+            .is_none_or(|result| result.trim() == "*");
+        let next = match state.awaited {
+            Some(awaited) if open && awaited == you => format!(
+                "; the last turn awaits your card: `pbem legal {id}` lists them, `pbem move {id} CARD` plays one, then `pbem send {id}`"
+            ),
+            None if open && state.to_move == you => {
+                format!("; it is your turn: `pbem move {id} TURN`, then `pbem send {id}`")
+            }
+            _ => String::new(),
         };
         return Ok(Latest::Nothing(id, format!("{what}{next}")));
     }
@@ -705,7 +708,12 @@ fn take_in(incoming: &mail::Incoming, home: &Home) -> Result<Taken, Refusal> {
             Comparison::Newer { turns } => turns,
         },
     };
+    let mut completed = false;
     if let Some(local) = &local {
+        // A part that completes the last turn (a card answered) is the opponent's, one at
+        // a time.
+        completed = correspondence::completes_last(local, &record, you.other())
+            .map_err(|error| refused(format!("{id}: {error}")))?;
         // Only the opponent's turns may be new: the player's own come from here.
         let start = local.moves.turns.len();
         let first_new = game.turns.get(start).map(|(color, _)| *color);
@@ -717,7 +725,7 @@ fn take_in(incoming: &mail::Incoming, home: &Home) -> Result<Taken, Refusal> {
     }
     let now = home::now().map_err(|error| refused(error.to_string()))?;
     let mut state = state;
-    if added > 0 || local.is_none() {
+    if added > 0 || completed || local.is_none() {
         state.received = Some(now);
     }
     // The turn and the time it arrived, as one step.
@@ -744,14 +752,14 @@ fn take_in(incoming: &mail::Incoming, home: &Home) -> Result<Taken, Refusal> {
     text.push('\n');
     text.push_str(&game.diagram);
     if result == "*" {
-        text.push_str(
-            &(if game.to_move == you {
-                format!("your turn: {}", game.next_number)
-            } else {
-                format!("{}'s turn", game.to_move)
-            })
-            .to_string(),
-        );
+        text.push_str(&match game.awaited {
+            Some(awaited) if awaited == you => {
+                format!("your card: `pbem legal {id}` lists them, `pbem move {id} CARD` plays one")
+            }
+            Some(awaited) => format!("{awaited}'s card"),
+            None if game.to_move == you => format!("your turn: {}", game.next_number),
+            None => format!("{}'s turn", game.to_move),
+        });
     }
     Ok(Taken::Saved(text))
 }

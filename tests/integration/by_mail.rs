@@ -195,7 +195,6 @@ fn exchange(
 /// card, the opponent answers it, a tie asks the thrower for another, the discards are
 /// reshuffled on the way, and the attempt decides; no side is stuck on the way.
 #[test]
-#[ignore = "known bug after merging issue 21: `pbem send` says there is nothing to send after a card answer, since the completed turn keeps the thrower's stamp"]
 fn a_cards_scoring_attempt_is_played_by_mail_through_a_tie_and_the_reshuffle() {
     for mode in ["cards", "cards2"] {
         let homes = Homes::new(&format!("wickets-{mode}"), "");

@@ -9,26 +9,13 @@ use crate::support::homes::{Homes, Player, count, maildir, ok, text};
 use crate::{Need, Test};
 
 pub fn tests() -> Vec<Test> {
-    let mut tests = crate::tests![&[Need::Smtp];
+    crate::tests![&[Need::Smtp];
         two_players_play_a_whole_game_by_mail,
         a_repeated_an_older_and_a_forged_mail_change_nothing,
         with_a_secret_only_authenticated_mail_is_taken_in,
         a_failed_send_waits_in_the_outbox_and_a_retry_delivers_it_once,
-    ];
-    // Known bug met when issue 21's send check joined the Cards-by-mail work: after a card
-    // answer `pbem send` says there is nothing to send, since the completed turn keeps the
-    // thrower's stamp. By hand until fixed: `cargo test --test outside -- --ignored cards`.
-    tests.extend(
-        crate::tests![&[Need::Smtp];
-            a_cards_game_is_played_by_mail_through_an_attempt_a_tie_and_the_reshuffle,
-        ]
-        .into_iter()
-        .map(|test| Test {
-            by_hand: true,
-            ..test
-        }),
-    );
-    tests
+        a_cards_game_is_played_by_mail_through_an_attempt_a_tie_and_the_reshuffle,
+    ]
 }
 
 const PASSWORD_VARIABLE: &str = "PBEM_TEST_SMTP_PASSWORD";
