@@ -338,7 +338,7 @@ impl Game for Wickets {
         if let Some(target) = turn.throw {
             let attempt = self.is_attempt(target);
             let success = attempt && self.verdict(&turn.decision);
-            let decided = attempt && self.attempt_decided(&card_plays(&turn.decision));
+            let decided = attempt && self.attempt_decided(&turn.decision);
             self.apply_throw(target, &decision::sacrifices(&turn.decision), success);
             if self.mode.is_cards() && attempt {
                 let played = card_plays(&turn.decision);
@@ -426,15 +426,24 @@ impl Game for Wickets {
         })
     }
 
-    /// A card, written `D4`, `cD4` or `_cD4`, added to the attempt's token.
+    fn awaited_parts(&self) -> Vec<String> {
+        Wickets::awaited_parts(self)
+    }
+
+    /// A card, written `D4`, `cD4` or `_cD4`, added to the attempt's token; or `-` (also
+    /// `c-`, `_c-`), the thrower declining the Cards II second pair.
     fn complete_token(last: &str, part: &str) -> Option<String> {
         let part = part.trim();
         let name = part
             .strip_prefix("_c")
             .or_else(|| part.strip_prefix('c'))
             .unwrap_or(part);
-        let card = Card::from_name(name)?;
-        Some(format!("{}_c{card}", last.trim_end_matches(['+', '#'])))
+        let step = if name == "-" {
+            "-".to_owned()
+        } else {
+            Card::from_name(name)?.to_string()
+        };
+        Some(format!("{}_c{step}", last.trim_end_matches(['+', '#'])))
     }
 
     fn completes(earlier: &str, later: &str) -> bool {
@@ -447,7 +456,7 @@ impl Game for Wickets {
                 .is_some_and(|rest| {
                     rest.split('_').all(|step| {
                         step.strip_prefix('c')
-                            .is_some_and(|card| Card::from_name(card).is_some())
+                            .is_some_and(|card| card == "-" || Card::from_name(card).is_some())
                     })
                 })
     }
