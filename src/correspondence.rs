@@ -920,6 +920,56 @@ mod tests {
     }
 
     #[test]
+    fn a_card_answered_by_mail_is_its_players_act_with_its_own_stamp() {
+        let mut record = new_record(&NewGame {
+            variant: Variant::ChessWithWickets,
+            white: player("Alice"),
+            black: player("Bob"),
+            position: Some("7k/7p/8/8/8/8/PPP5/3QK2b w - - -,- e1,h8 d1,h1 cards 0 1".to_owned()),
+            time_control: None,
+            game_id: "g-20261122-00000002".to_owned(),
+            started: parse_instant("2026-11-22T10:00:00Z").unwrap(),
+        })
+        .unwrap();
+        play(&mut record, "alice@example.org", "Ke2:w9_cH5", stamp()).unwrap();
+        let local = record.clone();
+        let before = state(&record).unwrap();
+        assert_eq!(before.awaited, Some(Color::Black));
+        assert_eq!(last_actor(&record, &before.turns), Some(Color::White));
+        let error = play(&mut record, "alice@example.org", "H9", stamp()).unwrap_err();
+        assert!(error.to_string().contains("it is Black's turn"), "{error}");
+        let answer = Stamp {
+            received: parse_instant("2026-11-23T11:00:00Z"),
+            sent: parse_instant("2026-11-24T10:00:00Z"),
+            leave_days: 0,
+        };
+        let played = play(&mut record, "bob@example.org", "S9", answer).unwrap();
+        assert_eq!(played.token, "Ke2:w9_cH5_cS9");
+        let after = state(&record).unwrap();
+        assert_eq!(after.awaited, None);
+        // The turn keeps White's stamp; Black's answer is Black's act.
+        assert_eq!(after.turns, [(Color::White, stamp())]);
+        assert_eq!(after.acts.len(), 2);
+        assert_eq!(
+            (after.acts[1].color, after.acts[1].stamp, after.acts[1].part),
+            (Color::Black, answer, true)
+        );
+        assert_eq!(last_actor(&record, &after.turns), Some(Color::Black));
+        // White takes it in as news: one part, Black's, with Black's stamp.
+        assert_eq!(compare(&local, &record), Comparison::Newer { turns: 0 });
+        assert!(completes_last(&local, &record, Color::Black).unwrap());
+        assert!(completes_last(&local, &record, Color::White).is_err());
+        // A mail that would also play White's next card, or strip the stamp, is refused.
+        let mut forged = record.clone();
+        forged.moves.turns[0].token = "Ke2:w9_cH5_cS5_cH9".into();
+        assert!(completes_last(&local, &forged, Color::Black).is_err());
+        let mut unstamped = record.clone();
+        unstamped.moves.turns[0].comments.pop();
+        assert!(completes_last(&local, &unstamped, Color::Black).is_err());
+        assert!(!completes_last(&record, &record, Color::Black).unwrap());
+    }
+
+    #[test]
     fn comparing_copies_finds_repeats_news_and_conflicts() {
         let mut local = game();
         play(&mut local, "alice@example.org", "e4", stamp()).unwrap();
