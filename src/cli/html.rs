@@ -1,9 +1,9 @@
 //! `pbem html`: a self-contained replay page of every game in the given files.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use super::{CliError, Status, display_path, input, record_variant};
+use super::{CliError, Status, display_path, input, record_variant, show};
 use crate::notation::ReadError;
 use crate::render::html;
 
@@ -16,17 +16,19 @@ pub struct Args {
     /// The page's title (default: the first file's name).
     #[arg(long, value_name = "TEXT")]
     pub title: Option<String>,
-    /// The game files (`-` reads standard input); every game of each goes on the page.
+    /// The game files (`-` reads standard input), or ids of your games by mail (or the
+    /// start of one); every game of each goes on the page.
     #[arg(value_name = "GAME", required = true)]
     pub files: Vec<PathBuf>,
 }
 
 /// Runs `pbem html`.
-pub fn run(args: &Args, out: &mut dyn Write) -> Result<Status, CliError> {
+pub fn run(args: &Args, config: Option<&Path>, out: &mut dyn Write) -> Result<Status, CliError> {
     let mut games = Vec::new();
     for path in &args.files {
-        let name = display_path(path);
-        for item in input::open(path)? {
+        let path = show::game_file(path, config)?;
+        let name = display_path(&path);
+        for item in input::open(&path)? {
             let record = match item {
                 Ok(record) => record,
                 Err(ReadError::Io(source)) => return Err(CliError::Io { path: name, source }),

@@ -278,7 +278,7 @@ pub fn execute(
         Command::Config(command) => config_cmd::run(&command, config, out),
         Command::Validate(args) => validate::run(&args, out),
         Command::Show(args) => show::run(&args, config, out),
-        Command::Html(args) => html::run(&args, out),
+        Command::Html(args) => html::run(&args, config, out),
         Command::Legal(args) => legal::run(&args, config, out),
         Command::Fmt(args) => fmt::run(&args, out),
         Command::Convert(args) => convert::run(&args, out),

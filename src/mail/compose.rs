@@ -255,7 +255,9 @@ fn compose_inner(outgoing: &Outgoing, picture: Option<&[u8]>) -> Result<Vec<u8>,
                 png.to_vec(),
                 ContentType::parse("image/png").expect("a valid type"),
             );
-            let unique = this_id.trim_matches(['<', '>']).trim_end_matches("@pbem.invalid");
+            let unique = this_id
+                .trim_matches(['<', '>'])
+                .trim_end_matches("@pbem.invalid");
             let boundary = |kind: &str| format!("pbem-{kind}-{unique}");
             builder.multipart(
                 MultiPart::alternative()
