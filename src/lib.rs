@@ -14,6 +14,7 @@ pub mod correspondence;
 pub mod games;
 pub mod mail;
 pub mod notation;
+pub mod render;
 pub mod replay;
 pub mod store;
 

@@ -225,7 +225,18 @@ fn compose_latest(game: &str, home: &Home) -> Result<Latest, CliError> {
         date: home::now()?,
         note: None,
     };
-    let bytes = mail::compose(&outgoing).map_err(|error| CliError::Usage(error.to_string()))?;
+    // The picture of the position, unless the config turns pictures off.
+    let picture = home
+        .settings
+        .pictures
+        .then(|| crate::render::final_svg(&record))
+        .flatten()
+        .and_then(|svg| crate::render::png(&svg, crate::render::PNG_SIZE).ok());
+    let bytes = match &picture {
+        Some(png) => mail::compose_with_picture(&outgoing, png),
+        None => mail::compose(&outgoing),
+    }
+    .map_err(|error| CliError::Usage(error.to_string()))?;
     Ok(Latest::Mail(
         id,
         ply,

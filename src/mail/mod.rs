@@ -19,7 +19,7 @@ pub mod parse;
 pub mod smtp;
 pub mod trust;
 
-pub use compose::{ComposeError, Outgoing, compose, message_id};
+pub use compose::{ComposeError, Outgoing, compose, compose_with_picture, message_id, picture_id};
 pub use parse::{Incoming, MailError, envelope_of, parse_mail};
 pub use smtp::{Password, Security, SendError, SmtpSettings, check, send};
 pub use trust::{auth_code, position_check};

@@ -18,6 +18,7 @@ mod mail;
 mod notation;
 mod play;
 mod properties;
+mod render;
 mod robustness;
 mod roundtrip;
 mod scenarios;

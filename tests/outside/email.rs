@@ -1,8 +1,11 @@
 //! Two players' homes play whole games by real mail: `pbem new`, `move`, `send` through a
 //! real SMTP server on loopback (STARTTLS and AUTH, the test server of `smtp`), and
-//! `receive` from Maildirs; then the fault cases, the outbox and the trust checks.
+//! `receive` from Maildirs (each mail with its picture of the position); then the fault
+//! cases, the outbox and the trust checks.
 
 use std::path::PathBuf;
+
+use mail_parser::MimeHeaders;
 
 use crate::smtp::{self, Options, SmtpServer};
 use crate::support::homes::{Homes, Player, count, maildir, ok, text};
@@ -97,6 +100,49 @@ fn waiting_ids(server: &SmtpServer) -> Vec<String> {
                 .to_owned()
         })
         .collect()
+}
+
+/// The mails the server holds, not yet delivered, as the server wrote them.
+fn waiting_mails(server: &SmtpServer) -> Vec<Vec<u8>> {
+    std::fs::read_dir(server.maildir.join("new"))
+        .unwrap()
+        .map(|entry| std::fs::read(entry.unwrap().path()).unwrap())
+        .collect()
+}
+
+/// Each mail, as it came through the server, is the record's text with an HTML
+/// alternative whose picture is an inline PNG named by the Content-ID the HTML refers to.
+fn assert_carries_the_picture(mails: &[Vec<u8>]) {
+    assert!(!mails.is_empty(), "no mail waits at the server");
+    for mail in mails {
+        let message = mail_parser::MessageParser::default()
+            .parse(mail)
+            .expect("a mail");
+        let types: Vec<String> = message
+            .parts
+            .iter()
+            .filter_map(|part| part.content_type())
+            .map(|t| format!("{}/{}", t.ctype(), t.subtype().unwrap_or("")))
+            .collect();
+        assert_eq!(
+            types,
+            [
+                "multipart/alternative",
+                "text/plain",
+                "multipart/related",
+                "text/html",
+                "image/png"
+            ]
+        );
+        let (html, image) = (&message.parts[3], &message.parts[4]);
+        let cid = image.content_id().expect("the picture has a Content-ID");
+        let html = html.text_contents().expect("the html");
+        assert!(html.contains(&format!("src=\"cid:{cid}\"")), "{html}");
+        assert!(
+            image.contents().starts_with(b"\x89PNG\r\n\x1a\n"),
+            "the picture is a PNG"
+        );
+    }
 }
 
 /// Chess with wickets in the Cards modes: a scoring attempt whose cards come one mail at a
@@ -217,6 +263,7 @@ fn two_players_play_a_whole_game_by_mail() {
             sent.contains(&format!("sent {id} (ply {})", index + 1)),
             "{sent}"
         );
+        assert_carries_the_picture(&waiting_mails(&server));
         assert_eq!(deliver(&server, &homes), 1);
         let received = receive(other, &server, &read);
         assert!(received.contains(&format!("{id}: ")), "{received}");
