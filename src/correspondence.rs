@@ -389,6 +389,31 @@ fn check_leave(record: &Record, state: &State, you: Color, stamp: Stamp) -> Resu
     Ok(())
 }
 
+/// The legal turns of the side to move at the end of the main line, written canonically
+/// (among the turns the history allows) and sorted: what a refused turn is answered with.
+pub fn legal_turns(record: &Record) -> Result<Vec<String>, PlayError> {
+    let variant = replay::variant_of(record)
+        .map_err(|name| PlayError::Invalid(format!("unsupported variant \"{name}\"")))?;
+    crate::with_game!(variant, G => legal_turns_in::<G>(record))
+}
+
+fn legal_turns_in<G: Game>(record: &Record) -> Result<Vec<String>, PlayError> {
+    let replayed = replay::replay_game::<G>(record);
+    let (Some(start), Some(position)) = (replayed.start, replayed.position) else {
+        return Err(PlayError::Invalid("no playable position".to_owned()));
+    };
+    let history = History::of_line(&start, &replayed.turns);
+    let forbidden = history.forbidden();
+    let mut turns = Vec::new();
+    position.legal_turns_except(forbidden, &mut turns);
+    let mut tokens: Vec<String> = turns
+        .iter()
+        .map(|turn| position.write_turn_except(turn, forbidden))
+        .collect();
+    tokens.sort();
+    Ok(tokens)
+}
+
 /// Completes the last turn with the part the awaited side (`you`) adds (a card in reply,
 /// in Chess with wickets' Cards modes): the token is rewritten whole, canonically, from
 /// the position before it. The turn keeps its player's stamp; the part gets its own,

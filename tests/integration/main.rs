@@ -22,5 +22,6 @@ mod render;
 mod robustness;
 mod roundtrip;
 mod scenarios;
+mod typed;
 mod validate;
 mod wickets;
