@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use super::diagnostic::{self, Source};
 use super::{CliError, Status, display_path, input};
+use crate::fair::{self, Fairness};
 use crate::notation::{ReadError, Record};
 use crate::replay::{self, Finding, Options, Report};
 
@@ -96,6 +97,9 @@ struct GameLine<'a> {
     outcome: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     final_position: Option<&'a str>,
+    /// Whether the game's chance is proven fair, not proven, or broken (issue 16).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    chance: Option<String>,
     errors: usize,
     warnings: usize,
 }
@@ -167,7 +171,14 @@ fn validate_file(
             }
             Err(ReadError::Parse(error)) => (Report::unreadable(&error), None),
         };
-        if report.is_valid() {
+        // A valid record's chance: proven fair, not proven, or broken (then invalid).
+        let fairness = record
+            .as_ref()
+            .filter(|_| report.is_valid())
+            .map(fair::check)
+            .filter(|fairness| *fairness != Fairness::NoChance);
+        let broken = matches!(fairness, Some(Fairness::Broken { .. }));
+        if report.is_valid() && !broken {
             tally.valid += 1;
         } else if report.is_unsupported() {
             tally.unsupported += 1;
@@ -181,17 +192,30 @@ fn validate_file(
             start,
         };
         if args.json {
-            write_json(&report, record.as_ref(), name, out)?;
+            write_json(&report, record.as_ref(), fairness.as_ref(), name, out)?;
         } else {
-            write_text(&report, record.as_ref(), &source, args.quiet, styled, out)?;
+            let game = Game {
+                report: &report,
+                record: record.as_ref(),
+                fairness: fairness.as_ref(),
+            };
+            write_text(&game, &source, args.quiet, styled, out)?;
         }
     }
     Ok(tally)
 }
 
+/// One game's findings for the text output.
+struct Game<'a> {
+    report: &'a Report,
+    record: Option<&'a Record>,
+    fairness: Option<&'a Fairness>,
+}
+
 fn write_json(
     report: &Report,
     record: Option<&Record>,
+    fairness: Option<&Fairness>,
     name: &str,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
@@ -212,12 +236,17 @@ fn write_json(
         r#type: "game",
         file: name,
         game: report.game,
-        status: status_word(report),
+        status: if matches!(fairness, Some(Fairness::Broken { .. })) {
+            "invalid"
+        } else {
+            status_word(report)
+        },
         variant: report.variant.map(|variant| variant.name()),
         plies: report.plies,
         result: record.and_then(|record| record.tag("Result")),
         outcome: report.outcome.map(|outcome| outcome.to_string()),
         final_position: report.final_position.as_deref(),
+        chance: fairness.map(ToString::to_string),
         errors,
         warnings: report.findings.len() - errors,
     };
@@ -237,14 +266,15 @@ fn status_word(report: &Report) -> &'static str {
 }
 
 fn write_text(
-    report: &Report,
-    record: Option<&Record>,
+    game: &Game<'_>,
     source: &Source<'_>,
     quiet: bool,
     styled: bool,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
-    let valid = report.is_valid();
+    let (report, record) = (game.report, game.record);
+    let broken = matches!(game.fairness, Some(Fairness::Broken { .. }));
+    let valid = report.is_valid() && !broken;
     if quiet && valid && report.findings.is_empty() {
         return Ok(());
     }
@@ -273,7 +303,11 @@ fn write_text(
         return Ok(());
     }
     line.push_str(": ");
-    line.push_str(status_word(report));
+    line.push_str(if broken {
+        "invalid"
+    } else {
+        status_word(report)
+    });
     line.push_str(&format!(
         ", {} pl{}",
         report.plies,
@@ -286,12 +320,17 @@ fn write_text(
         if let Some(outcome) = report.outcome {
             line.push_str(&format!(" ({outcome})"));
         }
+    } else if broken {
+        line.push_str(" (1 error)");
     } else {
         let errors = report.errors().count();
         line.push_str(&format!(
             " ({errors} error{})",
             if errors == 1 { "" } else { "s" }
         ));
+    }
+    if let Some(fairness) = game.fairness {
+        line.push_str(&format!("; {fairness}"));
     }
     writeln!(out, "{line}")?;
     Ok(())

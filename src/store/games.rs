@@ -81,6 +81,9 @@ pub struct LocalState {
     /// The game's shared secret, hex-encoded, if it has one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub secret: Option<String>,
+    /// The seed of the player's hash chain for fair dice (hex), never mailed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chance_seed: Option<String>,
 }
 
 /// A step of a game not yet finished: the new text and state, either left out when it
@@ -361,6 +364,7 @@ mod tests {
         let state = LocalState {
             received: Some(DateTime::from_timestamp(1_800_000_000, 0).unwrap()),
             secret: None,
+            chance_seed: None,
         };
         games
             .commit("g-4", Some("[Event \"x\"]\n\n*\n"), Some(&state))
@@ -371,6 +375,7 @@ mod tests {
         let later = LocalState {
             received: Some(DateTime::from_timestamp(1_800_000_600, 0).unwrap()),
             secret: None,
+            chance_seed: None,
         };
         let journal = Journal {
             game: Some("[Event \"y\"]\n\n*\n".to_owned()),
@@ -397,6 +402,7 @@ mod tests {
         let state = LocalState {
             received: Some(DateTime::from_timestamp(1_800_000_000, 0).unwrap()),
             secret: Some("00ff".to_owned()),
+            chance_seed: None,
         };
         games.save_state("g-3", &state).unwrap();
         assert_eq!(games.state("g-3").unwrap(), state);
