@@ -561,7 +561,7 @@ fn event_commands(text: &str) -> Vec<(Color, &str, &str)> {
         Color::White
     };
     commands(text)
-        .filter(|(name, _)| matches!(*name, "draw" | "resign"))
+        .filter(|(name, _)| matches!(*name, "draw" | "resign" | "chance"))
         .map(|(name, value)| (side, name, value))
         .collect()
 }

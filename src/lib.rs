@@ -11,6 +11,7 @@ pub mod clock;
 pub mod config;
 pub mod convert;
 pub mod correspondence;
+pub mod fair;
 pub mod games;
 pub mod mail;
 pub mod notation;

@@ -8,6 +8,7 @@ use super::home::{self, Home};
 use super::{CliError, Status};
 use crate::config::{PasswordSource, SecurityMode, SmtpConfig};
 use crate::correspondence::{self, Comparison};
+use crate::fair::{self, Fairness};
 use crate::games::Color;
 use crate::mail::{self, Mailbox, Outgoing, Password, Security, SmtpSettings};
 use crate::notation::{Record, parse_record};
@@ -654,7 +655,7 @@ fn judge(bytes: &[u8], home: &Home) -> Judged {
 fn take_in(incoming: &mail::Incoming, bytes: &[u8], home: &Home) -> Result<Taken, Refusal> {
     let refused = |text: String| Refusal::Refused(text);
     let store = |error: crate::store::StoreError| Refusal::Refused(error.to_string());
-    let record = parse_record(&incoming.record).map_err(|error| {
+    let mut record = parse_record(&incoming.record).map_err(|error| {
         refused(format!(
             "the record in the mail does not read: line {}: {}",
             error.span.line, error.message
@@ -689,7 +690,7 @@ fn take_in(incoming: &mail::Incoming, bytes: &[u8], home: &Home) -> Result<Taken
         Color::White => "BlackNA",
         Color::Black => "WhiteNA",
     };
-    let opponent = record.tag(opponent_tag).unwrap_or_default();
+    let opponent = record.tag(opponent_tag).unwrap_or_default().to_owned();
     if let Some(from) = &incoming.from
         && !from.trim().eq_ignore_ascii_case(opponent.trim())
     {
@@ -772,8 +773,24 @@ fn take_in(incoming: &mail::Incoming, bytes: &[u8], home: &Home) -> Result<Taken
             )));
         }
     }
-    let now = home::now().map_err(|error| refused(error.to_string()))?;
+    // Fair dice: the mail's transcript must hold; this side commits on its first receipt
+    // and computes the roll of an attempt that awaits it.
     let mut state = state;
+    let mut rolled = None;
+    if fair::uses_dice(&record) {
+        if let Fairness::Broken { ply, reason } = fair::check(&record) {
+            return Err(refused(format!(
+                "{id}: the mail's dice are not fair: ply {ply}: {reason}; nothing was changed"
+            )));
+        }
+        let fail = |error: CliError| refused(error.to_string());
+        super::play::ensure_committed(&mut record, you, &mut state).map_err(fail)?;
+        let chain = super::play::chance_chain(&mut state).map_err(fail)?;
+        rolled = fair::complete(&mut record, you, &chain)
+            .map_err(|error| refused(format!("{id}: {error}; nothing was changed")))?;
+    }
+    let game = correspondence::state(&record).map_err(|error| refused(error.to_string()))?;
+    let now = home::now().map_err(|error| refused(error.to_string()))?;
     if added > 0 || completed || local.is_none() {
         state.received = Some(now);
     }
@@ -788,6 +805,17 @@ fn take_in(incoming: &mail::Incoming, bytes: &[u8], home: &Home) -> Result<Taken
         (Some(_), Some(last)) if added > 0 => format!("{id}: {opponent} played {last}"),
         (Some(_), _) => format!("{id}: {opponent} updated the game"),
     };
+    let mut head = head;
+    if let Some(rolled) = &rolled {
+        let rolls: Vec<String> = rolled.rolls.iter().map(u8::to_string).collect();
+        head.push_str(&format!(
+            "; the roll{} {} {} (from both players' values): {}",
+            if rolls.len() == 1 { "" } else { "s" },
+            if rolls.len() == 1 { "is" } else { "are" },
+            rolls.join(" then "),
+            rolled.token
+        ));
+    }
     Ok(Taken::Saved(saved_text(head, &id, &record, &game, you)))
 }
 

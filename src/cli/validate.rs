@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use super::diagnostic::{self, Source};
 use super::{CliError, Status, display_path, input};
+use crate::fair::{self, Fairness};
 use crate::notation::{ParseError, ReadError, Record};
 use crate::replay::{self, Finding, Options, Report};
 
@@ -100,6 +101,9 @@ struct GameLine<'a> {
     outcome: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     final_position: Option<&'a str>,
+    /// Whether the game's chance is proven fair, not proven, or broken (issue 16).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    chance: Option<String>,
     errors: usize,
     warnings: usize,
 }
@@ -219,7 +223,14 @@ fn validate_game(
         }
         Err(error) => (Report::unreadable(&error), None),
     };
-    if report.is_valid() {
+    // A valid record's chance: proven fair, not proven, or broken (then invalid).
+    let fairness = record
+        .as_ref()
+        .filter(|_| report.is_valid())
+        .map(fair::check)
+        .filter(|fairness| *fairness != Fairness::NoChance);
+    let broken = matches!(fairness, Some(Fairness::Broken { .. }));
+    if report.is_valid() && !broken {
         tally.valid += 1;
     } else if report.is_unsupported() {
         tally.unsupported += 1;
@@ -227,9 +238,14 @@ fn validate_game(
         tally.invalid += 1;
     }
     if args.json {
-        write_json(&report, record.as_ref(), source.path, out)
+        write_json(&report, record.as_ref(), fairness.as_ref(), source.path, out)
     } else {
-        write_text(&report, record.as_ref(), source, args.quiet, styled, out)
+        let game = Game {
+            report: &report,
+            record: record.as_ref(),
+            fairness: fairness.as_ref(),
+        };
+        write_text(&game, source, args.quiet, styled, out)
     }
 }
 
@@ -453,9 +469,17 @@ mod parallel {
     }
 }
 
+/// One game's findings for the text output.
+struct Game<'a> {
+    report: &'a Report,
+    record: Option<&'a Record>,
+    fairness: Option<&'a Fairness>,
+}
+
 fn write_json(
     report: &Report,
     record: Option<&Record>,
+    fairness: Option<&Fairness>,
     name: &str,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
@@ -476,12 +500,17 @@ fn write_json(
         r#type: "game",
         file: name,
         game: report.game,
-        status: status_word(report),
+        status: if matches!(fairness, Some(Fairness::Broken { .. })) {
+            "invalid"
+        } else {
+            status_word(report)
+        },
         variant: report.variant.map(|variant| variant.name()),
         plies: report.plies,
         result: record.and_then(|record| record.tag("Result")),
         outcome: report.outcome.map(|outcome| outcome.to_string()),
         final_position: report.final_position.as_deref(),
+        chance: fairness.map(ToString::to_string),
         errors,
         warnings: report.findings.len() - errors,
     };
@@ -501,14 +530,15 @@ fn status_word(report: &Report) -> &'static str {
 }
 
 fn write_text(
-    report: &Report,
-    record: Option<&Record>,
+    game: &Game<'_>,
     source: &Source<'_>,
     quiet: bool,
     styled: bool,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
-    let valid = report.is_valid();
+    let (report, record) = (game.report, game.record);
+    let broken = matches!(game.fairness, Some(Fairness::Broken { .. }));
+    let valid = report.is_valid() && !broken;
     if quiet && valid && report.findings.is_empty() {
         return Ok(());
     }
@@ -537,7 +567,11 @@ fn write_text(
         return Ok(());
     }
     line.push_str(": ");
-    line.push_str(status_word(report));
+    line.push_str(if broken {
+        "invalid"
+    } else {
+        status_word(report)
+    });
     line.push_str(&format!(
         ", {} pl{}",
         report.plies,
@@ -550,12 +584,17 @@ fn write_text(
         if let Some(outcome) = report.outcome {
             line.push_str(&format!(" ({outcome})"));
         }
+    } else if broken {
+        line.push_str(" (1 error)");
     } else {
         let errors = report.errors().count();
         line.push_str(&format!(
             " ({errors} error{})",
             if errors == 1 { "" } else { "s" }
         ));
+    }
+    if let Some(fairness) = game.fairness {
+        line.push_str(&format!("; {fairness}"));
     }
     writeln!(out, "{line}")?;
     Ok(())

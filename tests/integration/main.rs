@@ -13,6 +13,7 @@ mod chess;
 mod chesscala;
 mod cli;
 mod convert;
+mod fair_dice;
 mod lost;
 mod mail;
 mod notation;

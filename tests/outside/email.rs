@@ -18,6 +18,7 @@ pub fn tests() -> Vec<Test> {
         with_a_secret_only_authenticated_mail_is_taken_in,
         a_failed_send_waits_in_the_outbox_and_a_retry_delivers_it_once,
         a_cards_game_is_played_by_mail_through_an_attempt_a_tie_and_the_reshuffle,
+        a_dice_two_game_by_real_mail_is_proven_fair_on_both_sides,
     ]
 }
 
@@ -599,4 +600,71 @@ fn a_failed_send_waits_in_the_outbox_and_a_retry_delivers_it_once() {
     deliver(&working, &homes);
     let taken = receive(&homes.bob, &working, "2026-11-01T12:00:00Z");
     assert!(taken.contains("1. e4"), "{taken}");
+}
+
+/// Chess with wickets in Dice II by real mail (issue 16): the attempt goes without its
+/// roll, the opponent's pbem rolls it from both players' committed values on receipt,
+/// the thrower's pbem checks it on the reply, and each side's file validates "chance
+/// proven fair".
+fn a_dice_two_game_by_real_mail_is_proven_fair_on_both_sides() {
+    let server = smtp::start("wickets_dice_by_mail", Options::default());
+    let homes = Homes::new("wickets-dice-mail", &smtp_config(&server));
+    let id = homes.start(
+        "2026-11-01T09:00:00Z",
+        &["--variant", "wickets", "--decision", "Dice II"],
+    );
+    let mail = |from: &Player, to: &Player, now: &str| {
+        ok(&pbem(from, &server, now, &["send", &id]));
+        assert_eq!(deliver(&server, &homes), 1);
+        receive(to, &server, now)
+    };
+    let turns = ["e4", "e5", "Ke2:f3", "Ke7", "Nxf3", "Kd6", "Nxe5:w9_sa2"];
+    for (i, token) in turns.iter().enumerate() {
+        let now = format!("2026-11-0{}T10:00:00Z", i + 1);
+        let (from, to) = if i % 2 == 0 {
+            (&homes.alice, &homes.bob)
+        } else {
+            (&homes.bob, &homes.alice)
+        };
+        ok(&pbem(from, &server, &now, &["move", &id, token]));
+        let taken = mail(from, to, &now);
+        if i == 6 {
+            assert!(taken.contains("the roll"), "{taken}");
+        }
+    }
+    let game = |player: &Player| player.dir.join("games").join(format!("{id}.pgn"));
+    let record = std::fs::read_to_string(game(&homes.bob)).unwrap();
+    let token = record
+        .split_whitespace()
+        .find(|word| word.starts_with("Nxe5:w9_r"))
+        .unwrap_or_else(|| panic!("{record}"))
+        .to_owned();
+    let reply = if token.ends_with("_r5") || token.ends_with("_r6") {
+        "Dg8:Kxe5"
+    } else {
+        "Kxe5"
+    };
+    ok(&pbem(
+        &homes.bob,
+        &server,
+        "2026-11-08T10:00:00Z",
+        &["move", &id, reply],
+    ));
+    let taken = mail(&homes.bob, &homes.alice, "2026-11-08T10:00:00Z");
+    assert!(taken.contains(reply), "{taken}");
+    for player in [&homes.alice, &homes.bob] {
+        let out = pbem(
+            player,
+            &server,
+            "2026-11-08T11:00:00Z",
+            &["validate", game(player).to_str().unwrap()],
+        );
+        let said = text(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{said}");
+        assert!(said.contains("; chance proven fair ("), "{said}");
+    }
+    assert_eq!(
+        std::fs::read_to_string(game(&homes.alice)).unwrap(),
+        std::fs::read_to_string(game(&homes.bob)).unwrap()
+    );
 }

@@ -4,6 +4,7 @@
 use std::fmt::{self, Write as _};
 
 use super::cards::{self, Card, CardState};
+use super::decision::AwaitedRoll;
 use super::{DecisionMode, Wickets, ball_char, idx, wicket_index};
 use crate::games::chess::attacks::{self, tables};
 use crate::games::chess::bitboard::Bitboard;
@@ -395,6 +396,12 @@ pub(super) fn write_position(position: &Wickets) -> String {
             out.push_str(&cards::write_mask(state.discards));
         }
     }
+    if let Some(awaited) = position.awaited_roll {
+        out.push_str("/?");
+        if let Some(loc) = awaited.sacrifice {
+            let _ = write!(out, "{loc}");
+        }
+    }
     if let Some(attempt) = &state.attempt {
         out.push('/');
         if attempt.is_empty() {
@@ -531,10 +538,19 @@ pub(super) fn read_position(text: &str) -> Result<Wickets, SetupError> {
     let haver = read_pair(6, fields[5])?;
     let defender = read_pair(7, fields[6])?;
     let mut card_state = CardState::default();
+    let mut awaited_roll = None;
     let mode = match fields.get(7) {
         Some(field) => {
+            // `dice/?a2`: the awaited roll comes last, after any deck state.
+            let (field, awaited) = match field.split_once("/?") {
+                Some((field, rest)) => (field, Some(rest)),
+                None => (*field, None),
+            };
             let mut parts = field.split('/');
             let mode = DecisionMode::from_name(parts.next().unwrap_or_default())?;
+            if let Some(rest) = awaited {
+                awaited_roll = Some(read_awaited_roll(mode, rest)?);
+            }
             let mut read = |what: &str| -> Result<Option<Vec<Card>>, SetupError> {
                 parts
                     .next()
@@ -595,6 +611,7 @@ pub(super) fn read_position(text: &str) -> Result<Wickets, SetupError> {
         fullmove_number: number(9, "fullmove number", 1)?.max(1),
         mode,
         cards: card_state,
+        awaited_roll,
     };
     check(&position)?;
     Ok(position)
@@ -704,4 +721,23 @@ pub(super) fn check(p: &Wickets) -> Result<(), SetupError> {
         )));
     }
     Ok(())
+}
+
+/// The rest of a mode field after `/?`: a Dice attempt awaiting its roll, with the place
+/// of the piece named for a second roll in Dice II (`dice/?`, `dice2/?a2`).
+fn read_awaited_roll(mode: DecisionMode, rest: &str) -> Result<AwaitedRoll, SetupError> {
+    if !mode.is_dice() {
+        return Err(bad(8, "an awaited roll (/?) needs a Dice mode"));
+    }
+    if rest.is_empty() {
+        return Ok(AwaitedRoll { sacrifice: None });
+    }
+    if mode != DecisionMode::DiceII {
+        return Err(bad(8, "a sacrifice for a second roll needs Dice II"));
+    }
+    let loc = Loc::from_name(rest)
+        .ok_or_else(|| bad(8, format!("\"{rest}\" is not a place (after /?)")))?;
+    Ok(AwaitedRoll {
+        sacrifice: Some(loc),
+    })
 }

@@ -375,7 +375,10 @@ impl Wickets {
     /// Generates the legal turns; with `strict` off, the move rules are relaxed (for
     /// saying why a token is illegal).
     pub(super) fn generate(&self, strict: bool, out: &mut Vec<Turn>) {
-        if self.wicket_end().is_some() || self.cards.attempt.is_some() {
+        if self.wicket_end().is_some()
+            || self.cards.attempt.is_some()
+            || self.awaited_roll.is_some()
+        {
             return;
         }
         let us = self.turn;

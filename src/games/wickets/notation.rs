@@ -415,6 +415,19 @@ pub(super) fn resolve(position: &Wickets, syntax: &Syntax) -> Result<Turn, Illeg
     if position.mode.is_cards() {
         return resolve_cards(position, syntax, turns);
     }
+    // A Dice attempt sent without its roll, for the opponent's pbem to complete.
+    if !syntax.steps.iter().any(|s| matches!(s, Step::Roll(_))) {
+        let sacrifice = match syntax.steps.as_slice() {
+            [] => Some(None),
+            [Step::Sacrifice(loc)] => Some(Some(*loc)),
+            _ => None,
+        };
+        if let Some(sacrifice) = sacrifice
+            && let Some(pending) = position.pending_roll(&turns, sacrifice)
+        {
+            return pending.map_err(other);
+        }
+    }
     let wanted = normalized(position.mode, &syntax.steps);
     let by_throw = turns.clone();
     turns.retain(|t| steps_of(&t.decision) == wanted);
@@ -758,11 +771,12 @@ pub(super) fn write_turn(position: &Wickets, turn: &Turn) -> String {
     let mut next = position.clone();
     next.play(turn);
     if next.in_check(next.turn) {
-        let mate = next.wicket_end().is_none() && next.cards.attempt.is_none() && {
-            let mut replies = Vec::new();
-            next.legal_turns(&mut replies);
-            replies.is_empty()
-        };
+        let mate =
+            next.wicket_end().is_none() && next.cards.attempt.is_none() && !next.awaits_roll() && {
+                let mut replies = Vec::new();
+                next.legal_turns(&mut replies);
+                replies.is_empty()
+            };
         out.push(if mate { '#' } else { '+' });
     }
     out
