@@ -168,6 +168,9 @@ pub struct Settings {
     pub imap: Option<ImapConfig>,
     /// A local Maildir that `pbem sync` reads when there is no IMAP server.
     pub maildir: Option<PathBuf>,
+    /// Whether move mails carry a picture of the position (`pictures: false` turns it
+    /// off; on by default).
+    pub pictures: bool,
 }
 
 /// A config file that cannot be used, with the place and the cause.
@@ -200,6 +203,7 @@ struct FileConfig {
     games: Option<String>,
     outbox: Option<String>,
     smtp: Option<FileSmtp>,
+    pictures: Option<bool>,
     imap: Option<FileImap>,
     maildir: Option<String>,
 }
@@ -400,6 +404,7 @@ impl Settings {
             smtp,
             imap,
             maildir: file.maildir.as_deref().map(resolve),
+            pictures: file.pictures.unwrap_or(true),
         })
     }
 

@@ -10,6 +10,7 @@ use crate::config::{
     AfterTaken, ImapConfig, ImapSecurityMode, PasswordSource, SecurityMode, SmtpConfig,
 };
 use crate::correspondence::{self, Comparison};
+use crate::fair::{self, Fairness};
 use crate::games::Color;
 use crate::mail::{self, Mailbox, Outgoing, Password, Security, SmtpSettings};
 use crate::notation::{Record, parse_record};
@@ -203,14 +204,17 @@ fn compose_latest(game: &str, home: &Home) -> Result<Latest, CliError> {
             Some(last) => format!("the latest turn, {last}, is your opponent's"),
             None => "the latest event is your opponent's".to_owned(),
         };
-        let next = if record
+        let open = record
             .tag("Result")
-            .is_none_or(|result| result.trim() == "*")
-            && state.to_move == you
-        {
-            format!("; it is your turn: `pbem move {id} TURN`, then `pbem send {id}`")
-        } else {
-            String::new()
+            .is_none_or(|result| result.trim() == "*");
+        let next = match state.awaited {
+            Some(awaited) if open && awaited == you => format!(
+                "; the last turn awaits your card: `pbem legal {id}` lists them, `pbem move {id} CARD` plays one, then `pbem send {id}`"
+            ),
+            None if open && state.to_move == you => {
+                format!("; it is your turn: `pbem move {id} TURN`, then `pbem send {id}`")
+            }
+            _ => String::new(),
         };
         return Ok(Latest::Nothing(id, format!("{what}{next}")));
     }
@@ -259,7 +263,18 @@ fn compose_state(
         date: home::now()?,
         note,
     };
-    let bytes = mail::compose(&outgoing).map_err(|error| CliError::Usage(error.to_string()))?;
+    // The picture of the position, unless the config turns pictures off.
+    let picture = home
+        .settings
+        .pictures
+        .then(|| crate::render::final_svg(record))
+        .flatten()
+        .and_then(|svg| crate::render::png(&svg, crate::render::PNG_SIZE).ok());
+    let bytes = match &picture {
+        Some(png) => mail::compose_with_picture(&outgoing, png),
+        None => mail::compose(&outgoing),
+    }
+    .map_err(|error| CliError::Usage(error.to_string()))?;
     Ok(Composed {
         from: sender.address,
         to: opponent.address,
@@ -905,7 +920,7 @@ fn judge(bytes: &[u8], home: &Home) -> Judged {
 fn take_in(incoming: &mail::Incoming, bytes: &[u8], home: &Home) -> Result<Taken, Refusal> {
     let refused = |text: String| Refusal::Refused(text);
     let store = |error: crate::store::StoreError| Refusal::Refused(error.to_string());
-    let record = parse_record(&incoming.record).map_err(|error| {
+    let mut record = parse_record(&incoming.record).map_err(|error| {
         refused(format!(
             "the record in the mail does not read: line {}: {}",
             error.span.line, error.message
@@ -940,7 +955,7 @@ fn take_in(incoming: &mail::Incoming, bytes: &[u8], home: &Home) -> Result<Taken
         Color::White => "BlackNA",
         Color::Black => "WhiteNA",
     };
-    let opponent = record.tag(opponent_tag).unwrap_or_default();
+    let opponent = record.tag(opponent_tag).unwrap_or_default().to_owned();
     if let Some(from) = &incoming.from
         && !from.trim().eq_ignore_ascii_case(opponent.trim())
     {
@@ -1008,7 +1023,12 @@ fn take_in(incoming: &mail::Incoming, bytes: &[u8], home: &Home) -> Result<Taken
             Comparison::Newer { turns } => turns,
         },
     };
+    let mut completed = false;
     if let Some(local) = &local {
+        // A part that completes the last turn (a card answered) is the opponent's, one at
+        // a time.
+        completed = correspondence::completes_last(local, &record, you.other())
+            .map_err(|error| refused(format!("{id}: {error}")))?;
         // Only the opponent's turns may be new: the player's own come from here.
         let start = local.moves.turns.len();
         let first_new = game.turns.get(start).map(|(color, _)| *color);
@@ -1018,9 +1038,25 @@ fn take_in(incoming: &mail::Incoming, bytes: &[u8], home: &Home) -> Result<Taken
             )));
         }
     }
-    let now = home::now().map_err(|error| refused(error.to_string()))?;
+    // Fair dice: the mail's transcript must hold; this side commits on its first receipt
+    // and computes the roll of an attempt that awaits it.
     let mut state = state;
-    if added > 0 || local.is_none() {
+    let mut rolled = None;
+    if fair::uses_dice(&record) {
+        if let Fairness::Broken { ply, reason } = fair::check(&record) {
+            return Err(refused(format!(
+                "{id}: the mail's dice are not fair: ply {ply}: {reason}; nothing was changed"
+            )));
+        }
+        let fail = |error: CliError| refused(error.to_string());
+        super::play::ensure_committed(&mut record, you, &mut state).map_err(fail)?;
+        let chain = super::play::chance_chain(&mut state).map_err(fail)?;
+        rolled = fair::complete(&mut record, you, &chain)
+            .map_err(|error| refused(format!("{id}: {error}; nothing was changed")))?;
+    }
+    let game = correspondence::state(&record).map_err(|error| refused(error.to_string()))?;
+    let now = home::now().map_err(|error| refused(error.to_string()))?;
+    if added > 0 || completed || local.is_none() {
         state.received = Some(now);
     }
     // The turn and the time it arrived, as one step.
@@ -1034,6 +1070,17 @@ fn take_in(incoming: &mail::Incoming, bytes: &[u8], home: &Home) -> Result<Taken
         (Some(_), Some(last)) if added > 0 => format!("{id}: {opponent} played {last}"),
         (Some(_), _) => format!("{id}: {opponent} updated the game"),
     };
+    let mut head = head;
+    if let Some(rolled) = &rolled {
+        let rolls: Vec<String> = rolled.rolls.iter().map(u8::to_string).collect();
+        head.push_str(&format!(
+            "; the roll{} {} {} (from both players' values): {}",
+            if rolls.len() == 1 { "" } else { "s" },
+            if rolls.len() == 1 { "is" } else { "are" },
+            rolls.join(" then "),
+            rolled.token
+        ));
+    }
     Ok(Taken::Saved(saved_text(head, &id, &record, &game, you)))
 }
 
@@ -1060,14 +1107,14 @@ fn saved_text(
     text.push('\n');
     text.push_str(&game.diagram);
     if result == "*" {
-        text.push_str(
-            &(if game.to_move == you {
-                format!("your turn: {}", game.next_number)
-            } else {
-                format!("{}'s turn", game.to_move)
-            })
-            .to_string(),
-        );
+        text.push_str(&match game.awaited {
+            Some(awaited) if awaited == you => {
+                format!("your card: `pbem legal {id}` lists them, `pbem move {id} CARD` plays one")
+            }
+            Some(awaited) => format!("{awaited}'s card"),
+            None if game.to_move == you => format!("your turn: {}", game.next_number),
+            None => format!("{}'s turn", game.to_move),
+        });
     }
     text
 }

@@ -23,7 +23,7 @@ pub mod reply;
 pub mod smtp;
 pub mod trust;
 
-pub use compose::{ComposeError, Outgoing, compose, message_id};
+pub use compose::{ComposeError, Outgoing, compose, compose_with_picture, message_id, picture_id};
 pub use imap::{ImapError, ImapSecurity, ImapSettings};
 pub use parse::{Incoming, MailError, envelope_of, parse_mail};
 pub use reply::{Reply, parse_reply, typed_turn};

@@ -1,6 +1,8 @@
 //! Tests that need something from outside the project: a real SMTP server (aiosmtpd,
 //! installed by `.ci/smtp-setup`), a real IMAP server (Dovecot, `.ci/imap-setup`), the
-//! Python interpreter for the independent references, or the shared data set (real PGN files, perft tables, Zillions games: `../shared/data`
+//! Python interpreter for the independent references, headless Chromium with
+//! chromedriver for the replay pages (`.ci/browser-setup`), or the shared data set (real
+//! PGN files, perft tables, Zillions games: `../shared/data`
 //! beside the project, or where `PBEM_SHARED_DATA` points).
 //!
 //! This binary is its own harness (libtest-mimic) so that it can decide at start, for each
@@ -18,6 +20,7 @@ use libtest_mimic::{Arguments, Completion, Failed, Trial};
 #[path = "../support/mod.rs"]
 mod support;
 
+mod browser;
 mod email;
 mod imap;
 mod perft_tables;
@@ -38,6 +41,8 @@ pub enum Need {
     Smtp,
     /// Dovecot and openssl, to start the test IMAP server ([`imap::start`]).
     Imap,
+    /// Headless Chromium ([`browser::CHROMIUM`]) and chromedriver on the `PATH`.
+    Chromium,
 }
 
 impl Need {
@@ -69,6 +74,11 @@ impl Need {
                     })
             }
             Need::Imap => imap::probe(),
+            Need::Chromium => runs(Command::new(browser::CHROMIUM).arg("--version"))
+                .and_then(|()| runs(Command::new("chromedriver").arg("--version")))
+                .map_err(|why| {
+                    format!("needs chromium and chromedriver: {why}; run .ci/browser-setup")
+                }),
         }
     }
 }
@@ -137,6 +147,7 @@ fn main() -> ExitCode {
     let args = Arguments::from_args();
     let ci = under_ci();
     let tests: Vec<Test> = [
+        browser::tests(),
         email::tests(),
         imap::tests(),
         perft_tables::tests(),
