@@ -44,7 +44,7 @@ printf '%-22s %6s %12s %9s %13s   %-24s %9s %9s %11s\n' game depth nodes cpu_s n
     example plies cpu_s plies/s
 # game, perft depth, example file
 while read -r game depth example; do
-    nodes=$("$pbem" perft --variant "$game" "$depth" | tail -1)
+    nodes=$("$pbem" perft --variant "$game" "$depth" 2> /dev/null | tail -1)
     perft_s=$(best_of "$pbem" perft --variant "$game" "$depth")
     file=$out/$example-x$copies.pgn
     if [[ ! -f $file ]]; then
@@ -64,6 +64,6 @@ chess 5 immortal
 chesica 4 chesica
 chesscala 3 chesscala
 cascudo 2 cascudo
-wickets 3 wickets-deterministic
+wickets 4 wickets-deterministic
 african 3 african-chess
 EOF
