@@ -15,6 +15,7 @@ pub mod fair;
 pub mod games;
 pub mod mail;
 pub mod notation;
+pub mod render;
 pub mod replay;
 pub mod store;
 

@@ -49,6 +49,10 @@ pub struct NewArgs {
     /// The secret is printed once (on standard error) for you to tell your opponent.
     #[arg(long)]
     pub secret: bool,
+    /// With --secret: still take in turns your opponent types by hand in a reply (which
+    /// carry no authentication code); without it such a reply is refused.
+    #[arg(long, requires = "secret")]
+    pub allow_typed: bool,
 }
 
 /// Arguments of `pbem move`.
@@ -107,6 +111,10 @@ pub struct SecretArgs {
     /// The secret your opponent told you (hex, as `pbem new --secret` printed it).
     #[arg(value_name = "SECRET")]
     pub secret: String,
+    /// Take in turns your opponent types by hand in a reply (which carry no
+    /// authentication code); without it such a reply is refused.
+    #[arg(long)]
+    pub allow_typed: bool,
 }
 
 /// Runs `pbem new`: prints the new game file's path.
@@ -173,6 +181,7 @@ pub fn new(args: &NewArgs, home: &Home, out: &mut dyn Write) -> Result<Status, C
             home.games.dir().join(format!("{id}.state.yaml")).display()
         );
         state.secret = Some(secret);
+        state.allow_typed = args.allow_typed;
     }
     let path = home
         .games
@@ -325,11 +334,17 @@ pub fn secret(args: &SecretArgs, home: &Home, out: &mut dyn Write) -> Result<Sta
     }
     let mut state = home.games.state(&args.game_id)?;
     state.secret = Some(secret);
+    state.allow_typed = args.allow_typed;
     home.games.save_state(&args.game_id, &state)?;
     writeln!(
         out,
-        "{}: secret stored; mails of this game must now carry its code",
-        args.game_id
+        "{}: secret stored; mails of this game must now carry its code{}",
+        args.game_id,
+        if args.allow_typed {
+            " (turns typed by hand in a reply are taken in too)"
+        } else {
+            ""
+        }
     )?;
     Ok(Status::Ok)
 }

@@ -10,7 +10,7 @@ use crate::games::chess::attacks::{self, tables};
 use crate::games::chess::bitboard::Bitboard;
 use crate::games::chess::types::{CastlingSide, Piece, Role, Square};
 use crate::games::chess::{Board, CastlingRights};
-use crate::games::{Color, SetupError};
+use crate::games::{Color, SetupError, read_number_field};
 
 /// A place a piece or a Ball can stand: one of the 64 squares or one of the two wickets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -419,15 +419,6 @@ pub(super) fn write_position(position: &Wickets) -> String {
     out
 }
 
-/// The highest move counter a position may hold: no game comes near it, and counters
-/// stop there rather than wrap.
-pub(super) const MAX_COUNT: u32 = 1_000_000_000;
-
-/// A move counter one higher, never past [`MAX_COUNT`].
-pub(super) fn count_up(n: u32) -> u32 {
-    n.saturating_add(1).min(MAX_COUNT)
-}
-
 pub(super) fn read_pair(field: usize, text: &str) -> Result<[Option<Loc>; 2], SetupError> {
     let (a, b) = text.split_once(',').ok_or_else(|| {
         bad(
@@ -602,22 +593,10 @@ pub(super) fn read_position(text: &str) -> Result<Wickets, SetupError> {
         }
         None => DecisionMode::Deterministic,
     };
-    let number = |i: usize, default: u32| -> Result<u32, SetupError> {
-        let Some(s) = fields.get(i) else {
-            return Ok(default);
-        };
-        let n: u64 = s
-            .parse()
-            .map_err(|_| bad(i + 1, format!("\"{s}\" is not a number")))?;
-        u32::try_from(n)
-            .ok()
-            .filter(|&n| n <= MAX_COUNT)
-            .ok_or_else(|| {
-                bad(
-                    i + 1,
-                    format!("{s} is above {MAX_COUNT}, the most a move counter may reach"),
-                )
-            })
+    // The counters go up by `games::count_up`, which stops at `MAX_COUNT`; a larger one
+    // is refused with the reason, so a counter never wraps.
+    let number = |i: usize, what: &str, default: u32| -> Result<u32, SetupError> {
+        Ok(read_number_field(fields.get(i).copied(), i as u32 + 1, what, 0)?.unwrap_or(default))
     };
     let position = Wickets {
         board,
@@ -628,8 +607,8 @@ pub(super) fn read_position(text: &str) -> Result<Wickets, SetupError> {
         turn,
         castling,
         ep_square,
-        halfmove_clock: number(8, 0)?,
-        fullmove_number: number(9, 1)?.max(1),
+        halfmove_clock: number(8, "halfmove clock", 0)?,
+        fullmove_number: number(9, "fullmove number", 1)?.max(1),
         mode,
         cards: card_state,
         awaited_roll,

@@ -113,6 +113,8 @@ pub enum Decision {
     Sacrifice(Loc),
     /// A card played: the thrower's and the opponent's in turn.
     Card(Card),
+    /// Cards II: the thrower declines the second pair after a failing first one (`_c-`).
+    Decline,
 }
 
 impl Wickets {
@@ -226,7 +228,8 @@ impl Wickets {
         let sees = self.defender_sees_wicket(self.turn.other());
         if self.mode.is_cards() {
             let cards = card_plays(decision);
-            return cards::judge(self.mode, sees, &cards) == Ok(Verdict::Success);
+            return cards::judge(self.mode, sees, &cards, declines(decision))
+                == Ok(Verdict::Success);
         }
         if self.mode.is_dice() {
             let sacrificed = sacrifices(decision);
@@ -253,33 +256,71 @@ impl Wickets {
         moved
     }
 
-    /// Whether the cards of an attempt decided it; judged after the move, before the
+    /// Whether the decision of an attempt decided it; judged after the move, before the
     /// throw.
-    pub(super) fn attempt_decided(&self, played: &[Card]) -> bool {
+    pub(super) fn attempt_decided(&self, decision: &[Decision]) -> bool {
         let sees = self.defender_sees_wicket(self.turn.other());
         matches!(
-            cards::judge(self.mode, sees, played),
+            cards::judge(self.mode, sees, &card_plays(decision), declines(decision)),
             Ok(Verdict::Success | Verdict::Failure)
         )
     }
 
+    /// Where the cards of the attempt that awaits a card leave it, judged on the position
+    /// after the attempt (the thrower's opponent to move; the thrown Ball changes no line
+    /// to the wicket, so "sees" is as at the throw).
+    fn pending(&self) -> Option<Verdict> {
+        let played = self.cards.attempt.as_ref()?;
+        let sees = self.defender_sees_wicket(self.turn);
+        cards::judge(self.mode, sees, played, false).ok()
+    }
+
     /// What a scoring attempt still waits for, when the last turn's cards did not decide
-    /// it: the thrower's next card (none played yet, or a tie) or the opponent's reply.
+    /// it: the thrower's next card (none played yet, or a tie), the opponent's reply, or
+    /// in Cards II after a failing first pair the thrower's choice of a second pair.
     #[must_use]
     pub fn awaiting(&self) -> Option<String> {
         let played = self.cards.attempt.as_ref()?;
         let thrower = self.turn.other();
-        Some(match played.len() % 2 {
-            1 => format!(
-                "the scoring attempt awaits {}'s card in reply to {thrower}'s {}",
+        Some(match self.pending() {
+            Some(Verdict::AwaitsReply(card)) => format!(
+                "the scoring attempt awaits {}'s card in reply to {thrower}'s {card}",
                 self.turn,
-                played[played.len() - 1]
+            ),
+            Some(Verdict::AwaitsSecondPair) => format!(
+                "the first pair failed: the scoring attempt awaits {thrower}'s card for a second \
+                 pair, or _c- to accept the failure"
             ),
             _ if played.is_empty() => {
                 format!("the scoring attempt awaits {thrower}'s card")
             }
             _ => format!("the scoring attempt awaits {thrower}'s next card after a tie"),
         })
+    }
+
+    /// The parts the awaited side may add to the attempt that awaits a card, as written
+    /// after `_c`: the cards it may hold (with a deal, those of its hand, following suit
+    /// when it must; without one, every card not discarded since the last reshuffle) and,
+    /// in Cards II after a failing first pair, `-` (no second pair).
+    #[must_use]
+    pub fn awaited_parts(&self) -> Vec<String> {
+        if self.cards.attempt.is_none() {
+            return Vec::new();
+        }
+        let pending = self.pending();
+        let (player, lead) = match pending {
+            Some(Verdict::AwaitsReply(card)) => (self.turn, Some(card)),
+            _ => (self.turn.other(), None),
+        };
+        let mut parts: Vec<String> = self
+            .cards
+            .playable(player, lead)
+            .map(|card| card.to_string())
+            .collect();
+        if pending == Some(Verdict::AwaitsSecondPair) {
+            parts.push("-".to_owned());
+        }
+        parts
     }
 
     /// The cards played since the last reshuffle (the discard pile), in deck order.
@@ -321,6 +362,11 @@ pub(super) fn sacrifices(decision: &[Decision]) -> Vec<Loc> {
             _ => None,
         })
         .collect()
+}
+
+/// Whether a decision declines the Cards II second pair.
+pub(super) fn declines(decision: &[Decision]) -> bool {
+    decision.contains(&Decision::Decline)
 }
 
 /// The cards of a decision, in the order played.

@@ -133,7 +133,7 @@ impl Wickets {
 
     fn finish_turn(&mut self) {
         if self.turn == Color::Black {
-            self.fullmove_number = board::count_up(self.fullmove_number);
+            self.fullmove_number = crate::games::count_up(self.fullmove_number);
         }
         self.turn = self.turn.other();
     }
@@ -348,7 +348,7 @@ impl Game for Wickets {
                 && self.mode.is_dice()
                 && !turn.decision.iter().any(|d| matches!(d, Decision::Roll(_)));
             let success = attempt && !roll_awaited && self.verdict(&turn.decision);
-            let decided = attempt && self.attempt_decided(&card_plays(&turn.decision));
+            let decided = attempt && self.attempt_decided(&turn.decision);
             let sacrificed = if roll_awaited {
                 Vec::new()
             } else {
@@ -449,15 +449,24 @@ impl Game for Wickets {
         })
     }
 
-    /// A card, written `D4`, `cD4` or `_cD4`, added to the attempt's token.
+    fn awaited_parts(&self) -> Vec<String> {
+        Wickets::awaited_parts(self)
+    }
+
+    /// A card, written `D4`, `cD4` or `_cD4`, added to the attempt's token; or `-` (also
+    /// `c-`, `_c-`), the thrower declining the Cards II second pair.
     fn complete_token(last: &str, part: &str) -> Option<String> {
         let part = part.trim();
         let name = part
             .strip_prefix("_c")
             .or_else(|| part.strip_prefix('c'))
             .unwrap_or(part);
-        let card = Card::from_name(name)?;
-        Some(format!("{}_c{card}", last.trim_end_matches(['+', '#'])))
+        let step = if name == "-" {
+            "-".to_owned()
+        } else {
+            Card::from_name(name)?.to_string()
+        };
+        Some(format!("{}_c{step}", last.trim_end_matches(['+', '#'])))
     }
 
     fn completes(earlier: &str, later: &str) -> bool {
@@ -480,7 +489,7 @@ impl Game for Wickets {
                 .is_some_and(|rest| {
                     rest.split('_').all(|step| {
                         step.strip_prefix('c')
-                            .is_some_and(|card| Card::from_name(card).is_some())
+                            .is_some_and(|card| card == "-" || Card::from_name(card).is_some())
                     })
                 })
     }

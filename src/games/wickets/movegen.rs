@@ -360,7 +360,7 @@ impl Wickets {
         {
             self.halfmove_clock = 0;
         } else {
-            self.halfmove_clock = super::board::count_up(self.halfmove_clock);
+            self.halfmove_clock = crate::games::count_up(self.halfmove_clock);
         }
         captured_haver
     }
