@@ -238,7 +238,13 @@ fn validate_game(
         tally.invalid += 1;
     }
     if args.json {
-        write_json(&report, record.as_ref(), fairness.as_ref(), source.path, out)
+        write_json(
+            &report,
+            record.as_ref(),
+            fairness.as_ref(),
+            source.path,
+            out,
+        )
     } else {
         let game = Game {
             report: &report,
