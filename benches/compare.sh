@@ -48,18 +48,31 @@ make_input() {
     echo "$file"
 }
 
-now() { date +%s.%N; }
-
-# Runs a command RUNS times; prints "best median" seconds.
+# Runs a command RUNS times; prints "best median cpu": the best and median wall seconds and
+# the median processor seconds (user + system, all threads), which a loaded machine
+# disturbs less than the wall time.
 time_runs() {
-    local times=() start end
+    local walls=() cpus=() line
     for ((r = 0; r < runs; r++)); do
-        start=$(now)
-        "$@" > /dev/null || true
-        end=$(now)
-        times+=("$(echo "$end - $start" | bc -l)")
+        if [[ -x /usr/bin/time ]]; then
+            line=$( /usr/bin/time -f 'TIMES %e %U %S' "$@" 2>&1 > /dev/null | grep '^TIMES' || true)
+            read -r _ wall user system <<< "$line"
+            walls+=("$wall")
+            cpus+=("$(echo "$user + $system" | bc -l)")
+        else
+            local start end
+            start=$(date +%s.%N)
+            "$@" > /dev/null 2>&1 || true
+            end=$(date +%s.%N)
+            walls+=("$(echo "$end - $start" | bc -l)")
+            cpus+=("0")
+        fi
     done
-    printf '%s\n' "${times[@]}" | sort -g | awk '{ t[NR] = $1 } END { printf "%.4f %.4f\n", t[1], t[int((NR + 1) / 2)] }'
+    local best median cpu
+    best=$(printf '%s\n' "${walls[@]}" | sort -g | head -1)
+    median=$(printf '%s\n' "${walls[@]}" | sort -g | awk '{ t[NR] = $1 } END { print t[int((NR + 1) / 2)] }')
+    cpu=$(printf '%s\n' "${cpus[@]}" | sort -g | awk '{ t[NR] = $1 } END { print t[int((NR + 1) / 2)] }')
+    printf '%.3f %.3f %.3f\n' "$best" "$median" "$cpu"
 }
 
 # Peak resident memory of one run, in MB.
@@ -91,29 +104,31 @@ fi
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg), $cores cores, $runs runs each"
 small=$out/games-1mb.pgn
 cp "${samples[0]}" "$small"
-printf '%-8s %-26s %9s %9s %8s %10s %7s %8s\n' \
-    input side best_s median_s MB/s games/s ratio rss_MB
+printf '%-6s %-26s %7s %8s %7s %7s %9s %9s %9s %7s\n' \
+    input side best_s median_s cpu_s MB/s games/s ratio cpu_ratio rss_MB
 for size in $sizes; do
     file=$(make_input "$size")
     bytes=$(stat -c %s "$file")
     line=$("$other" "$file")
     games=$(sed -n 's/.* games=\([0-9]*\).*/\1/p' <<< "$line")
-    read -r other_best other_median < <(time_runs "$other" "$file")
+    read -r other_best other_median other_cpu < <(time_runs "$other" "$file")
+    # MB/s and games/s from the median wall time; ratio: the other side's median wall
+    # time over pbem's; cpu_ratio: the same with processor time.
     report() {
-        local side=$1 best=$2 median=$3 rss=$4 ratio=$5
-        printf '%-8s %-26s %9s %9s %8.1f %10.0f %7s %8s\n' "${size}MB" "$side" \
-            "$best" "$median" "$(echo "$bytes / $median / 1000000" | bc -l)" \
-            "$(echo "$games / $median" | bc -l)" "$ratio" "$rss"
+        local side=$1 best=$2 median=$3 cpu=$4 rss=$5
+        printf '%-6s %-26s %7s %8s %7s %7.1f %9.0f %9.2f %9.2f %7s\n' "${size}MB" "$side" \
+            "$best" "$median" "$cpu" "$(echo "$bytes / $median / 1000000" | bc -l)" \
+            "$(echo "$games / $median" | bc -l)" "$(echo "$other_median / $median" | bc -l)" \
+            "$(echo "$other_cpu / $cpu" | bc -l 2> /dev/null || echo 0)" "$rss"
     }
-    report "pgn-reader+shakmaty" "$other_best" "$other_median" \
-        "$(peak_rss "$other" "$file")" "1.00"
+    report "pgn-reader+shakmaty" "$other_best" "$other_median" "$other_cpu" \
+        "$(peak_rss "$other" "$file")"
     for jobs in "${job_counts[@]}"; do
         args=(validate --quiet)
         [[ -z $jobs ]] || args+=(--jobs "$jobs")
-        read -r best median < <(time_runs "$pbem" "${args[@]}" "$file")
-        ratio=$(echo "$other_median / $median" | bc -l)
-        report "pbem ${args[*]:1}" "$best" "$median" \
-            "$(peak_rss "$pbem" "${args[@]}" "$file")" "$(printf '%.2f' "$ratio")"
+        read -r best median cpu < <(time_runs "$pbem" "${args[@]}" "$file")
+        report "pbem ${args[*]:1}" "$best" "$median" "$cpu" \
+            "$(peak_rss "$pbem" "${args[@]}" "$file")"
     done
 done
 for jobs in "${job_counts[@]}"; do

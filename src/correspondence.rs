@@ -713,6 +713,14 @@ pub fn completes_last(local: &Record, incoming: &Record, from: Color) -> Result<
             .is_some_and(|token| bare(&token) == after)
     });
     if !one_part {
+        // A Dice attempt sent without its roll is completed by the awaited side's pbem
+        // from both players' revealed values (src/fair.rs), not typed: the mail's
+        // transcript and the replay check that token, and it carries no stamp of its own.
+        if crate::fair::uses_dice(local)
+            && crate::with_game!(variant, G => G::completes(&before, &after))
+        {
+            return Ok(true);
+        }
         return refuse("a mail adds one part at a time".to_owned());
     }
     let grown = theirs.comments.len() >= mine.comments.len()

@@ -276,8 +276,8 @@ mod parallel {
     /// Batches in flight per worker.
     const WINDOW: usize = 4;
     /// A batch is cut after this many games or this many bytes of game text.
-    const BATCH_GAMES: usize = 64;
-    const BATCH_BYTES: usize = 256 << 10;
+    const BATCH_GAMES: usize = 32;
+    const BATCH_BYTES: usize = 64 << 10;
 
     /// Games of one file, read in order.
     struct Batch {

@@ -172,9 +172,12 @@ impl fmt::Display for EventCommand<'_> {
 pub fn events_in(text: &str) -> Vec<EventCommand<'_>> {
     // Most comments carry no command, or only clocks and evaluations: an event command
     // starts `[%resign` or `[%draw`, so look for those first.
-    let may_hold_event = memchr::memmem::find_iter(text.as_bytes(), b"[%").any(|at| {
-        let name = &text.as_bytes()[at + 2..];
-        name.starts_with(b"resign") || name.starts_with(b"draw")
+    let bytes = text.as_bytes();
+    let may_hold_event = memchr::memchr_iter(b'%', bytes).any(|at| {
+        let name = &bytes[at + 1..];
+        at > 0
+            && bytes[at - 1] == b'['
+            && (name.starts_with(b"resign") || name.starts_with(b"draw"))
     });
     if !may_hold_event {
         return Vec::new();
