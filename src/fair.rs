@@ -479,12 +479,6 @@ pub fn uses_dice(record: &Record) -> bool {
     )
 }
 
-/// Whether the record's last turn is a Dice attempt awaiting its roll.
-#[must_use]
-pub fn awaits_roll(record: &Record) -> bool {
-    uses_dice(record) && is_last_pending(&replay::replay_game::<Wickets>(record).position)
-}
-
 /// Whether `side` has committed in this record.
 #[must_use]
 pub fn has_committed(record: &Record, side: Color) -> bool {

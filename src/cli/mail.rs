@@ -762,19 +762,8 @@ fn take_in(incoming: &mail::Incoming, bytes: &[u8], home: &Home) -> Result<Taken
     if let Some(local) = &local {
         // A part that completes the last turn (a card answered) is the opponent's, one at
         // a time.
-        // A roll completed by the opponent's pbem is no typed part: `fair::check` below
-        // proves it from both players' revealed values instead.
-        completed = if fair::awaits_roll(local) {
-            local.moves.turns.last().map(|node| &node.token)
-                != record
-                    .moves
-                    .turns
-                    .get(local.moves.turns.len().saturating_sub(1))
-                    .map(|node| &node.token)
-        } else {
-            correspondence::completes_last(local, &record, you.other())
-                .map_err(|error| refused(format!("{id}: {error}")))?
-        };
+        completed = correspondence::completes_last(local, &record, you.other())
+            .map_err(|error| refused(format!("{id}: {error}")))?;
         // Only the opponent's turns may be new: the player's own come from here.
         let start = local.moves.turns.len();
         let first_new = game.turns.get(start).map(|(color, _)| *color);
