@@ -96,5 +96,47 @@ fn dice(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, dice);
+/// The mental-poker deal of the Cards modes: its three messages and the opening of both
+/// hands, with the mail bytes each message adds (printed once).
+fn deal(c: &mut Criterion) {
+    use pbem::fair::deal::{self, Dealer};
+    let (first, second) = (Dealer::from_seed([3; 32]), Dealer::from_seed([4; 32]));
+    let whole = || {
+        let m1 = first.mask_and_shuffle();
+        let m2 = second.shuffle_with_card_keys(&m1).unwrap();
+        let m3 = first.rekey(&m2).unwrap();
+        // Each player opens its hand of ten with the other's keys for it.
+        let hands: Vec<usize> = (0..20)
+            .filter_map(|i| deal::open(&m3, i, &first.card_key(i), &second.card_key(i)))
+            .collect();
+        (m1, m2, m3, hands)
+    };
+    let (m1, m2, m3, hands) = whole();
+    assert_eq!(hands.len(), 20);
+    let key = 64; // a revealed card key: one scalar, 64 hex digits
+    println!(
+        "deal mail bytes (hex): step 1 {}, step 2 {}, step 3 {} + the other's ten hand keys {}, \
+         then the other's ten hand keys {}: {} in all; a card play or draw later adds one key ({key})",
+        deal::to_hex(&m1).len(),
+        deal::to_hex(&m2).len(),
+        deal::to_hex(&m3).len(),
+        10 * key,
+        10 * key,
+        deal::to_hex(&m1).len() + deal::to_hex(&m2).len() + deal::to_hex(&m3).len() + 20 * key
+    );
+    let mut group = c.benchmark_group("fair deal");
+    group.sample_size(10);
+    group.bench_function("whole deal (3 messages, 20 cards opened)", |b| {
+        b.iter(whole)
+    });
+    group.bench_function("step 1 (mask and shuffle 40)", |b| {
+        b.iter(|| first.mask_and_shuffle())
+    });
+    group.bench_function("verify with both seeds", |b| {
+        b.iter(|| deal::verify(&first, &second, [&m1, &m2, &m3]).unwrap())
+    });
+    group.finish();
+}
+
+criterion_group!(benches, dice, deal);
 criterion_main!(benches);

@@ -12,6 +12,8 @@
 
 use sha2::{Digest, Sha256};
 
+pub mod deal;
+
 use crate::clock::commands;
 use crate::games::wickets::{DecisionMode, Wickets};
 use crate::games::{Color, Game, Variant};
