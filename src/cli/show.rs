@@ -28,7 +28,8 @@ pub fn run(args: &Args, config: Option<&Path>, out: &mut dyn Write) -> Result<St
     let file = game_file(&args.file, config)?;
     let record = input::game(&file, args.game)?;
     let variant = record_variant(&record)?;
-    crate::with_game!(variant, G => show::<G>(&record, args.ply, out))
+    let name = super::display_path(&file);
+    crate::with_game!(variant, G => show::<G>(&record, &name, args.ply, out))
 }
 
 /// A game argument: a file that exists (or `-`), else a game id, or the unique start of
@@ -53,27 +54,34 @@ pub(super) fn game_file(name: &Path, config: Option<&Path>) -> Result<PathBuf, C
     }
 }
 
-/// The position of `record` after `ply` plies (default: all that replay).
+/// The position of `record` (read from the file `name`) after `ply` plies (default: all
+/// that replay).
 pub(super) fn position_after<G: Game>(
     record: &Record,
+    name: &str,
     ply: Option<usize>,
 ) -> Result<(G, usize), CliError> {
     let replayed = replay::replay_game::<G>(record);
     let Some(mut position) = replayed.start else {
-        let reason = replayed
-            .report
-            .findings
-            .first()
-            .map_or_else(|| "invalid setup".to_owned(), |f| f.message.clone());
-        return Err(CliError::Usage(format!("game {}: {reason}", record.number)));
+        let (span, reason) = replayed.report.errors().next().map_or_else(
+            || (record.span, "invalid setup".to_owned()),
+            |f| (f.span, f.message.clone()),
+        );
+        return Err(CliError::Usage(format!(
+            "{name}:{}:{}: game {}: {reason}",
+            span.line.max(1),
+            span.column.max(1),
+            record.number
+        )));
     };
     let available = replayed.turns.len();
     let wanted = ply.unwrap_or(available);
     if let (None, Some(error)) = (ply, replayed.report.errors().next()) {
         // Showing "the end" of a game that stops early would mislead without a word.
         eprintln!(
-            "pbem: warning: game {} stops at line {}: {}; showing the position before it",
-            record.number, error.span.line, error.message
+            "pbem: warning: {name}:{}:{}: game {} stops here: {}; showing the position \
+             before it",
+            error.span.line, error.span.column, record.number, error.message
         );
     }
     if wanted > available {
@@ -81,7 +89,12 @@ pub(super) fn position_after<G: Game>(
             .report
             .errors()
             .next()
-            .map(|finding| format!(" (line {}: {})", finding.span.line, finding.message))
+            .map(|finding| {
+                format!(
+                    " ({name}:{}:{}: {})",
+                    finding.span.line, finding.span.column, finding.message
+                )
+            })
             .unwrap_or_default();
         return Err(CliError::Usage(format!(
             "game {} has {available} playable plies, not {wanted}{why}",
@@ -106,10 +119,11 @@ pub(super) fn history_after<G: Game>(record: &Record, plies: usize) -> History<G
 
 fn show<G: Game>(
     record: &Record,
+    name: &str,
     ply: Option<usize>,
     out: &mut dyn Write,
 ) -> Result<Status, CliError> {
-    let (position, shown) = position_after::<G>(record, ply)?;
+    let (position, shown) = position_after::<G>(record, name, ply)?;
     let history = history_after::<G>(record, shown);
     write!(out, "{}", position.diagram())?;
     writeln!(out)?;

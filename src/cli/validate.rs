@@ -27,8 +27,11 @@ pub struct Args {
     /// Colour the diagnostics: auto (when standard output is a terminal), always, never.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
-    /// Game files to check (`-` reads standard input; a folder means the `.pgn` files in
-    /// it and its subfolders).
+    #[command(flatten)]
+    pub input: input::InputArgs,
+    /// Game files to check, plain or compressed (`.gz`, `.zst`, `.bz2`); `-` reads
+    /// standard input; a folder means the `.pgn` files (and `.pgn.gz`, `.pgn.zst`,
+    /// `.pgn.bz2`) in it and its subfolders.
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
 }
@@ -122,9 +125,11 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Status, CliError> {
         }
     };
     let mut total = Tally::default();
-    for path in &input::expand(&args.files)? {
+    let files = input::expand(&args.files, args.input.follow)?;
+    let mut progress = input::Progress::new(&files, args.quiet);
+    for path in &files {
         let name = display_path(path);
-        let mut tally = validate_file(path, &name, args, styled, out)?;
+        let mut tally = validate_file(path, &name, args, styled, progress.as_mut(), out)?;
         tally.files = 1;
         if !args.json {
             writeln!(out, "{name}: {}", tally.describe())?;
@@ -146,11 +151,17 @@ fn validate_file(
     name: &str,
     args: &Args,
     styled: bool,
+    mut progress: Option<&mut input::Progress>,
     out: &mut dyn Write,
 ) -> Result<Tally, CliError> {
-    let mut reader = input::open(path)?;
+    let mut reader = input::open_with(path, args.input.encoding, progress.as_deref())?;
     let mut tally = Tally::default();
+    let mut warned = false;
     while let Some(item) = reader.next() {
+        input::warn_decoded(&reader, name, &mut warned);
+        if let Some(progress) = progress.as_deref_mut() {
+            progress.game();
+        }
         tally.games += 1;
         let (report, record) = match item {
             Ok(record) => {
@@ -256,7 +267,11 @@ fn write_text(
             writeln!(
                 out,
                 "{}:{}:{}: game {}{described}: {}",
-                source.path, span.line, span.column, report.game, finding.message
+                source.path,
+                span.line,
+                span.column,
+                report.game,
+                super::escape_controls(&finding.message)
             )?;
         }
         return Ok(());
@@ -319,6 +334,6 @@ fn describe_game(record: &Record) -> String {
     if parts.is_empty() {
         String::new()
     } else {
-        format!(" ({})", parts.join(", "))
+        format!(" ({})", super::escape_controls(&parts.join(", ")))
     }
 }

@@ -11,6 +11,7 @@ pub(crate) mod bitboard;
 mod movegen;
 mod san;
 mod setup;
+pub(crate) use self::setup::check_army;
 pub(crate) mod types;
 mod zobrist;
 
