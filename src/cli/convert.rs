@@ -208,7 +208,12 @@ fn convert_foreign(
         start: Span::default(),
     };
     let foreign = convert::read(from, &text);
-    if foreign.turns.is_empty() && foreign.result.is_none() && foreign.findings.is_empty() {
+    let nothing = foreign.turns.is_empty()
+        && foreign.edits.is_empty()
+        && foreign.game.is_none()
+        && foreign.result.is_none()
+        && foreign.findings.is_empty();
+    if nothing {
         return Err(CliError::Invalid(format!(
             "{name}: no game found: no move, no result{}",
             if from == Format::Text {
