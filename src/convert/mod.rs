@@ -680,13 +680,14 @@ fn export_game<G: Game>(
         // The board does not tell the turn when another legal turn leaves the same
         // board, or when the turn carries more than generation gives (cards).
         let told = legal.contains(turn)
-            && !legal.iter().filter(|other| *other != turn).any(|other| {
-                previous
-                    .snapshot_after(other)
-                    .map(Snapshot::normalized)
-                    .as_ref()
-                    == Some(&after)
-            });
+            && (G::BOARD_TELLS_TURN
+                || !legal.iter().filter(|other| *other != turn).any(|other| {
+                    previous
+                        .snapshot_after(other)
+                        .map(Snapshot::normalized)
+                        .as_ref()
+                        == Some(&after)
+                }));
         turns.push(ExportedTurn {
             fullmove,
             side,
