@@ -127,21 +127,48 @@ pub struct Stamp {
 }
 
 impl Stamp {
-    /// Reads the stamp commands from a turn's comments (other text is ignored).
+    /// Reads the stamp commands from a turn's comments (other text is ignored). The
+    /// stamps of the parts that completed the turn ([`Stamp::of_part`]) are not the
+    /// turn's.
     #[must_use]
     pub fn from_comments(comments: &[Comment]) -> Stamp {
         let mut stamp = Stamp::default();
         for comment in comments {
-            for (name, value) in commands(&comment.text) {
-                match name {
-                    "received" => stamp.received = parse_instant(value).or(stamp.received),
-                    "sent" => stamp.sent = parse_instant(value).or(stamp.sent),
-                    "leave" => stamp.leave_days = value.trim().parse().unwrap_or(stamp.leave_days),
-                    _ => {}
-                }
+            if part_side(&comment.text).is_some() {
+                continue;
             }
+            stamp.read(&comment.text);
         }
         stamp
+    }
+
+    /// The stamp of a part that completed a turn (a card answered by mail), with the side
+    /// that made it, when the comment is one: `black [%received T] [%sent T]`, the side
+    /// first as in the record events.
+    #[must_use]
+    pub fn of_part(text: &str) -> Option<(Color, Stamp)> {
+        let side = part_side(text)?;
+        let mut stamp = Stamp::default();
+        stamp.read(text);
+        Some((side, stamp))
+    }
+
+    /// The comment text of a part's stamp: `black [%received T] [%sent T]`.
+    #[must_use]
+    pub fn to_part_comment(&self, side: Color) -> String {
+        format!("{} {}", side.name().to_ascii_lowercase(), self.to_comment())
+    }
+
+    /// Takes the stamp commands of a comment's text.
+    fn read(&mut self, text: &str) {
+        for (name, value) in commands(text) {
+            match name {
+                "received" => self.received = parse_instant(value).or(self.received),
+                "sent" => self.sent = parse_instant(value).or(self.sent),
+                "leave" => self.leave_days = value.trim().parse().unwrap_or(self.leave_days),
+                _ => {}
+            }
+        }
     }
 
     /// The comment text that records this stamp: `[%received T] [%sent T] [%leave N]`.
@@ -180,6 +207,44 @@ pub fn commands(text: &str) -> impl Iterator<Item = (&str, &str)> {
         let (name, value) = body.split_once(' ').unwrap_or((body, ""));
         Some((name, value.trim()))
     })
+}
+
+/// The side a part's stamp names first (`white [%sent T]`), when the comment holds a
+/// stamp and starts with a side; event comments (`white [%draw offer]`) are not stamps.
+fn part_side(text: &str) -> Option<Color> {
+    let side = match text.split_whitespace().next()? {
+        first if first.eq_ignore_ascii_case("white") => Color::White,
+        first if first.eq_ignore_ascii_case("black") => Color::Black,
+        _ => return None,
+    };
+    commands(text)
+        .any(|(name, _)| matches!(name, "received" | "sent" | "leave"))
+        .then_some(side)
+}
+
+/// A stamped act of a player: a turn, or a part that completed the turn before it (a card
+/// answered by mail in Chess with wickets' Cards modes), which has its own stamp. Both
+/// take reflection time; only turns count toward a time control's number of moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Act {
+    /// Who acted.
+    pub color: Color,
+    /// When.
+    pub stamp: Stamp,
+    /// Whether it was a part of a turn rather than a turn.
+    pub part: bool,
+}
+
+impl Act {
+    /// A turn.
+    #[must_use]
+    pub const fn turn(color: Color, stamp: Stamp) -> Act {
+        Act {
+            color,
+            stamp,
+            part: false,
+        }
+    }
 }
 
 /// The instant in the form stamps use: `2026-11-22T10:17:00Z`.
@@ -225,13 +290,14 @@ impl PlayerTime {
     }
 }
 
-/// Both players' time at `now`. `turns` are the main line's turns in order (mover and
-/// stamp); `waiting` is the side to move and when the last turn (or the game) reached it,
-/// if the game goes on.
+/// Both players' time at `now`. `acts` are the main line's turns and the parts that
+/// completed them, in order; `waiting` is the side whose act is awaited and when the last
+/// act (or the game) reached it, if the game goes on. A per-move control limits every
+/// act, a card answered as much as a turn.
 #[must_use]
 pub fn clocks(
     control: Option<TimeControl>,
-    turns: &[(Color, Stamp)],
+    acts: &[Act],
     waiting: Option<(Color, DateTime<Utc>)>,
     now: DateTime<Utc>,
 ) -> [PlayerTime; 2] {
@@ -243,13 +309,13 @@ pub fn clocks(
     }; 2];
     let index = |color: Color| usize::from(color == Color::Black);
     let mut last_turn = [Duration::zero(); 2];
-    for (color, stamp) in turns {
-        let time = &mut times[index(*color)];
-        let reflection = stamp.reflection(now);
+    for act in acts {
+        let time = &mut times[index(act.color)];
+        let reflection = act.stamp.reflection(now);
         time.used += reflection;
-        time.turns += 1;
-        time.leave_taken += stamp.leave_days;
-        last_turn[index(*color)] = reflection;
+        time.turns += u32::from(!act.part);
+        time.leave_taken += act.stamp.leave_days;
+        last_turn[index(act.color)] = reflection;
     }
     let mut running = [Duration::zero(); 2];
     if let Some((color, since)) = waiting {
@@ -346,6 +412,45 @@ mod tests {
     }
 
     #[test]
+    fn a_part_has_its_own_stamp_apart_from_its_turn() {
+        let turn = Stamp {
+            received: Some(at("2026-11-01T09:00:00Z")),
+            sent: Some(at("2026-11-02T10:00:00Z")),
+            leave_days: 0,
+        };
+        let answer = Stamp {
+            received: Some(at("2026-11-02T11:00:00Z")),
+            sent: Some(at("2026-11-05T10:00:00Z")),
+            leave_days: 1,
+        };
+        let text = answer.to_part_comment(Color::Black);
+        assert!(text.starts_with("black [%received "), "{text}");
+        assert_eq!(Stamp::of_part(&text), Some((Color::Black, answer)));
+        assert_eq!(Stamp::of_part("black [%draw offer]"), None);
+        assert_eq!(Stamp::of_part(&turn.to_comment()), None);
+        let comment = |text: String| Comment {
+            text: text.into(),
+            span: Span::default(),
+        };
+        let comments = [comment(turn.to_comment()), comment(text)];
+        assert_eq!(Stamp::from_comments(&comments), turn);
+        // Black's answer took two days (from midnight on the 3rd, less a leave day), and
+        // is no turn of Black's.
+        let acts = [
+            Act::turn(Color::White, turn),
+            Act {
+                color: Color::Black,
+                stamp: answer,
+                part: true,
+            },
+        ];
+        let [_, black] = clocks(None, &acts, None, at("2026-11-06T00:00:00Z"));
+        assert_eq!(black.turns, 0);
+        assert_eq!(black.leave_taken, 1);
+        assert_eq!(black.used, Duration::hours(34));
+    }
+
+    #[test]
     fn reflection_starts_the_day_after_arrival() {
         // Arrived late on the 20th: counting starts at midnight on the 21st.
         let stamp = Stamp {
@@ -408,6 +513,7 @@ mod tests {
                 },
             ),
         ];
+        let turns = turns.map(|(color, stamp)| Act::turn(color, stamp));
         let now = day(20);
         let [white, black] = clocks(Some(control), &turns, Some((Color::Black, day(12))), now);
         assert_eq!(white.turns, 2);
@@ -430,7 +536,7 @@ mod tests {
     #[test]
     fn per_move_controls_look_at_the_running_turn() {
         let control: TimeControl = "3d".parse().unwrap();
-        let turns = [(
+        let turns = [Act::turn(
             Color::White,
             Stamp {
                 received: Some(at("2026-11-01T09:00:00Z")),

@@ -106,6 +106,9 @@ pub struct Settings {
     pub outbox: PathBuf,
     /// The relay, if any.
     pub smtp: Option<SmtpConfig>,
+    /// Whether move mails carry a picture of the position (`pictures: false` turns it
+    /// off; on by default).
+    pub pictures: bool,
 }
 
 /// A config file that cannot be used, with the place and the cause.
@@ -138,6 +141,7 @@ struct FileConfig {
     games: Option<String>,
     outbox: Option<String>,
     smtp: Option<FileSmtp>,
+    pictures: Option<bool>,
 }
 
 #[derive(Deserialize)]
@@ -258,6 +262,7 @@ impl Settings {
             games: resolve(file.games.as_deref().unwrap_or("games")),
             outbox: resolve(file.outbox.as_deref().unwrap_or("outbox")),
             smtp,
+            pictures: file.pictures.unwrap_or(true),
         })
     }
 

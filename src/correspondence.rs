@@ -15,7 +15,7 @@
 use chrono::{DateTime, Utc};
 
 use crate::clock::commands;
-use crate::clock::{Stamp, TimeControl};
+use crate::clock::{Act, Stamp, TimeControl};
 use crate::config::Player;
 use crate::games::{Color, DrawReason, Game, GameResult, Variant};
 use crate::notation::{
@@ -198,6 +198,12 @@ pub struct State {
     pub next_number: String,
     /// The main line's turns: who made each, and its stamp.
     pub turns: Vec<(Color, Stamp)>,
+    /// The main line's stamped acts in order: each turn, then the parts that completed it
+    /// by mail (a card answered), each with its own player and stamp.
+    pub acts: Vec<Act>,
+    /// The side whose part the last turn awaits (a card, in Chess with wickets' Cards
+    /// modes), if it awaits one: then that side acts next, not the side to move.
+    pub awaited: Option<Color>,
     /// A draw the side to move may claim now.
     pub claimable: Option<DrawReason>,
     /// The ASCII diagram of the current position.
@@ -234,12 +240,21 @@ fn state_in<G: Game>(record: &Record) -> Result<State, PlayError> {
         let dots = if offset % 2 == 0 { "." } else { "..." };
         format!("{number}{dots} {}", node.token)
     });
+    let mut acts = Vec::new();
     let turns = record
         .moves
         .turns
         .iter()
         .map(|node| {
             let entry = (side, Stamp::from_comments(&node.comments));
+            acts.push(Act::turn(side, entry.1));
+            acts.extend(node.comments.iter().filter_map(|comment| {
+                Stamp::of_part(&comment.text).map(|(color, stamp)| Act {
+                    color,
+                    stamp,
+                    part: true,
+                })
+            }));
             side = side.other();
             entry
         })
@@ -254,6 +269,8 @@ fn state_in<G: Game>(record: &Record) -> Result<State, PlayError> {
         },
         to_move,
         turns,
+        acts,
+        awaited: position.awaited_side(),
         diagram: position.diagram(),
         position: position.position_string(),
         last_turn,
@@ -297,11 +314,15 @@ fn play_in<G: Game>(
     let you = side_of(record, player).ok_or_else(|| PlayError::NotAPlayer(player.to_owned()))?;
     let state = state_in::<G>(record)?;
     check_open(record)?;
-    if let Some(awaited) = replay::replay_game::<G>(record)
-        .position
-        .and_then(|position| position.awaited_side())
-    {
-        return complete_last::<G>(record, you, awaited, token, &state);
+    if let Some(awaited) = state.awaited {
+        if awaited != you {
+            return Err(PlayError::NotYourTurn {
+                to_move: awaited,
+                you,
+            });
+        }
+        check_leave(record, &state, you, stamp)?;
+        return complete_last::<G>(record, you, token, stamp, &state);
     }
     if state.to_move != you {
         return Err(PlayError::NotYourTurn {
@@ -309,22 +330,7 @@ fn play_in<G: Game>(
             you,
         });
     }
-    if stamp.leave_days > 0 {
-        let allowed = time_control(record).map_or(0, |control| control.leave_days);
-        let taken: u32 = state
-            .turns
-            .iter()
-            .filter(|(color, _)| *color == you)
-            .map(|(_, stamp)| stamp.leave_days)
-            .sum();
-        if taken + stamp.leave_days > allowed {
-            return Err(PlayError::Turn(format!(
-                "{} leave days asked, but {} of the game's {allowed} are left",
-                stamp.leave_days,
-                allowed.saturating_sub(taken)
-            )));
-        }
-    }
+    check_leave(record, &state, you, stamp)?;
     let replayed = replay::replay_game::<G>(record);
     let (Some(start), Some(mut position)) = (replayed.start, replayed.position) else {
         return Err(PlayError::Invalid("no playable position".to_owned()));
@@ -360,22 +366,66 @@ fn play_in<G: Game>(
     })
 }
 
-/// Completes the last turn with the part the awaited side adds (a card in reply, in
-/// Chess with wickets' Cards modes): the token is rewritten whole, canonically, from the
-/// position before it; its stamp stays the thrower's.
+/// Refuses leave days beyond what the time control leaves the player, counted over all
+/// of their acts (turns and parts).
+fn check_leave(record: &Record, state: &State, you: Color, stamp: Stamp) -> Result<(), PlayError> {
+    if stamp.leave_days == 0 {
+        return Ok(());
+    }
+    let allowed = time_control(record).map_or(0, |control| control.leave_days);
+    let taken: u32 = state
+        .acts
+        .iter()
+        .filter(|act| act.color == you)
+        .map(|act| act.stamp.leave_days)
+        .sum();
+    if taken + stamp.leave_days > allowed {
+        return Err(PlayError::Turn(format!(
+            "{} leave days asked, but {} of the game's {allowed} are left",
+            stamp.leave_days,
+            allowed.saturating_sub(taken)
+        )));
+    }
+    Ok(())
+}
+
+/// The legal turns of the side to move at the end of the main line, written canonically
+/// (among the turns the history allows) and sorted: what a refused turn is answered with.
+pub fn legal_turns(record: &Record) -> Result<Vec<String>, PlayError> {
+    let variant = replay::variant_of(record)
+        .map_err(|name| PlayError::Invalid(format!("unsupported variant \"{name}\"")))?;
+    crate::with_game!(variant, G => legal_turns_in::<G>(record))
+}
+
+fn legal_turns_in<G: Game>(record: &Record) -> Result<Vec<String>, PlayError> {
+    let replayed = replay::replay_game::<G>(record);
+    let (Some(start), Some(position)) = (replayed.start, replayed.position) else {
+        return Err(PlayError::Invalid("no playable position".to_owned()));
+    };
+    let history = History::of_line(&start, &replayed.turns);
+    let forbidden = history.forbidden();
+    let mut turns = Vec::new();
+    position.legal_turns_except(forbidden, &mut turns);
+    let mut tokens: Vec<String> = turns
+        .iter()
+        .map(|turn| position.write_turn_except(turn, forbidden))
+        .collect();
+    tokens.sort();
+    Ok(tokens)
+}
+
+/// Completes the last turn with the part the awaited side (`you`) adds (a card in reply,
+/// in Chess with wickets' Cards modes): the token is rewritten whole, canonically, from
+/// the position before it. The turn keeps its player's stamp; the part gets its own,
+/// `you`'s, in a comment after the turn's others (`black [%received T] [%sent T]`), so
+/// its time is counted and the game shows who acted last.
 fn complete_last<G: Game>(
     record: &mut Record,
     you: Color,
-    awaited: Color,
     part: &str,
+    stamp: Stamp,
     state: &State,
 ) -> Result<Played, PlayError> {
-    if awaited != you {
-        return Err(PlayError::NotYourTurn {
-            to_move: awaited,
-            you,
-        });
-    }
     let last = record
         .moves
         .turns
@@ -401,6 +451,7 @@ fn complete_last<G: Game>(
     position.play(&turn);
     if let Some(node) = record.moves.turns.last_mut() {
         node.token = canonical.as_str().into();
+        node.comments.push(comment(&stamp.to_part_comment(you)));
     }
     let result = position.outcome().map(|outcome| outcome.result());
     if let Some(result) = result {
@@ -480,8 +531,9 @@ pub fn record_event(record: &mut Record, player: &str, event: Event) -> Result<(
 }
 
 /// Who acted last in the game: the side of the last event (offer, acceptance, claim,
-/// resignation) written after the last turn, else the side that made the last turn;
-/// `None` before any turn or event. `turns` is [`State::turns`].
+/// resignation) or part (a card answered by mail, with its own stamp) written after the
+/// last turn, else the side that made the last turn; `None` before any turn or event.
+/// `turns` is [`State::turns`].
 #[must_use]
 pub fn last_actor(record: &Record, turns: &[(Color, Stamp)]) -> Option<Color> {
     let comments = match record.moves.turns.last() {
@@ -490,8 +542,13 @@ pub fn last_actor(record: &Record, turns: &[(Color, Stamp)]) -> Option<Color> {
     };
     comments
         .iter()
-        .flat_map(|comment| event_commands(&comment.text))
-        .map(|(side, ..)| side)
+        .flat_map(|comment| {
+            let part = Stamp::of_part(&comment.text).map(|(side, _)| side);
+            event_commands(&comment.text)
+                .into_iter()
+                .map(|(side, ..)| side)
+                .chain(part)
+        })
         .next_back()
         .or_else(|| turns.last().map(|(color, _)| *color))
 }
@@ -504,7 +561,7 @@ fn event_commands(text: &str) -> Vec<(Color, &str, &str)> {
         Color::White
     };
     commands(text)
-        .filter(|(name, _)| matches!(*name, "draw" | "resign"))
+        .filter(|(name, _)| matches!(*name, "draw" | "resign" | "chance"))
         .map(|(name, value)| (side, name, value))
         .collect()
 }
@@ -619,6 +676,65 @@ pub fn compare(local: &Record, incoming: &Record) -> Comparison {
         };
     }
     Comparison::Newer { turns: added }
+}
+
+/// Whether a mail's record (`incoming`, from `from`, already compared as newer)
+/// completes the local record's last turn with a part (a card answered). Such a mail
+/// must add exactly one part, the one the local game awaits from `from`, with `from`'s
+/// own stamp; anything else is refused with the reason.
+pub fn completes_last(local: &Record, incoming: &Record, from: Color) -> Result<bool, PlayError> {
+    let at = local.moves.turns.len();
+    let (Some(mine), Some(theirs)) = (
+        local.moves.turns.last(),
+        at.checked_sub(1).and_then(|i| incoming.moves.turns.get(i)),
+    ) else {
+        return Ok(false);
+    };
+    if mine.token == theirs.token {
+        return Ok(false);
+    }
+    let refuse = |why: String| {
+        Err(PlayError::Turn(format!(
+            "the mail completes turn {at} ({} becomes {}), but {why}",
+            mine.token, theirs.token
+        )))
+    };
+    match state(local)?.awaited {
+        Some(awaited) if awaited == from => {}
+        Some(awaited) => return refuse(format!("the part is {awaited}'s to add")),
+        None => return refuse("that turn awaits nothing".to_owned()),
+    }
+    let variant = replay::variant_of(local)
+        .map_err(|name| PlayError::Invalid(format!("unsupported variant \"{name}\"")))?;
+    let bare = |token: &str| token.trim_end_matches(['+', '#']).to_owned();
+    let (before, after) = (bare(&mine.token), bare(&theirs.token));
+    let one_part = after.strip_prefix(before.as_str()).is_some_and(|part| {
+        crate::with_game!(variant, G => G::complete_token(&before, part))
+            .is_some_and(|token| bare(&token) == after)
+    });
+    if !one_part {
+        // A Dice attempt sent without its roll is completed by the awaited side's pbem
+        // from both players' revealed values (src/fair.rs), not typed: the mail's
+        // transcript and the replay check that token, and it carries no stamp of its own.
+        if crate::fair::uses_dice(local)
+            && crate::with_game!(variant, G => G::completes(&before, &after))
+        {
+            return Ok(true);
+        }
+        return refuse("a mail adds one part at a time".to_owned());
+    }
+    let grown = theirs.comments.len() >= mine.comments.len()
+        && theirs.comments[..mine.comments.len()] == mine.comments[..];
+    let parts: Vec<Color> = theirs.comments[mine.comments.len().min(theirs.comments.len())..]
+        .iter()
+        .filter_map(|comment| Stamp::of_part(&comment.text).map(|(side, _)| side))
+        .collect();
+    if !grown || parts != [from] {
+        return refuse(format!(
+            "its comments are not yours plus {from}'s one stamp for the part"
+        ));
+    }
+    Ok(true)
 }
 
 /// Whether the game has no result yet.
@@ -834,6 +950,56 @@ mod tests {
         }
         assert_eq!(record.tag("Result"), Some("1/2-1/2"));
         assert!(replay::replay(&record).is_valid());
+    }
+
+    #[test]
+    fn a_card_answered_by_mail_is_its_players_act_with_its_own_stamp() {
+        let mut record = new_record(&NewGame {
+            variant: Variant::ChessWithWickets,
+            white: player("Alice"),
+            black: player("Bob"),
+            position: Some("7k/7p/8/8/8/8/PPP5/3QK2b w - - -,- e1,h8 d1,h1 cards 0 1".to_owned()),
+            time_control: None,
+            game_id: "g-20261122-00000002".to_owned(),
+            started: parse_instant("2026-11-22T10:00:00Z").unwrap(),
+        })
+        .unwrap();
+        play(&mut record, "alice@example.org", "Ke2:w9_cH5", stamp()).unwrap();
+        let local = record.clone();
+        let before = state(&record).unwrap();
+        assert_eq!(before.awaited, Some(Color::Black));
+        assert_eq!(last_actor(&record, &before.turns), Some(Color::White));
+        let error = play(&mut record, "alice@example.org", "H9", stamp()).unwrap_err();
+        assert!(error.to_string().contains("it is Black's turn"), "{error}");
+        let answer = Stamp {
+            received: parse_instant("2026-11-23T11:00:00Z"),
+            sent: parse_instant("2026-11-24T10:00:00Z"),
+            leave_days: 0,
+        };
+        let played = play(&mut record, "bob@example.org", "S9", answer).unwrap();
+        assert_eq!(played.token, "Ke2:w9_cH5_cS9");
+        let after = state(&record).unwrap();
+        assert_eq!(after.awaited, None);
+        // The turn keeps White's stamp; Black's answer is Black's act.
+        assert_eq!(after.turns, [(Color::White, stamp())]);
+        assert_eq!(after.acts.len(), 2);
+        assert_eq!(
+            (after.acts[1].color, after.acts[1].stamp, after.acts[1].part),
+            (Color::Black, answer, true)
+        );
+        assert_eq!(last_actor(&record, &after.turns), Some(Color::Black));
+        // White takes it in as news: one part, Black's, with Black's stamp.
+        assert_eq!(compare(&local, &record), Comparison::Newer { turns: 0 });
+        assert!(completes_last(&local, &record, Color::Black).unwrap());
+        assert!(completes_last(&local, &record, Color::White).is_err());
+        // A mail that would also play White's next card, or strip the stamp, is refused.
+        let mut forged = record.clone();
+        forged.moves.turns[0].token = "Ke2:w9_cH5_cS5_cH9".into();
+        assert!(completes_last(&local, &forged, Color::Black).is_err());
+        let mut unstamped = record.clone();
+        unstamped.moves.turns[0].comments.pop();
+        assert!(completes_last(&local, &unstamped, Color::Black).is_err());
+        assert!(!completes_last(&record, &record, Color::Black).unwrap());
     }
 
     #[test]

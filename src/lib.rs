@@ -11,9 +11,11 @@ pub mod clock;
 pub mod config;
 pub mod convert;
 pub mod correspondence;
+pub mod fair;
 pub mod games;
 pub mod mail;
 pub mod notation;
+pub mod render;
 pub mod replay;
 pub mod store;
 

@@ -395,7 +395,7 @@ fn replay_inner<G: Game>(record: &Record, tokens: Tokens, options: Options) -> R
 
     let mut replayer = Replayer::<G> {
         findings: Vec::new(),
-        history: History::default(),
+        history: History::reused(),
         canonical: Vec::new(),
         tokens,
         buffer: Vec::new(),
@@ -405,6 +405,7 @@ fn replay_inner<G: Game>(record: &Record, tokens: Tokens, options: Options) -> R
     };
     let mut turns = Vec::with_capacity(record.moves.turns.len());
     let end = replayer.line(&record.moves, start.clone(), 0, false, Some(&mut turns));
+    replayer.history.recycle();
     let mut findings = std::mem::take(&mut report.findings);
     findings.append(&mut replayer.findings);
     let outcome = end.outcome;

@@ -5,6 +5,11 @@
 //! (a piece's origin is named only when another allowed turn needs it); a position given
 //! by `--fen` has no history, so every turn the rules allow there is listed.
 //!
+//! A position whose last turn awaits a part from a player (a card in Chess with wickets'
+//! Cards modes) has no turn either: what is awaited, and from whom, goes to standard
+//! error, and the parts that player may add are listed, one a line, as `pbem move` takes
+//! them (`S5`; `-` for no second pair in Cards II).
+//!
 //! A position where the game is over (checkmate, no legal turn, every turn forbidden by
 //! repetition, a draw the rules impose) has no turn to list: the reason goes to standard
 //! error and the exit status is 1, so that a script can tell it from a list.
@@ -67,6 +72,16 @@ fn list<G: Game>(
     history: &History<G>,
     out: &mut dyn Write,
 ) -> Result<Status, CliError> {
+    if let Some(awaited) = position.awaiting() {
+        eprintln!(
+            "pbem: no turn until the last one is completed: {awaited}; the parts it may \
+             take follow (by mail: `pbem move GAME PART`)"
+        );
+        for part in position.awaited_parts() {
+            writeln!(out, "{part}")?;
+        }
+        return Ok(Status::Ok);
+    }
     if let Some(outcome) = history.outcome(position) {
         eprintln!("pbem: the game is over ({outcome}): there is no turn to list");
         return Ok(Status::Invalid);

@@ -8,11 +8,14 @@ use super::home::{self, Home};
 use super::{CliError, Status};
 use crate::config::{PasswordSource, SecurityMode, SmtpConfig};
 use crate::correspondence::{self, Comparison};
+use crate::fair::{self, Fairness};
 use crate::games::Color;
 use crate::mail::{self, Mailbox, Outgoing, Password, Security, SmtpSettings};
 use crate::notation::{Record, parse_record};
 use crate::replay;
 use crate::store::{Entry, Ledger, Outcome, Pending};
+
+mod typed;
 
 /// Arguments of `pbem send`.
 #[derive(Debug, clap::Args)]
@@ -23,8 +26,13 @@ pub struct SendArgs {
     /// Deliver every mail waiting in the outbox (after a failed send).
     #[arg(long)]
     pub retry: bool,
+    /// Mail a refusal back: the game's current state, with why `pbem receive` refused
+    /// the opponent's mail (a turn typed by hand that is illegal, say) and the legal
+    /// turns. HANDLE is what `pbem status` shows for the refused mail.
+    #[arg(long, value_name = "HANDLE", conflicts_with_all = ["retry", "game"])]
+    pub refusal: Option<String>,
     /// The game whose latest turn (or start, or event) to mail.
-    #[arg(value_name = "GAME", required_unless_present = "retry")]
+    #[arg(value_name = "GAME", required_unless_present_any = ["retry", "refusal"])]
     pub game: Option<String>,
 }
 
@@ -43,8 +51,13 @@ pub struct ReceiveArgs {
 /// Runs `pbem send`.
 pub fn send(args: &SendArgs, home: &Home, out: &mut dyn Write) -> Result<Status, CliError> {
     let mut only: Option<String> = None;
-    if let Some(game) = &args.game {
-        let (id, ply, message) = match compose_latest(game, home)? {
+    let latest = match (&args.refusal, &args.game) {
+        (Some(handle), _) => Some(typed::compose_refusal(handle, home)?),
+        (None, Some(game)) => Some(compose_latest(game, home)?),
+        (None, None) => None,
+    };
+    if let Some(latest) = latest {
+        let (id, ply, message) = match latest {
             Latest::Mail(id, ply, message) => (id, ply, message),
             Latest::Nothing(id, why) => {
                 writeln!(out, "{id}: nothing to send: {why}")?;
@@ -181,17 +194,35 @@ fn compose_latest(game: &str, home: &Home) -> Result<Latest, CliError> {
             Some(last) => format!("the latest turn, {last}, is your opponent's"),
             None => "the latest event is your opponent's".to_owned(),
         };
-        let next = if record
+        let open = record
             .tag("Result")
-            .is_none_or(|result| result.trim() == "*")
-            && state.to_move == you
-        {
-            format!("; it is your turn: `pbem move {id} TURN`, then `pbem send {id}`")
-        } else {
-            String::new()
+            .is_none_or(|result| result.trim() == "*");
+        let next = match state.awaited {
+            Some(awaited) if open && awaited == you => format!(
+                "; the last turn awaits your card: `pbem legal {id}` lists them, `pbem move {id} CARD` plays one, then `pbem send {id}`"
+            ),
+            None if open && state.to_move == you => {
+                format!("; it is your turn: `pbem move {id} TURN`, then `pbem send {id}`")
+            }
+            _ => String::new(),
         };
         return Ok(Latest::Nothing(id, format!("{what}{next}")));
     }
+    let ply = u32::try_from(record.moves.turns.len()).unwrap_or(u32::MAX);
+    let composed = compose_state(&record, &id, you, &state, home, None)?;
+    Ok(Latest::Mail(id, ply, composed))
+}
+
+/// Composes the mail of a game's current state, with a note from the player if any.
+fn compose_state(
+    record: &Record,
+    id: &str,
+    you: Color,
+    state: &correspondence::State,
+    home: &Home,
+    note: Option<&str>,
+) -> Result<Composed, CliError> {
+    let me = &home.settings.player;
     let (name_tag, address_tag) = match you {
         Color::White => ("Black", "BlackNA"),
         Color::Black => ("White", "WhiteNA"),
@@ -204,12 +235,12 @@ fn compose_latest(game: &str, home: &Home) -> Result<Latest, CliError> {
         name: me.name.clone(),
         address: me.email.clone(),
     };
-    let secret = secret_bytes(home, &id)?;
-    let text = correspondence::to_text(&record);
+    let secret = secret_bytes(home, id)?;
+    let text = correspondence::to_text(record);
     let ply = u32::try_from(record.moves.turns.len()).unwrap_or(u32::MAX);
     let variant = record.tag("Variant").unwrap_or("Chess").to_owned();
     let outgoing = Outgoing {
-        game_id: &id,
+        game_id: id,
         from: &sender,
         to: &opponent,
         ply,
@@ -220,18 +251,25 @@ fn compose_latest(game: &str, home: &Home) -> Result<Latest, CliError> {
         record: &text,
         secret: secret.as_deref(),
         date: home::now()?,
-        note: None,
+        note,
     };
-    let bytes = mail::compose(&outgoing).map_err(|error| CliError::Usage(error.to_string()))?;
-    Ok(Latest::Mail(
-        id,
-        ply,
-        Composed {
-            from: sender.address,
-            to: opponent.address,
-            bytes,
-        },
-    ))
+    // The picture of the position, unless the config turns pictures off.
+    let picture = home
+        .settings
+        .pictures
+        .then(|| crate::render::final_svg(record))
+        .flatten()
+        .and_then(|svg| crate::render::png(&svg, crate::render::PNG_SIZE).ok());
+    let bytes = match &picture {
+        Some(png) => mail::compose_with_picture(&outgoing, png),
+        None => mail::compose(&outgoing),
+    }
+    .map_err(|error| CliError::Usage(error.to_string()))?;
+    Ok(Composed {
+        from: sender.address,
+        to: opponent.address,
+        bytes,
+    })
 }
 
 fn secret_bytes(home: &Home, id: &str) -> Result<Option<Vec<u8>>, CliError> {
@@ -584,30 +622,40 @@ fn judge(bytes: &[u8], home: &Home) -> Judged {
             .unwrap_or_else(|| crate::store::content_key(bytes))
     };
     match mail::parse_mail(bytes) {
-        Err(error) => Judged {
-            key: key(None),
-            game: None,
-            result: Err(
-                if matches!(error, mail::MailError::NotPbem | mail::MailError::NoText) {
-                    Refusal::NotPbem(error.to_string())
-                } else {
-                    Refusal::Refused(error.to_string())
-                },
-            ),
-        },
+        Err(error) => {
+            // Not a pbem mail: perhaps a reply typed by hand to one.
+            if matches!(
+                error,
+                mail::MailError::NotPbem | mail::MailError::NoText | mail::MailError::HtmlOnly
+            ) && let Some(judged) = typed::judge_reply(bytes, home)
+            {
+                return judged;
+            }
+            Judged {
+                key: key(None),
+                game: None,
+                result: Err(
+                    if matches!(error, mail::MailError::NotPbem | mail::MailError::NoText) {
+                        Refusal::NotPbem(error.to_string())
+                    } else {
+                        Refusal::Refused(error.to_string())
+                    },
+                ),
+            }
+        }
         Ok(incoming) => Judged {
             key: key(Some(&incoming)),
             game: Some(incoming.game_id.clone()),
-            result: take_in(&incoming, home),
+            result: take_in(&incoming, bytes, home),
         },
     }
 }
 
 /// Takes in one mail: checks it and saves what it adds.
-fn take_in(incoming: &mail::Incoming, home: &Home) -> Result<Taken, Refusal> {
+fn take_in(incoming: &mail::Incoming, bytes: &[u8], home: &Home) -> Result<Taken, Refusal> {
     let refused = |text: String| Refusal::Refused(text);
     let store = |error: crate::store::StoreError| Refusal::Refused(error.to_string());
-    let record = parse_record(&incoming.record).map_err(|error| {
+    let mut record = parse_record(&incoming.record).map_err(|error| {
         refused(format!(
             "the record in the mail does not read: line {}: {}",
             error.span.line, error.message
@@ -642,7 +690,7 @@ fn take_in(incoming: &mail::Incoming, home: &Home) -> Result<Taken, Refusal> {
         Color::White => "BlackNA",
         Color::Black => "WhiteNA",
     };
-    let opponent = record.tag(opponent_tag).unwrap_or_default();
+    let opponent = record.tag(opponent_tag).unwrap_or_default().to_owned();
     if let Some(from) = &incoming.from
         && !from.trim().eq_ignore_ascii_case(opponent.trim())
     {
@@ -669,7 +717,12 @@ fn take_in(incoming: &mail::Incoming, home: &Home) -> Result<Taken, Refusal> {
     let added = match &local {
         None => record.moves.turns.len(),
         Some(local) => match correspondence::compare(local, &record) {
+            // A reply that quotes the record: the replier's own first line may be a
+            // turn typed by hand.
             Comparison::Same | Comparison::Older if incoming.typed.is_some() => {
+                if let Ok(reply) = mail::parse_reply(bytes) {
+                    return typed::take_typed(&reply, &id, home);
+                }
                 let typed = incoming.typed.as_deref().unwrap_or_default();
                 return Err(refused(format!(
                     "{id}: a reply that quotes a record you already have ({} turns) and says \"{}\" above or below the quote; \
@@ -705,7 +758,12 @@ fn take_in(incoming: &mail::Incoming, home: &Home) -> Result<Taken, Refusal> {
             Comparison::Newer { turns } => turns,
         },
     };
+    let mut completed = false;
     if let Some(local) = &local {
+        // A part that completes the last turn (a card answered) is the opponent's, one at
+        // a time.
+        completed = correspondence::completes_last(local, &record, you.other())
+            .map_err(|error| refused(format!("{id}: {error}")))?;
         // Only the opponent's turns may be new: the player's own come from here.
         let start = local.moves.turns.len();
         let first_new = game.turns.get(start).map(|(color, _)| *color);
@@ -715,9 +773,25 @@ fn take_in(incoming: &mail::Incoming, home: &Home) -> Result<Taken, Refusal> {
             )));
         }
     }
-    let now = home::now().map_err(|error| refused(error.to_string()))?;
+    // Fair dice: the mail's transcript must hold; this side commits on its first receipt
+    // and computes the roll of an attempt that awaits it.
     let mut state = state;
-    if added > 0 || local.is_none() {
+    let mut rolled = None;
+    if fair::uses_dice(&record) {
+        if let Fairness::Broken { ply, reason } = fair::check(&record) {
+            return Err(refused(format!(
+                "{id}: the mail's dice are not fair: ply {ply}: {reason}; nothing was changed"
+            )));
+        }
+        let fail = |error: CliError| refused(error.to_string());
+        super::play::ensure_committed(&mut record, you, &mut state).map_err(fail)?;
+        let chain = super::play::chance_chain(&mut state).map_err(fail)?;
+        rolled = fair::complete(&mut record, you, &chain)
+            .map_err(|error| refused(format!("{id}: {error}; nothing was changed")))?;
+    }
+    let game = correspondence::state(&record).map_err(|error| refused(error.to_string()))?;
+    let now = home::now().map_err(|error| refused(error.to_string()))?;
+    if added > 0 || completed || local.is_none() {
         state.received = Some(now);
     }
     // The turn and the time it arrived, as one step.
@@ -725,16 +799,40 @@ fn take_in(incoming: &mail::Incoming, home: &Home) -> Result<Taken, Refusal> {
         .commit(&id, Some(&correspondence::to_text(&record)), Some(&state))
         .map_err(store)?;
 
-    let mut text = match (&local, game.last_turn.as_deref()) {
+    let head = match (&local, game.last_turn.as_deref()) {
         (None, Some(last)) => format!("{id}: new game from {opponent}, last turn {last}"),
         (None, None) => format!("{id}: new game from {opponent}"),
         (Some(_), Some(last)) if added > 0 => format!("{id}: {opponent} played {last}"),
         (Some(_), _) => format!("{id}: {opponent} updated the game"),
     };
+    let mut head = head;
+    if let Some(rolled) = &rolled {
+        let rolls: Vec<String> = rolled.rolls.iter().map(u8::to_string).collect();
+        head.push_str(&format!(
+            "; the roll{} {} {} (from both players' values): {}",
+            if rolls.len() == 1 { "" } else { "s" },
+            if rolls.len() == 1 { "is" } else { "are" },
+            rolls.join(" then "),
+            rolled.token
+        ));
+    }
+    Ok(Taken::Saved(saved_text(head, &id, &record, &game, you)))
+}
+
+/// What `receive` prints for a game it saved: `head`, then the result or a standing
+/// draw offer, the diagram, and whose turn it is.
+fn saved_text(
+    head: String,
+    id: &str,
+    record: &Record,
+    game: &correspondence::State,
+    you: Color,
+) -> String {
+    let mut text = head;
     let result = record.tag("Result").unwrap_or("*");
     if result != "*" {
         text.push_str(&format!("; the game is over: {result}"));
-    } else if let Some(offer) = correspondence::standing_offer(&record)
+    } else if let Some(offer) = correspondence::standing_offer(record)
         && offer != you
     {
         text.push_str(&format!(
@@ -744,14 +842,14 @@ fn take_in(incoming: &mail::Incoming, home: &Home) -> Result<Taken, Refusal> {
     text.push('\n');
     text.push_str(&game.diagram);
     if result == "*" {
-        text.push_str(
-            &(if game.to_move == you {
-                format!("your turn: {}", game.next_number)
-            } else {
-                format!("{}'s turn", game.to_move)
-            })
-            .to_string(),
-        );
+        text.push_str(&match game.awaited {
+            Some(awaited) if awaited == you => {
+                format!("your card: `pbem legal {id}` lists them, `pbem move {id} CARD` plays one")
+            }
+            Some(awaited) => format!("{awaited}'s card"),
+            None if game.to_move == you => format!("your turn: {}", game.next_number),
+            None => format!("{}'s turn", game.to_move),
+        });
     }
-    Ok(Taken::Saved(text))
+    text
 }

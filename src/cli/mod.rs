@@ -19,6 +19,7 @@ mod convert;
 mod diagnostic;
 mod fmt;
 mod home;
+mod html;
 mod input;
 mod legal;
 mod mail;
@@ -123,8 +124,16 @@ Examples:
 Examples:
   pbem show examples/immortal.pgn
   pbem show --ply 0 examples/immortal.pgn     the starting position
-  pbem show --game 3 --ply 12 archive.pgn")]
+  pbem show --game 3 --ply 12 archive.pgn
+  pbem show --format png -o board.png examples/cascudo.pgn
+  pbem show --format svg --fen '4k3/8/8/8/8/8/8/4K2R w K - 0 1' > board.svg")]
     Show(show::Args),
+    /// Write a self-contained HTML page that replays the games of the given files.
+    #[command(after_help = "\
+Examples:
+  pbem html examples/cascudo.pgn -o cascudo.html
+  pbem html --title 'Club games' a.pgn b.pgn > club.html")]
+    Html(html::Args),
     /// List the legal turns in a position, one canonical turn per line.
     #[command(after_help = "\
 Examples:
@@ -293,6 +302,7 @@ pub fn execute(
         Command::Config(command) => config_cmd::run(&command, config, out),
         Command::Validate(args) => validate::run(&args, out),
         Command::Show(args) => show::run(&args, config, out),
+        Command::Html(args) => html::run(&args, config, out),
         Command::Legal(args) => legal::run(&args, config, out),
         Command::Fmt(args) => fmt::run(&args, out),
         Command::Convert(args) => convert::run(&args, out),

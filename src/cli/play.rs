@@ -7,8 +7,12 @@ use super::{CliError, Status, parse_variant};
 use crate::clock::{Stamp, TimeControl};
 use crate::config::{Player, is_plausible_address};
 use crate::correspondence::{self, Event, NewGame};
+use crate::fair::{self, Chain, Fairness};
+use crate::games::Color;
 use crate::games::Variant;
 use crate::games::wickets::DecisionMode;
+use crate::notation::Record;
+use crate::store::LocalState;
 
 /// Arguments of `pbem new`.
 #[derive(Debug, clap::Args)]
@@ -45,6 +49,10 @@ pub struct NewArgs {
     /// The secret is printed once (on standard error) for you to tell your opponent.
     #[arg(long)]
     pub secret: bool,
+    /// With --secret: still take in turns your opponent types by hand in a reply (which
+    /// carry no authentication code); without it such a reply is refused.
+    #[arg(long, requires = "secret")]
+    pub allow_typed: bool,
 }
 
 /// Arguments of `pbem move`.
@@ -103,6 +111,10 @@ pub struct SecretArgs {
     /// The secret your opponent told you (hex, as `pbem new --secret` printed it).
     #[arg(value_name = "SECRET")]
     pub secret: String,
+    /// Take in turns your opponent types by hand in a reply (which carry no
+    /// authentication code); without it such a reply is refused.
+    #[arg(long)]
+    pub allow_typed: bool,
 }
 
 /// Runs `pbem new`: prints the new game file's path.
@@ -147,14 +159,16 @@ pub fn new(args: &NewArgs, home: &Home, out: &mut dyn Write) -> Result<Status, C
         // The start must still be playable (a --fen's mode field must agree).
         correspondence::state(&record).map_err(|error| CliError::Usage(error.to_string()))?;
     }
-    if correspondence::side_of(&record, &home.settings.player.email).is_none() {
+    let Some(you) = correspondence::side_of(&record, &home.settings.player.email) else {
         return Err(CliError::Usage(format!(
             "you ({}) are neither White nor Black in this game",
             home.settings.player.email
         )));
-    }
+    };
     let id = new_game.game_id.as_str();
     let mut state = home.games.state(id)?;
+    // Fair dice: the creator commits now, the opponent on its first receipt.
+    ensure_committed(&mut record, you, &mut state)?;
     // The game "reaches" its creator now: their reflection time starts from here.
     state.received = Some(now);
     if args.secret {
@@ -167,6 +181,7 @@ pub fn new(args: &NewArgs, home: &Home, out: &mut dyn Write) -> Result<Status, C
             home.games.dir().join(format!("{id}.state.yaml")).display()
         );
         state.secret = Some(secret);
+        state.allow_typed = args.allow_typed;
     }
     let path = home
         .games
@@ -180,21 +195,46 @@ pub fn make_move(args: &MoveArgs, home: &Home, out: &mut dyn Write) -> Result<St
     let path = home.games.find(&args.game)?;
     let mut record = home.games.load(&path)?;
     let id = game_id_of(&record, &path)?;
-    let state = home.games.state(&id)?;
+    let mut state = home.games.state(&id)?;
     let stamp = Stamp {
         received: state.received,
         sent: Some(home::now()?),
         leave_days: args.leave,
     };
     let player = &home.settings.player.email;
+    let you = correspondence::side_of(&record, player);
+    let state_changed = match you {
+        Some(you) => ensure_committed(&mut record, you, &mut state)?,
+        None => false,
+    };
     let played = correspondence::play(&mut record, player, &args.turn, stamp)
         .map_err(|error| CliError::Usage(format!("{}: {error}", path.display())))?;
+    let mut awaits_roll = false;
+    if let Some(you) = you
+        && fair::uses_dice(&record)
+    {
+        let chain = chance_chain(&mut state)?;
+        fair::reveal_attempt(&mut record, you, &chain)
+            .map_err(|error| CliError::Usage(format!("{}: {error}", path.display())))?;
+        awaits_roll = crate::replay::replay_game::<crate::games::wickets::Wickets>(&record)
+            .position
+            .is_some_and(|position| position.awaits_roll());
+        if let Fairness::Broken { ply, reason } = fair::check(&record) {
+            return Err(CliError::Usage(format!(
+                "{}: refused, the game's dice are fair and this turn would break them: ply {ply}: {reason}",
+                path.display()
+            )));
+        }
+    }
     if args.offer_draw {
         correspondence::record_event(&mut record, player, Event::OfferDraw)
             .map_err(|error| CliError::Usage(error.to_string()))?;
     }
-    home.games
-        .commit(&id, Some(&correspondence::to_text(&record)), None)?;
+    home.games.commit(
+        &id,
+        Some(&correspondence::to_text(&record)),
+        state_changed.then_some(&state),
+    )?;
     let mut line = format!("{}: {}", id, played.label);
     if args.offer_draw {
         line.push_str(", offering a draw");
@@ -203,8 +243,43 @@ pub fn make_move(args: &MoveArgs, home: &Home, out: &mut dyn Write) -> Result<St
         line.push_str(&format!(", game over: {result}"));
     }
     writeln!(out, "{line}")?;
+    if awaits_roll {
+        writeln!(
+            out,
+            "your value for the roll is revealed in the mail; your opponent's pbem computes the roll from both values when it arrives"
+        )?;
+    }
     writeln!(out, "send it with: pbem send {id}")?;
     Ok(Status::Ok)
+}
+
+/// The player's hash chain for fair dice, its seed drawn from the system's random
+/// source the first time and kept in the game's private local state.
+pub(super) fn chance_chain(state: &mut LocalState) -> Result<Chain, CliError> {
+    if let Some(chain) = state.chance_seed.as_deref().and_then(Chain::from_hex) {
+        return Ok(chain);
+    }
+    let mut seed = [0u8; 32];
+    seed.copy_from_slice(&home::random_bytes(32)?);
+    let chain = Chain::from_seed(seed);
+    state.chance_seed = Some(chain.seed_hex());
+    Ok(chain)
+}
+
+/// In a game with fair dice, writes the player's commitment when the record has none
+/// from them yet; says whether the local state changed (a new seed).
+pub(super) fn ensure_committed(
+    record: &mut Record,
+    you: Color,
+    state: &mut LocalState,
+) -> Result<bool, CliError> {
+    if !fair::uses_dice(record) || fair::has_committed(record, you) {
+        return Ok(false);
+    }
+    let had_seed = state.chance_seed.is_some();
+    let chain = chance_chain(state)?;
+    fair::commit(record, you, &chain);
+    Ok(!had_seed)
 }
 
 /// Runs `pbem draw`.
@@ -259,11 +334,17 @@ pub fn secret(args: &SecretArgs, home: &Home, out: &mut dyn Write) -> Result<Sta
     }
     let mut state = home.games.state(&args.game_id)?;
     state.secret = Some(secret);
+    state.allow_typed = args.allow_typed;
     home.games.save_state(&args.game_id, &state)?;
     writeln!(
         out,
-        "{}: secret stored; mails of this game must now carry its code",
-        args.game_id
+        "{}: secret stored; mails of this game must now carry its code{}",
+        args.game_id,
+        if args.allow_typed {
+            " (turns typed by hand in a reply are taken in too)"
+        } else {
+            ""
+        }
     )?;
     Ok(Status::Ok)
 }

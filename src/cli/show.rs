@@ -1,16 +1,41 @@
-//! `pbem show`: the position after a game, or after one of its plies.
+//! `pbem show`: the position after a game, or after one of its plies, or of a position
+//! string, as text, SVG or PNG.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use super::{CliError, Status, input, record_variant};
-use crate::games::Game;
+use super::{CliError, Status, input, parse_variant, position_from, record_variant};
+use crate::games::{Game, Variant};
 use crate::notation::Record;
+use crate::render::{self, Render};
 use crate::replay::{self, History};
+
+/// What `pbem show` writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// The ASCII diagram, the position string and the state.
+    Text,
+    /// The picture as SVG.
+    Svg,
+    /// The picture as PNG (560 pixels on its longer side).
+    Png,
+}
 
 /// Arguments of `pbem show`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
+    /// What to write.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Write to this file instead of standard output.
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// The game, when no game file names it (a `[Variant]` name; default Chess).
+    #[arg(long, value_name = "NAME", value_parser = parse_variant)]
+    pub variant: Option<Variant>,
+    /// The position as the game's position string (FEN for chess), instead of a file.
+    #[arg(long, value_name = "POS", conflicts_with = "file")]
+    pub fen: Option<String>,
     /// Show the position after this many plies (0 is the start); default: the end.
     #[arg(long, value_name = "N")]
     pub ply: Option<usize>,
@@ -19,17 +44,44 @@ pub struct Args {
     pub game: usize,
     /// The game: a file (`-` reads standard input), or the id of one of your games by
     /// mail (or the start of it).
-    #[arg(value_name = "GAME")]
-    pub file: PathBuf,
+    #[arg(value_name = "GAME", required_unless_present = "fen")]
+    pub file: Option<PathBuf>,
 }
 
 /// Runs `pbem show`.
 pub fn run(args: &Args, config: Option<&Path>, out: &mut dyn Write) -> Result<Status, CliError> {
-    let file = game_file(&args.file, config)?;
-    let record = input::game(&file, args.game)?;
-    let variant = record_variant(&record)?;
-    let name = super::display_path(&file);
-    crate::with_game!(variant, G => show::<G>(&record, &name, args.ply, out))
+    let mut bytes = Vec::new();
+    let target: &mut dyn Write = if args.output.is_some() {
+        &mut bytes
+    } else {
+        out
+    };
+    if let Some(file) = &args.file {
+        let file = game_file(file, config)?;
+        let record = input::game(&file, args.game)?;
+        let variant = record_variant(&record)?;
+        if let Some(wanted) = args.variant.filter(|wanted| *wanted != variant) {
+            return Err(CliError::Usage(format!(
+                "the game is {variant}, not {wanted}"
+            )));
+        }
+        let name = super::display_path(&file);
+        crate::with_game!(variant, G => show::<G>(&record, &name, args.ply, args.format, target))?;
+    } else {
+        let variant = args.variant.unwrap_or(Variant::Chess);
+        crate::with_game!(variant, G => {
+            let position = position_from::<G>(args.fen.as_deref())?;
+            let history = History::starting_at(&position);
+            write_position(&position, &history, None, None, args.format, target)
+        })?;
+    }
+    if let Some(path) = &args.output {
+        crate::store::write_atomically(path, &bytes).map_err(|source| CliError::Io {
+            path: path.display().to_string(),
+            source,
+        })?;
+    }
+    Ok(Status::Ok)
 }
 
 /// A game argument: a file that exists (or `-`), else a game id, or the unique start of
@@ -117,19 +169,61 @@ pub(super) fn history_after<G: Game>(record: &Record, plies: usize) -> History<G
     }
 }
 
-fn show<G: Game>(
+fn show<G: Render>(
     record: &Record,
     name: &str,
     ply: Option<usize>,
+    format: Format,
     out: &mut dyn Write,
 ) -> Result<Status, CliError> {
     let (position, shown) = position_after::<G>(record, name, ply)?;
     let history = history_after::<G>(record, shown);
+    let last = match (format, shown.checked_sub(1)) {
+        (Format::Text, _) | (_, None) => None,
+        (_, Some(previous)) => {
+            let replayed = replay::replay_game::<G>(record);
+            replayed.start.map(|mut before| {
+                for turn in &replayed.turns[..previous] {
+                    before.play(turn);
+                }
+                (before, replayed.turns[previous].clone())
+            })
+        }
+    };
+    let last = last.as_ref().map(|(before, turn)| (before, turn));
+    write_position(&position, &history, last, Some(shown), format, out)
+}
+
+/// Writes a position in the chosen format, the last turn marked in pictures.
+fn write_position<G: Render>(
+    position: &G,
+    history: &History<G>,
+    last: Option<(&G, &G::Turn)>,
+    shown: Option<usize>,
+    format: Format,
+    out: &mut dyn Write,
+) -> Result<Status, CliError> {
+    match format {
+        Format::Text => {}
+        Format::Svg => {
+            out.write_all(render::svg(position, last).as_bytes())?;
+            return Ok(Status::Ok);
+        }
+        Format::Png => {
+            let png = render::png(&render::svg(position, last), render::PNG_SIZE)
+                .map_err(|error| CliError::Usage(error.to_string()))?;
+            out.write_all(&png)?;
+            return Ok(Status::Ok);
+        }
+    }
     write!(out, "{}", position.diagram())?;
     writeln!(out)?;
     writeln!(out, "{}", position.position_string())?;
-    let mut state = format!("after ply {shown}: ");
-    match (position.awaiting(), history.outcome(&position)) {
+    let mut state = match shown {
+        Some(shown) => format!("after ply {shown}: "),
+        None => String::new(),
+    };
+    match (position.awaiting(), history.outcome(position)) {
         (Some(awaited), _) => state.push_str(&awaited),
         (None, Some(outcome)) => state.push_str(&outcome.to_string()),
         (None, None) => state.push_str(&format!("{} to move", position.side_to_move())),

@@ -119,7 +119,7 @@ pub fn run(args: &Args, home: &Home, out: &mut dyn Write) -> Result<Status, CliE
                 };
                 let times = clock::clocks(
                     correspondence::time_control(&record),
-                    &game.turns,
+                    &game.acts,
                     waiting,
                     now,
                 );
@@ -158,23 +158,21 @@ pub fn run(args: &Args, home: &Home, out: &mut dyn Write) -> Result<Status, CliE
     Ok(Status::Ok)
 }
 
-/// The side to move and since when its clock runs: for the player's own turn, when the
-/// opponent's turn arrived (local state); for the opponent's, when the player's last turn
-/// was made (its stamp), which is the best this side knows.
+/// The side to act (the side to move, or the side whose card the last turn awaits) and
+/// since when its clock runs: for the player's own act, when the opponent's last act
+/// arrived (local state); for the opponent's, when the player's last act was made (its
+/// stamp), which is the best this side knows.
 fn waiting_since(
     record: &Record,
     game: &correspondence::State,
     you: Option<Color>,
     received: Option<chrono::DateTime<chrono::Utc>>,
 ) -> Option<(Color, chrono::DateTime<chrono::Utc>)> {
-    let to_move = game.to_move;
+    let to_move = game.awaited.unwrap_or(game.to_move);
     let since = if Some(to_move) == you {
         received
     } else {
-        game.turns
-            .last()
-            .and_then(|(_, stamp)| stamp.sent)
-            .or(received)
+        game.acts.last().and_then(|act| act.stamp.sent).or(received)
     };
     let _ = record;
     since.map(|since| (to_move, since))
@@ -204,10 +202,11 @@ fn describe(
         ));
         return line;
     }
-    let whose = if Some(game.to_move) == you {
-        "your turn".to_owned()
-    } else {
-        format!("{}'s turn", game.to_move)
+    let whose = match game.awaited {
+        Some(awaited) if Some(awaited) == you => "your card awaited".to_owned(),
+        Some(awaited) => format!("{awaited}'s card awaited"),
+        None if Some(game.to_move) == you => "your turn".to_owned(),
+        None => format!("{}'s turn", game.to_move),
     };
     line.push_str(&format!(", move {}, {whose}", game.next_number));
     if let Some(since) = since {

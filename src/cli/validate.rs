@@ -7,7 +7,8 @@ use serde::Serialize;
 
 use super::diagnostic::{self, Source};
 use super::{CliError, Status, display_path, input};
-use crate::notation::{ReadError, Record};
+use crate::fair::{self, Fairness};
+use crate::notation::{ParseError, ReadError, Record};
 use crate::replay::{self, Finding, Options, Report};
 
 /// Arguments of `pbem validate`.
@@ -27,6 +28,10 @@ pub struct Args {
     /// Colour the diagnostics: auto (when standard output is a terminal), always, never.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
+    /// How many games to replay at once: 1 replays one game after another on one core;
+    /// the default is one per core. The output is the same, in file order, either way.
+    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub jobs: Option<u16>,
     #[command(flatten)]
     pub input: input::InputArgs,
     /// Game files to check, plain or compressed (`.gz`, `.zst`, `.bz2`); `-` reads
@@ -99,6 +104,9 @@ struct GameLine<'a> {
     outcome: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     final_position: Option<&'a str>,
+    /// Whether the game's chance is proven fair, not proven, or broken (issue 16).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    chance: Option<String>,
     errors: usize,
     warnings: usize,
 }
@@ -124,18 +132,23 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Status, CliError> {
             std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
         }
     };
-    let mut total = Tally::default();
     let files = input::expand(&args.files, args.input.follow)?;
-    let mut progress = input::Progress::new(&files, args.quiet);
-    for path in &files {
-        let name = display_path(path);
-        let mut tally = validate_file(path, &name, args, styled, progress.as_mut(), out)?;
-        tally.files = 1;
-        if !args.json {
-            writeln!(out, "{name}: {}", tally.describe())?;
+    let jobs = args.jobs.map_or_else(
+        || std::thread::available_parallelism().map_or(1, usize::from),
+        usize::from,
+    );
+    let total = if jobs <= 1 {
+        let mut total = Tally::default();
+        let mut progress = input::Progress::new(&files, args.quiet);
+        for path in &files {
+            let name = display_path(path);
+            let tally = validate_file(path, &name, args, styled, progress.as_mut(), out)?;
+            end_file(&name, tally, args, &mut total, out)?;
         }
-        total.add(tally);
-    }
+        total
+    } else {
+        parallel::validate_files(&files, jobs, args, styled, out)?
+    };
     if !args.json && total.files > 1 {
         writeln!(out, "total: {}", total.describe())?;
     }
@@ -146,6 +159,23 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Status, CliError> {
     })
 }
 
+/// Adds a file's tally to the total and says how the file went.
+fn end_file(
+    name: &str,
+    mut tally: Tally,
+    args: &Args,
+    total: &mut Tally,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    tally.files = 1;
+    if !args.json {
+        writeln!(out, "{name}: {}", tally.describe())?;
+    }
+    total.add(tally);
+    Ok(())
+}
+
+/// Validates one file game after game on this thread (`--jobs 1`).
 fn validate_file(
     path: &std::path::Path,
     name: &str,
@@ -162,47 +192,315 @@ fn validate_file(
         if let Some(progress) = progress.as_deref_mut() {
             progress.game();
         }
-        tally.games += 1;
-        let (report, record) = match item {
-            Ok(record) => {
-                let options = Options {
-                    lenient_results: args.lenient_results,
-                };
-                (replay::replay_with(&record, options), Some(record))
-            }
+        let item = match item {
+            Ok(record) => Ok(record),
             Err(ReadError::Io(source)) => {
                 return Err(CliError::Io {
                     path: name.to_owned(),
                     source,
                 });
             }
-            Err(ReadError::Parse(error)) => (Report::unreadable(&error), None),
+            Err(ReadError::Parse(error)) => Err(error),
         };
-        if report.is_valid() {
-            tally.valid += 1;
-        } else if report.is_unsupported() {
-            tally.unsupported += 1;
-        } else {
-            tally.invalid += 1;
-        }
         let (text, start) = reader.game_text();
         let source = Source {
             path: name,
             text,
             start,
         };
-        if args.json {
-            write_json(&report, record.as_ref(), name, out)?;
-        } else {
-            write_text(&report, record.as_ref(), &source, args.quiet, styled, out)?;
-        }
+        validate_game(item, &source, args, styled, &mut tally, out)?;
     }
     Ok(tally)
+}
+
+/// Replays one game read from `source` (or reports why it could not be read), counts it
+/// and writes what was found.
+fn validate_game(
+    item: Result<Record, ParseError>,
+    source: &Source<'_>,
+    args: &Args,
+    styled: bool,
+    tally: &mut Tally,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    tally.games += 1;
+    let (report, record) = match item {
+        Ok(record) => {
+            let options = Options {
+                lenient_results: args.lenient_results,
+            };
+            (replay::replay_with(&record, options), Some(record))
+        }
+        Err(error) => (Report::unreadable(&error), None),
+    };
+    // A valid record's chance: proven fair, not proven, or broken (then invalid).
+    let fairness = record
+        .as_ref()
+        .filter(|_| report.is_valid())
+        .map(fair::check)
+        .filter(|fairness| *fairness != Fairness::NoChance);
+    let broken = matches!(fairness, Some(Fairness::Broken { .. }));
+    if report.is_valid() && !broken {
+        tally.valid += 1;
+    } else if report.is_unsupported() {
+        tally.unsupported += 1;
+    } else {
+        tally.invalid += 1;
+    }
+    if args.json {
+        write_json(
+            &report,
+            record.as_ref(),
+            fairness.as_ref(),
+            source.path,
+            out,
+        )
+    } else {
+        let game = Game {
+            report: &report,
+            record: record.as_ref(),
+            fairness: fairness.as_ref(),
+        };
+        write_text(&game, source, args.quiet, styled, out)
+    }
+}
+
+/// `--jobs N` above 1: the games of every file, in order, replayed by a pool of threads.
+///
+/// This thread reads the files one after the other with the streaming reader and cuts
+/// the games into batches, which go to `jobs` workers through a channel; each worker
+/// replays its batch and writes what it found into a buffer of its own, and this thread
+/// writes the buffers in the order of the batches. At most `WINDOW` batches per worker are
+/// read ahead of the output, so memory stays flat however large the input.
+mod parallel {
+    use std::collections::BTreeMap;
+    use std::io::Write;
+    use std::path::PathBuf;
+    use std::sync::mpsc;
+    use std::sync::{Arc, Mutex};
+
+    use super::{Args, CliError, Source, Tally, end_file, input, validate_game};
+    use crate::cli::display_path;
+    use crate::notation::{ParseError, ReadError, Record, Span};
+
+    /// Batches in flight per worker.
+    const WINDOW: usize = 4;
+    /// A batch is cut after this many games or this many bytes of game text.
+    const BATCH_GAMES: usize = 32;
+    const BATCH_BYTES: usize = 64 << 10;
+
+    /// Games of one file, read in order.
+    struct Batch {
+        name: Arc<str>,
+        /// Each game, and its text as a range of `text` with where it starts in the file.
+        games: Vec<(Result<Record, ParseError>, std::ops::Range<usize>, Span)>,
+        text: String,
+    }
+
+    /// What comes out at one place of the output order.
+    enum Piece {
+        /// A batch's output and counts.
+        Done(Vec<u8>, Tally),
+        /// The end of a file: its summary line.
+        EndOfFile(Arc<str>),
+        /// Reading stopped: an error to return once everything before it is written.
+        Failed(CliError),
+    }
+
+    pub(super) fn validate_files(
+        files: &[PathBuf],
+        jobs: usize,
+        args: &Args,
+        styled: bool,
+        out: &mut dyn Write,
+    ) -> Result<Tally, CliError> {
+        let (batches, queue) = mpsc::sync_channel::<(usize, Batch)>(jobs * WINDOW);
+        let queue = Arc::new(Mutex::new(queue));
+        let (done, results) = mpsc::channel::<(usize, Piece)>();
+        std::thread::scope(|scope| {
+            for _ in 0..jobs {
+                let queue = Arc::clone(&queue);
+                let done = done.clone();
+                scope.spawn(move || {
+                    loop {
+                        // The lock is held only to take the next batch.
+                        let next = queue.lock().map(|queue| queue.recv());
+                        let Ok(Ok((index, batch))) = next else {
+                            return;
+                        };
+                        if done.send((index, run_batch(batch, args, styled))).is_err() {
+                            return;
+                        }
+                    }
+                });
+            }
+            drop(done);
+            let mut collector = Collector {
+                pending: BTreeMap::new(),
+                next: 0,
+                file: Tally::default(),
+                total: Tally::default(),
+            };
+            let mut sent = 0;
+            let mut in_flight = 0;
+            let mut send = |piece: Result<Batch, Piece>,
+                            collector: &mut Collector,
+                            out: &mut dyn Write|
+             -> Result<(), CliError> {
+                while in_flight >= jobs * WINDOW {
+                    let (index, piece) = results.recv().expect("workers outlive the batches");
+                    in_flight -= 1;
+                    collector.take(index, piece, args, out)?;
+                }
+                match piece {
+                    Ok(batch) => {
+                        batches
+                            .send((sent, batch))
+                            .expect("workers outlive the batches");
+                        in_flight += 1;
+                    }
+                    Err(piece) => collector.take(sent, piece, args, out)?,
+                }
+                sent += 1;
+                Ok(())
+            };
+            let read = read_files(files, args.input.encoding, &mut |piece| {
+                send(piece, &mut collector, out)
+            });
+            drop(batches);
+            let stopped = read.err();
+            for (index, piece) in results.iter() {
+                if stopped.is_none() {
+                    collector.take(index, piece, args, out)?;
+                }
+            }
+            match stopped {
+                Some(error) => Err(error),
+                None => Ok(collector.total),
+            }
+        })
+    }
+
+    /// Reads every file into batches and end-of-file marks, handed to `send` in order.
+    fn read_files(
+        files: &[PathBuf],
+        encoding: input::Fallback,
+        send: &mut dyn FnMut(Result<Batch, Piece>) -> Result<(), CliError>,
+    ) -> Result<(), CliError> {
+        for path in files {
+            let name: Arc<str> = display_path(path).into();
+            let mut reader = match input::open_with(path, encoding, None) {
+                Ok(reader) => reader,
+                Err(error) => return send(Err(Piece::Failed(error))),
+            };
+            let mut batch = Batch::new(&name);
+            let mut warned = false;
+            while let Some(item) = reader.next() {
+                input::warn_decoded(&reader, &name, &mut warned);
+                let item = match item {
+                    Ok(record) => Ok(record),
+                    Err(ReadError::Parse(error)) => Err(error),
+                    Err(ReadError::Io(source)) => {
+                        send(Ok(std::mem::replace(&mut batch, Batch::new(&name))))?;
+                        let error = CliError::Io {
+                            path: name.to_string(),
+                            source,
+                        };
+                        return send(Err(Piece::Failed(error)));
+                    }
+                };
+                let (text, start) = reader.game_text();
+                let from = batch.text.len();
+                batch.text.push_str(text);
+                batch.games.push((item, from..batch.text.len(), start));
+                if batch.games.len() >= BATCH_GAMES || batch.text.len() >= BATCH_BYTES {
+                    send(Ok(std::mem::replace(&mut batch, Batch::new(&name))))?;
+                }
+            }
+            if !batch.games.is_empty() {
+                send(Ok(batch))?;
+            }
+            send(Err(Piece::EndOfFile(name)))?;
+        }
+        Ok(())
+    }
+
+    impl Batch {
+        fn new(name: &Arc<str>) -> Batch {
+            Batch {
+                name: Arc::clone(name),
+                games: Vec::new(),
+                text: String::new(),
+            }
+        }
+    }
+
+    /// Replays a batch's games, writing what is found into a buffer.
+    fn run_batch(batch: Batch, args: &Args, styled: bool) -> Piece {
+        let mut output = Vec::new();
+        let mut tally = Tally::default();
+        for (item, range, start) in batch.games {
+            let source = Source {
+                path: &batch.name,
+                text: &batch.text[range],
+                start,
+            };
+            if let Err(error) = validate_game(item, &source, args, styled, &mut tally, &mut output)
+            {
+                return Piece::Failed(error);
+            }
+        }
+        Piece::Done(output, tally)
+    }
+
+    /// Writes the pieces in order as they arrive in any order.
+    struct Collector {
+        pending: BTreeMap<usize, Piece>,
+        next: usize,
+        /// The counts of the file being written.
+        file: Tally,
+        total: Tally,
+    }
+
+    impl Collector {
+        fn take(
+            &mut self,
+            index: usize,
+            piece: Piece,
+            args: &Args,
+            out: &mut dyn Write,
+        ) -> Result<(), CliError> {
+            self.pending.insert(index, piece);
+            while let Some(piece) = self.pending.remove(&self.next) {
+                self.next += 1;
+                match piece {
+                    Piece::Done(output, tally) => {
+                        out.write_all(&output)?;
+                        self.file.add(tally);
+                    }
+                    Piece::EndOfFile(name) => {
+                        let file = std::mem::take(&mut self.file);
+                        end_file(&name, file, args, &mut self.total, out)?;
+                    }
+                    Piece::Failed(error) => return Err(error),
+                }
+            }
+            Ok(())
+        }
+    }
+}
+
+/// One game's findings for the text output.
+struct Game<'a> {
+    report: &'a Report,
+    record: Option<&'a Record>,
+    fairness: Option<&'a Fairness>,
 }
 
 fn write_json(
     report: &Report,
     record: Option<&Record>,
+    fairness: Option<&Fairness>,
     name: &str,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
@@ -223,12 +521,17 @@ fn write_json(
         r#type: "game",
         file: name,
         game: report.game,
-        status: status_word(report),
+        status: if matches!(fairness, Some(Fairness::Broken { .. })) {
+            "invalid"
+        } else {
+            status_word(report)
+        },
         variant: report.variant.map(|variant| variant.name()),
         plies: report.plies,
         result: record.and_then(|record| record.tag("Result")),
         outcome: report.outcome.map(|outcome| outcome.to_string()),
         final_position: report.final_position.as_deref(),
+        chance: fairness.map(ToString::to_string),
         errors,
         warnings: report.findings.len() - errors,
     };
@@ -248,14 +551,15 @@ fn status_word(report: &Report) -> &'static str {
 }
 
 fn write_text(
-    report: &Report,
-    record: Option<&Record>,
+    game: &Game<'_>,
     source: &Source<'_>,
     quiet: bool,
     styled: bool,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
-    let valid = report.is_valid();
+    let (report, record) = (game.report, game.record);
+    let broken = matches!(game.fairness, Some(Fairness::Broken { .. }));
+    let valid = report.is_valid() && !broken;
     if quiet && valid && report.findings.is_empty() {
         return Ok(());
     }
@@ -288,7 +592,11 @@ fn write_text(
         return Ok(());
     }
     line.push_str(": ");
-    line.push_str(status_word(report));
+    line.push_str(if broken {
+        "invalid"
+    } else {
+        status_word(report)
+    });
     line.push_str(&format!(
         ", {} pl{}",
         report.plies,
@@ -301,12 +609,17 @@ fn write_text(
         if let Some(outcome) = report.outcome {
             line.push_str(&format!(" ({outcome})"));
         }
+    } else if broken {
+        line.push_str(" (1 error)");
     } else {
         let errors = report.errors().count();
         line.push_str(&format!(
             " ({errors} error{})",
             if errors == 1 { "" } else { "s" }
         ));
+    }
+    if let Some(fairness) = game.fairness {
+        line.push_str(&format!("; {fairness}"));
     }
     writeln!(out, "{line}")?;
     Ok(())

@@ -603,6 +603,13 @@ pub trait Game: Clone + fmt::Debug + Sized {
         None
     }
 
+    /// The parts the awaited side may add now (see [`Game::awaiting`]), as
+    /// [`Game::complete_token`] takes them (the cards in Chess with wickets: `S5`); empty
+    /// when nothing is awaited. `pbem legal` lists them.
+    fn awaited_parts(&self) -> Vec<String> {
+        Vec::new()
+    }
+
     /// The last turn's token `last` completed with `part`, what the awaited side adds
     /// (a card in Chess with wickets: `D4`), or `None` when `part` is no such part.
     fn complete_token(last: &str, part: &str) -> Option<String> {

@@ -21,6 +21,12 @@
 //! (64 hex digits)
 //! ```
 //!
+//! [`compose_with_picture`] adds a picture of the position: the message is then
+//! `multipart/alternative` of that same text/plain part and a `multipart/related` of a
+//! text/html part and the PNG, inline, which the HTML shows by its `Content-ID`
+//! ([`picture_id`]). Boundaries are derived from the Message-ID, so the bytes do not
+//! change from run to run.
+//!
 //! Headers: `From`, `To`, `Date`, `Subject` (`[pbem <game>] <move> (<White> - <Black>)`),
 //! `Message-ID` ([`message_id`] of the game, ply and turns), for every turn after the start
 //! `In-Reply-To` (the previous turn's id) and `References` (the start's id and the
@@ -29,7 +35,7 @@
 use std::time::SystemTime;
 
 use lettre::message::header::{ContentTransferEncoding, ContentType, HeaderName, HeaderValue};
-use lettre::message::{Body, Mailbox as LettreMailbox, Message, SinglePart};
+use lettre::message::{Attachment, Body, Mailbox as LettreMailbox, Message, MultiPart, SinglePart};
 use sha2::{Digest, Sha256};
 use thiserror::Error;
 
@@ -153,6 +159,27 @@ pub fn is_valid_game_id(game_id: &str) -> bool {
 /// When the game id is not usable in a message id, an address is invalid, or the record
 /// does not read.
 pub fn compose(outgoing: &Outgoing) -> Result<Vec<u8>, ComposeError> {
+    compose_inner(outgoing, None)
+}
+
+/// The `Content-ID` of a mail's picture (without angle brackets), made from the mail's
+/// [`message_id`], so every mail names its picture apart.
+#[must_use]
+pub fn picture_id(message_id: &str) -> String {
+    format!("board.{}", message_id.trim_matches(['<', '>']))
+}
+
+/// Like [`compose`], with a PNG picture of the position in an HTML alternative; the
+/// text/plain part is the same bytes as [`compose`] writes.
+///
+/// # Errors
+///
+/// As [`compose`].
+pub fn compose_with_picture(outgoing: &Outgoing, png: &[u8]) -> Result<Vec<u8>, ComposeError> {
+    compose_inner(outgoing, Some(png))
+}
+
+fn compose_inner(outgoing: &Outgoing, picture: Option<&[u8]>) -> Result<Vec<u8>, ComposeError> {
     let game_id = outgoing.game_id;
     if !is_valid_game_id(game_id) {
         return Err(ComposeError::GameId {
@@ -180,12 +207,13 @@ pub fn compose(outgoing: &Outgoing) -> Result<Vec<u8>, ComposeError> {
         ),
     };
 
+    let this_id = message_id(game_id, &record, ply);
     let mut builder = Message::builder()
         .from(from)
         .to(to)
         .date(SystemTime::from(outgoing.date))
         .subject(subject)
-        .message_id(Some(message_id(game_id, &record, ply)))
+        .message_id(Some(this_id.clone()))
         .raw_header(HeaderValue::new(
             HeaderName::new_from_ascii_str(GAME_HEADER),
             game_id.to_owned(),
@@ -212,12 +240,42 @@ pub fn compose(outgoing: &Outgoing) -> Result<Vec<u8>, ComposeError> {
     let part = SinglePart::builder()
         .header(ContentType::TEXT_PLAIN)
         .body(body);
-    let message = builder
-        .singlepart(part)
-        .map_err(|error| ComposeError::Build {
-            game_id: game_id.to_owned(),
-            reason: error.to_string(),
-        })?;
+    let message = match picture {
+        None => builder.singlepart(part),
+        Some(png) => {
+            let cid = picture_id(&this_id);
+            let html = SinglePart::builder().header(ContentType::TEXT_HTML).body(
+                Body::new_with_encoding(
+                    html_body(outgoing, &players.long, &cid),
+                    ContentTransferEncoding::QuotedPrintable,
+                )
+                .expect("quoted-printable encodes every text"),
+            );
+            let image = Attachment::new_inline(cid).body(
+                png.to_vec(),
+                ContentType::parse("image/png").expect("a valid type"),
+            );
+            let unique = this_id
+                .trim_matches(['<', '>'])
+                .trim_end_matches("@pbem.invalid");
+            let boundary = |kind: &str| format!("pbem-{kind}-{unique}");
+            builder.multipart(
+                MultiPart::alternative()
+                    .boundary(boundary("alternative"))
+                    .singlepart(part)
+                    .multipart(
+                        MultiPart::related()
+                            .boundary(boundary("related"))
+                            .singlepart(html)
+                            .singlepart(image),
+                    ),
+            )
+        }
+    };
+    let message = message.map_err(|error| ComposeError::Build {
+        game_id: game_id.to_owned(),
+        reason: error.to_string(),
+    })?;
     Ok(message.formatted())
 }
 
@@ -295,6 +353,39 @@ fn body(outgoing: &Outgoing, players: &str) -> String {
         ));
     }
     text
+}
+
+/// The HTML alternative: the first lines of the text, the picture, the note and the
+/// record as preformatted text (without the lines that mark it for pbem, which reads the
+/// text part).
+fn html_body(outgoing: &Outgoing, players: &str, cid: &str) -> String {
+    let escape = crate::render::svg::escape;
+    let turn = outgoing
+        .last_turn
+        .map_or_else(|| "none yet, the game starts".to_owned(), str::to_owned);
+    let mut html = format!(
+        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>pbem game {}</title></head>\n\
+         <body>\n<p>pbem game {}: {}, {}<br>\nMove: {}<br>\n{} {}</p>\n\
+         <p><img src=\"cid:{}\" alt=\"The position after {}\"></p>\n",
+        escape(outgoing.game_id),
+        escape(outgoing.game_id),
+        escape(players),
+        escape(outgoing.variant),
+        escape(&turn),
+        POSITION_CHECK_LABEL,
+        position_check(outgoing.position),
+        escape(cid),
+        escape(&turn),
+    );
+    if let Some(note) = outgoing.note.filter(|note| !note.trim().is_empty()) {
+        html.push_str(&format!("<p>{}</p>\n", escape(note.trim())));
+    }
+    // The record without its BEGIN/END lines: pbem reads it from the text part only.
+    html.push_str(&format!(
+        "<pre>{}</pre>\n</body></html>\n",
+        escape(outgoing.record.trim_end())
+    ));
+    html
 }
 
 /// Appends a block of lines and one blank line after it.

@@ -8,6 +8,8 @@
 //! - [`parse_mail`] reads such a mail back, as received: decoded transfer encodings,
 //!   multipart mails, replies that quote it and lines a mail client wrapped. It returns an
 //!   [`Incoming`] whose record the caller parses; [`Incoming::verify`] checks its code.
+//! - [`parse_reply`] reads a reply typed by hand in a mail client: the game it answers
+//!   and the first line its writer typed, which [`typed_turn`] reads as a turn.
 //! - [`send`] and [`check`] talk to an SMTP server: this is the only module of the library
 //!   that does network I/O.
 //!
@@ -16,11 +18,13 @@
 
 pub mod compose;
 pub mod parse;
+pub mod reply;
 pub mod smtp;
 pub mod trust;
 
-pub use compose::{ComposeError, Outgoing, compose, message_id};
+pub use compose::{ComposeError, Outgoing, compose, compose_with_picture, message_id, picture_id};
 pub use parse::{Incoming, MailError, envelope_of, parse_mail};
+pub use reply::{Reply, parse_reply, typed_turn};
 pub use smtp::{Password, Security, SendError, SmtpSettings, check, send};
 pub use trust::{auth_code, position_check};
 

@@ -466,7 +466,7 @@ fn repair(lines: &[&str]) -> Result<String, MailError> {
 
 /// Removes up to `limit` quote markers (`>`, with any spaces or tabs before each) from
 /// the start of a line; returns how many it removed and the rest.
-fn unquote(line: &str, limit: usize) -> (usize, &str) {
+pub(super) fn unquote(line: &str, limit: usize) -> (usize, &str) {
     let mut depth = 0;
     let mut rest = line;
     while depth < limit {
@@ -485,7 +485,7 @@ fn unquote(line: &str, limit: usize) -> (usize, &str) {
 /// Joins the soft line breaks of `format=flowed` text (RFC 3676, section 4): a line that
 /// ends with a space continues on the next line of the same quote depth; with
 /// `delsp=yes` that space was added by the sender and is removed.
-fn unflow(text: &str, delete_space: bool) -> String {
+pub(super) fn unflow(text: &str, delete_space: bool) -> String {
     let mut out = String::with_capacity(text.len());
     let mut open: Option<(usize, String)> = None;
     for line in text.lines() {
@@ -535,7 +535,7 @@ fn push_flowed(out: &mut String, depth: usize, line: &str) {
 }
 
 /// The game id in a subject such as `Re: [pbem g-20261122-ab12cd] 12. Nf3 (Alice - Bob)`.
-fn game_from_subject(subject: &str) -> Option<String> {
+pub(super) fn game_from_subject(subject: &str) -> Option<String> {
     let start = subject.find("[pbem ")? + "[pbem ".len();
     let rest = &subject[start..];
     let id = rest[..rest.find(']')?].trim();

@@ -170,7 +170,16 @@ impl fmt::Display for EventCommand<'_> {
 /// commands (`[%clk ...]`, the stamps) are not events.
 #[must_use]
 pub fn events_in(text: &str) -> Vec<EventCommand<'_>> {
-    if !text.contains("[%") {
+    // Most comments carry no command, or only clocks and evaluations: an event command
+    // starts `[%resign` or `[%draw`, so look for those first.
+    let bytes = text.as_bytes();
+    let may_hold_event = memchr::memchr_iter(b'%', bytes).any(|at| {
+        let name = &bytes[at + 1..];
+        at > 0
+            && bytes[at - 1] == b'['
+            && (name.starts_with(b"resign") || name.starts_with(b"draw"))
+    });
+    if !may_hold_event {
         return Vec::new();
     }
     let first = text.split_whitespace().next().unwrap_or("");

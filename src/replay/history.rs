@@ -30,7 +30,38 @@ impl<G: Game> Default for History<G> {
     }
 }
 
+/// The counts of a history, kept from one replay to the next on each thread so that
+/// validating many games does not grow a new table for each.
+type Counts = HashMap<u64, u32, BuildHasherDefault<KeyHasher>>;
+
+thread_local! {
+    static SPARE_COUNTS: std::cell::Cell<Option<Counts>> = const { std::cell::Cell::new(None) };
+}
+
+/// The largest table kept for the next replay (a game of a few thousand plies).
+const SPARE_CAPACITY: usize = 4096;
+
 impl<G: Game> History<G> {
+    /// An empty history whose table is the one the last [`History::recycle`] on this
+    /// thread gave back, if any.
+    pub(crate) fn reused() -> History<G> {
+        let counts = SPARE_COUNTS.with(std::cell::Cell::take).unwrap_or_default();
+        History {
+            counts,
+            forbidden: Forbidden::none(),
+            game: PhantomData,
+        }
+    }
+
+    /// Gives the table back for the next [`History::reused`] on this thread.
+    pub(crate) fn recycle(self) {
+        let mut counts = self.counts;
+        if counts.capacity() <= SPARE_CAPACITY {
+            counts.clear();
+            SPARE_COUNTS.with(|spare| spare.set(Some(counts)));
+        }
+    }
+
     /// A history that starts at `start` (one occurrence of it).
     #[must_use]
     pub fn starting_at(start: &G) -> History<G> {

@@ -81,6 +81,13 @@ pub struct LocalState {
     /// The game's shared secret, hex-encoded, if it has one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub secret: Option<String>,
+    /// Whether a game with a secret takes turns typed by hand in a reply (which carry no
+    /// authentication code): `pbem new --allow-typed`, `pbem secret --allow-typed`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub allow_typed: bool,
+    /// The seed of the player's hash chain for fair dice (hex), never mailed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chance_seed: Option<String>,
 }
 
 /// A step of a game not yet finished: the new text and state, either left out when it
@@ -361,6 +368,8 @@ mod tests {
         let state = LocalState {
             received: Some(DateTime::from_timestamp(1_800_000_000, 0).unwrap()),
             secret: None,
+            allow_typed: false,
+            chance_seed: None,
         };
         games
             .commit("g-4", Some("[Event \"x\"]\n\n*\n"), Some(&state))
@@ -371,6 +380,8 @@ mod tests {
         let later = LocalState {
             received: Some(DateTime::from_timestamp(1_800_000_600, 0).unwrap()),
             secret: None,
+            allow_typed: false,
+            chance_seed: None,
         };
         let journal = Journal {
             game: Some("[Event \"y\"]\n\n*\n".to_owned()),
@@ -397,6 +408,8 @@ mod tests {
         let state = LocalState {
             received: Some(DateTime::from_timestamp(1_800_000_000, 0).unwrap()),
             secret: Some("00ff".to_owned()),
+            allow_typed: true,
+            chance_seed: None,
         };
         games.save_state("g-3", &state).unwrap();
         assert_eq!(games.state("g-3").unwrap(), state);

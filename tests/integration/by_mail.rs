@@ -195,7 +195,6 @@ fn exchange(
 /// card, the opponent answers it, a tie asks the thrower for another, the discards are
 /// reshuffled on the way, and the attempt decides; no side is stuck on the way.
 #[test]
-#[ignore = "known bug after merging issue 21: `pbem send` says there is nothing to send after a card answer, since the completed turn keeps the thrower's stamp"]
 fn a_cards_scoring_attempt_is_played_by_mail_through_a_tie_and_the_reshuffle() {
     for mode in ["cards", "cards2"] {
         let homes = Homes::new(&format!("wickets-{mode}"), "");
@@ -263,5 +262,119 @@ fn a_cards_scoring_attempt_is_played_by_mail_through_a_tie_and_the_reshuffle() {
             )),
             "{shown}"
         );
+    }
+}
+
+/// Cards II by mail: a failing first pair does not decide the attempt; the thrower, told
+/// by the mail, plays a second pair or declines it (`-`), and only then the opponent
+/// plays on. `pbem legal` lists what the awaited side may add, and every card answered
+/// carries its own player's stamp, so its time counts.
+#[test]
+fn a_failing_first_pair_in_cards_two_asks_the_thrower_for_a_second_pair_by_mail() {
+    for second in [Some("H7"), None] {
+        let name = if second.is_some() {
+            "played"
+        } else {
+            "declined"
+        };
+        let homes = Homes::new(&format!("wickets-cards2-{name}"), "");
+        let fen = "7k/7p/8/8/8/8/PPP5/3QK2b w - - -,- e1,h8 d1,h1 cards2 0 1";
+        let id = homes.start(
+            "2026-11-01T09:00:00Z",
+            &["--variant", "wickets", "--fen", fen],
+        );
+        exchange(&homes.alice, &homes.bob, &id, "2026-11-01T09:01:00Z");
+        ok(&homes
+            .alice
+            .run("2026-11-01T10:00:00Z", &["move", &id, "Ke2:w9_cS2"]));
+        exchange(&homes.alice, &homes.bob, &id, "2026-11-01T10:01:00Z");
+        // Black's possible replies: without a deal the hands are hidden, so every card
+        // not discarded.
+        let legal = homes.bob.run("2026-11-02T09:00:00Z", &["legal", &id]);
+        assert_eq!(legal.status.code(), Some(0));
+        let cards = text(&legal.stdout);
+        assert_eq!(cards.lines().count(), 39, "{cards}");
+        assert!(
+            cards.lines().any(|card| card == "S9") && !cards.lines().any(|card| card == "S2"),
+            "{cards}"
+        );
+        assert!(
+            text(&legal.stderr).contains("awaits Black's card in reply to White's S2"),
+            "{}",
+            text(&legal.stderr)
+        );
+        ok(&homes.bob.run("2026-11-02T10:00:00Z", &["move", &id, "S9"]));
+        let (taken, _) = exchange(&homes.bob, &homes.alice, &id, "2026-11-02T10:01:00Z");
+        assert!(taken.contains("updated the game"), "{taken}");
+        assert!(taken.contains("your card"), "{taken}");
+        // 2 loses to 9: White is asked about a second pair; Black may not play on.
+        let early = homes.bob.run("2026-11-02T11:00:00Z", &["move", &id, "Kg8"]);
+        assert_ne!(early.status.code(), Some(0));
+        let status = ok(&homes.alice.run("2026-11-03T09:00:00Z", &["status"]));
+        assert!(status.contains("your card awaited"), "{status}");
+        let legal = homes.alice.run("2026-11-03T09:00:00Z", &["legal", &id]);
+        let parts = text(&legal.stdout);
+        assert!(parts.lines().any(|part| part == "-"), "{parts}");
+        assert!(
+            text(&legal.stderr).contains("awaits White's card for a second pair"),
+            "{}",
+            text(&legal.stderr)
+        );
+        let choice = second.unwrap_or("-");
+        ok(&homes
+            .alice
+            .run("2026-11-03T10:00:00Z", &["move", &id, choice]));
+        exchange(&homes.alice, &homes.bob, &id, "2026-11-03T10:01:00Z");
+        let expected = if second.is_some() {
+            // 7 beats 1: the wicket is taken, Black names a new Defender.
+            ok(&homes.bob.run("2026-11-04T10:00:00Z", &["move", &id, "H1"]));
+            ok(&homes
+                .bob
+                .run("2026-11-04T10:00:00Z", &["move", &id, "Dh7:Kg8"]));
+            ["1. Ke2:w9_cS2_cS9_cH7_cH1 {", "1... Dh7:Kg8 {"]
+        } else {
+            // The failure stands: the Defender h1 stays, Black plays on.
+            ok(&homes.bob.run("2026-11-04T10:00:00Z", &["move", &id, "Kg8"]));
+            ["1. Ke2:w9_cS2_cS9_c- {", "1... Kg8 {"]
+        };
+        let (taken, _) = exchange(&homes.bob, &homes.alice, &id, "2026-11-04T10:01:00Z");
+        assert!(
+            taken.contains(expected[1].trim_end_matches(" {")),
+            "{taken}"
+        );
+        let game = |player: &crate::support::homes::Player| {
+            std::fs::read_to_string(player.dir.join("games").join(format!("{id}.pgn"))).unwrap()
+        };
+        let record = game(&homes.alice);
+        assert_eq!(record, game(&homes.bob));
+        // (The writer wraps long comments: compare with the lines joined.)
+        let record = record.replace('\n', " ");
+        assert!(
+            expected.iter().all(|part| record.contains(part)),
+            "{record}"
+        );
+        // Each card answered has its player's stamp: from the mail it answers to the card.
+        assert!(
+            record
+                .contains("{black [%received 2026-11-01T10:01:00Z] [%sent 2026-11-02T10:00:00Z]}")
+                && record.contains(
+                    "{white [%received 2026-11-02T10:01:00Z] [%sent 2026-11-03T10:00:00Z]}"
+                ),
+            "{record}"
+        );
+        let valid = ok(&homes.alice.run(
+            "2026-11-05T00:00:00Z",
+            &[
+                "validate",
+                homes
+                    .alice
+                    .dir
+                    .join("games")
+                    .join(format!("{id}.pgn"))
+                    .to_str()
+                    .unwrap(),
+            ],
+        ));
+        assert!(!valid.contains("warning"), "{valid}");
     }
 }

@@ -337,6 +337,57 @@ fn validate_reads_every_pgn_file_in_a_folder() {
 }
 
 #[test]
+fn validate_output_is_the_same_on_one_core_and_on_several() {
+    // Every case file, and one long file of them all (many batches for the pool), with
+    // a missing file at the end: everything before it is written, in order, either way.
+    let scratch = Scratch::new("jobs");
+    let mut all = String::new();
+    let mut cases: Vec<PathBuf> = std::fs::read_dir("tests/data/validate")
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .collect();
+    cases.sort();
+    for _ in 0..6 {
+        for case in &cases {
+            all.push_str(&std::fs::read_to_string(case).unwrap());
+            all.push('\n');
+        }
+    }
+    let long = scratch.file("long.pgn", &all);
+    let missing = scratch.0.join("missing.pgn");
+    for mode in [&[][..], &["--json"], &["--quiet"], &["--lenient-results"]] {
+        for files in [
+            vec!["tests/data", text(&long)],
+            vec![text(&long), text(&missing), "tests/data"],
+        ] {
+            let run = |jobs: &str| {
+                let mut args = vec!["validate", "--color", "never", "--jobs", jobs];
+                args.extend_from_slice(mode);
+                args.extend_from_slice(&files);
+                pbem(&args)
+            };
+            let one = run("1");
+            assert!(one.stdout.len() > 10_000, "{}", stderr(&one));
+            for jobs in ["2", "3"] {
+                let several = run(jobs);
+                assert_eq!(several.status.code(), one.status.code(), "{mode:?} {jobs}");
+                assert!(
+                    several.stdout == one.stdout,
+                    "{mode:?} --jobs {jobs}: the output differs from --jobs 1"
+                );
+                assert_eq!(stderr(&several), stderr(&one), "{mode:?} {jobs}");
+            }
+        }
+    }
+    assert_eq!(
+        pbem(&["validate", "--jobs", "0", "tests/data"])
+            .status
+            .code(),
+        Some(2)
+    );
+}
+
+#[test]
 fn fen_start_is_the_start_in_every_game() {
     for variant in [
         "chess",

@@ -311,7 +311,7 @@ fn reply_above_quote(typed: &str, record: &str) -> String {
 }
 
 #[test]
-fn a_turn_typed_above_the_quote_is_refused_with_its_reason_not_dropped() {
+fn a_turn_typed_above_the_quote_is_taken_in_and_other_text_refused_not_dropped() {
     let homes = Homes::new("lost-typed", "");
     let id = homes.start("2026-11-01T09:00:00Z", &[]);
     ok(&homes
@@ -326,6 +326,7 @@ fn a_turn_typed_above_the_quote_is_refused_with_its_reason_not_dropped() {
     let bobs = std::fs::read_to_string(game_path(&homes.bob, &id)).unwrap();
 
     // Alice answers Bob's mail from her mail client: "Nf3" above Bob's quoted record.
+    // It is her turn, typed by hand (issue 14): taken in, never "already known".
     let bob_box = maildir(&homes.bob);
     std::fs::write(
         bob_box.join("new/1762000010.M1P1.host"),
@@ -333,21 +334,17 @@ fn a_turn_typed_above_the_quote_is_refused_with_its_reason_not_dropped() {
     )
     .unwrap();
     let arg = bob_box.to_str().unwrap();
-    let refused = homes
+    let taken = ok(&homes
         .bob
-        .run("2026-11-01T12:00:00Z", &["receive", "--maildir", arg]);
-    assert_eq!(refused.status.code(), Some(1));
-    let said = text(&refused.stdout);
-    assert!(said.contains("refused"), "{said}");
-    assert!(said.contains("\"Nf3\""), "{said}");
-    assert!(!said.contains("already known"), "{said}");
-    // The game is as it was, the refusal is listed, and the next receive is quiet.
-    assert_eq!(
-        std::fs::read_to_string(game_path(&homes.bob, &id)).unwrap(),
-        bobs
+        .run("2026-11-01T12:00:00Z", &["receive", "--maildir", arg]));
+    assert!(
+        taken.contains("alice@example.org played 2. Nf3 (typed by hand)"),
+        "{taken}"
     );
-    let status = ok(&homes.bob.run("2026-11-01T12:10:00Z", &["status"]));
-    assert!(status.contains("\"Nf3\""), "{status}");
+    assert!(!taken.contains("already known"), "{taken}");
+    let after = std::fs::read_to_string(game_path(&homes.bob, &id)).unwrap();
+    let words = after.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(words.contains("2. Nf3 {[%sent "), "{after}");
     assert_eq!(
         ok(&homes
             .bob
@@ -355,7 +352,8 @@ fn a_turn_typed_above_the_quote_is_refused_with_its_reason_not_dropped() {
         .trim(),
         "no new moves"
     );
-    // The same reply given as a file is refused too (exit 1), never "already known".
+    // Text that is not one turn is refused (exit 1) with what it says, listed by
+    // status, and changes nothing.
     let file = homes.bob.dir.join("reply.eml");
     std::fs::write(&file, reply_above_quote("2. Nf3 Nc6?", &bobs)).unwrap();
     let refused = homes
@@ -367,6 +365,12 @@ fn a_turn_typed_above_the_quote_is_refused_with_its_reason_not_dropped() {
         "{}",
         text(&refused.stdout)
     );
+    assert_eq!(
+        std::fs::read_to_string(game_path(&homes.bob, &id)).unwrap(),
+        after
+    );
+    let status = ok(&homes.bob.run("2026-11-01T12:40:00Z", &["status"]));
+    assert!(status.contains("\"2. Nf3 Nc6?\""), "{status}");
 }
 
 #[test]

@@ -320,7 +320,6 @@ proptest! {
     }
 
     #[test]
-    #[ignore = "needs games::check_count in Chess with wickets' position string (issue 20 part 4, applied to wickets at the merge)"]
     fn wickets_refuses_counters_beyond_any_game(
         numbers in prop::collection::vec(any::<u32>(), 2),
         mode in 0..6usize,

@@ -231,6 +231,77 @@ fn show_says_which_card_a_record_awaits() {
     );
 }
 
+/// `pbem legal` on a record whose last turn awaits a card: what is awaited goes to
+/// standard error, the cards the awaited player may play to standard output. With the
+/// deal, those of its hand, following suit when it can.
+#[test]
+fn legal_lists_the_cards_the_awaited_player_may_play() {
+    let deal = "C1 C2 C3 C4 C5 S1 S2 S3 S4 S5 D1 D2 D3 D4 D5 S6 S7 S8 S9 S10 \
+                C6 C7 C8 C9 C10 D6 D7 D8 D9 D10 H1 H2 H3 H4 H5 H6 H7 H8 H9 H10";
+    let legal = |mode: &str, turn: &str, with_deal: bool| {
+        let path = std::env::temp_dir().join(format!(
+            "pbem-wickets-legal-{}-{mode}-{}-{with_deal}.pgn",
+            std::process::id(),
+            turn.len()
+        ));
+        let deal_tag = if with_deal {
+            format!("[Deal \"{deal}\"]\n")
+        } else {
+            String::new()
+        };
+        std::fs::write(
+            &path,
+            format!(
+                "[Variant \"wickets\"]\n{deal_tag}[SetUp \"1\"]\n\
+                 [FEN \"r6k/8/8/8/8/8/8/3QK3 w - - -,- e1,h8 d1,a8 {mode} 0 1\"]\n\
+                 [Result \"*\"]\n\n1. {turn} *\n"
+            ),
+        )
+        .unwrap();
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_pbem"))
+            .arg("legal")
+            .arg(&path)
+            .output()
+            .expect("pbem runs");
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(output.status.code(), Some(0), "{turn}");
+        (
+            String::from_utf8_lossy(&output.stdout)
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" "),
+            String::from_utf8_lossy(&output.stderr).into_owned(),
+        )
+    };
+    // Black holds spades: it must follow White's S1.
+    let (cards, said) = legal("cards", "Ke2:w9_cS1", true);
+    assert_eq!(cards, "S6 S7 S8 S9 S10");
+    assert!(
+        said.contains("awaits Black's card in reply to White's S1"),
+        "{said}"
+    );
+    // No clubs in Black's hand: any of its ten cards.
+    let (cards, _) = legal("cards", "Ke2:w9_cC1", true);
+    assert_eq!(cards, "D1 D2 D3 D4 D5 S6 S7 S8 S9 S10");
+    // After a tie (Black has no clubs), the thrower's hand: its C5 replaced by the deck's
+    // first card, C6.
+    let (cards, said) = legal("cards", "Ke2:w9_cC5_cD5", true);
+    assert_eq!(cards, "C1 C2 C3 C4 C6 S1 S2 S3 S4 S5");
+    assert!(said.contains("awaits White's"), "{said}");
+    // Cards II, a failing first pair: White's next card or `-`, declining; without a deal
+    // every card not discarded.
+    let (parts, said) = legal("cards2", "Ke2:w9_cS2_cS9", false);
+    assert_eq!(parts.split(' ').count(), 39, "{parts}");
+    assert!(
+        parts.ends_with(" -") && !parts.contains("S2 ") && !parts.contains("S9 "),
+        "{parts}"
+    );
+    assert!(
+        said.contains("awaits White's card for a second pair, or _c-"),
+        "{said}"
+    );
+}
+
 #[test]
 fn scenario_table() {
     crate::scenarios::run_table::<Wickets>("tests/data/wickets/scenarios.txt", 150);

@@ -1,34 +1,25 @@
 //! Two players' homes play whole games by real mail: `pbem new`, `move`, `send` through a
 //! real SMTP server on loopback (STARTTLS and AUTH, the test server of `smtp`), and
-//! `receive` from Maildirs; then the fault cases, the outbox and the trust checks.
+//! `receive` from Maildirs (each mail with its picture of the position); then the fault
+//! cases, the outbox and the trust checks.
 
 use std::path::PathBuf;
+
+use mail_parser::MimeHeaders;
 
 use crate::smtp::{self, Options, SmtpServer};
 use crate::support::homes::{Homes, Player, count, maildir, ok, text};
 use crate::{Need, Test};
 
 pub fn tests() -> Vec<Test> {
-    let mut tests = crate::tests![&[Need::Smtp];
+    crate::tests![&[Need::Smtp];
         two_players_play_a_whole_game_by_mail,
         a_repeated_an_older_and_a_forged_mail_change_nothing,
         with_a_secret_only_authenticated_mail_is_taken_in,
         a_failed_send_waits_in_the_outbox_and_a_retry_delivers_it_once,
-    ];
-    // Known bug met when issue 21's send check joined the Cards-by-mail work: after a card
-    // answer `pbem send` says there is nothing to send, since the completed turn keeps the
-    // thrower's stamp. By hand until fixed: `cargo test --test outside -- --ignored cards`.
-    tests.extend(
-        crate::tests![&[Need::Smtp];
-            a_cards_game_is_played_by_mail_through_an_attempt_a_tie_and_the_reshuffle,
-        ]
-        .into_iter()
-        .map(|test| Test {
-            by_hand: true,
-            ..test
-        }),
-    );
-    tests
+        a_cards_game_is_played_by_mail_through_an_attempt_a_tie_and_the_reshuffle,
+        a_dice_two_game_by_real_mail_is_proven_fair_on_both_sides,
+    ]
 }
 
 const PASSWORD_VARIABLE: &str = "PBEM_TEST_SMTP_PASSWORD";
@@ -110,6 +101,49 @@ fn waiting_ids(server: &SmtpServer) -> Vec<String> {
                 .to_owned()
         })
         .collect()
+}
+
+/// The mails the server holds, not yet delivered, as the server wrote them.
+fn waiting_mails(server: &SmtpServer) -> Vec<Vec<u8>> {
+    std::fs::read_dir(server.maildir.join("new"))
+        .unwrap()
+        .map(|entry| std::fs::read(entry.unwrap().path()).unwrap())
+        .collect()
+}
+
+/// Each mail, as it came through the server, is the record's text with an HTML
+/// alternative whose picture is an inline PNG named by the Content-ID the HTML refers to.
+fn assert_carries_the_picture(mails: &[Vec<u8>]) {
+    assert!(!mails.is_empty(), "no mail waits at the server");
+    for mail in mails {
+        let message = mail_parser::MessageParser::default()
+            .parse(mail)
+            .expect("a mail");
+        let types: Vec<String> = message
+            .parts
+            .iter()
+            .filter_map(|part| part.content_type())
+            .map(|t| format!("{}/{}", t.ctype(), t.subtype().unwrap_or("")))
+            .collect();
+        assert_eq!(
+            types,
+            [
+                "multipart/alternative",
+                "text/plain",
+                "multipart/related",
+                "text/html",
+                "image/png"
+            ]
+        );
+        let (html, image) = (&message.parts[3], &message.parts[4]);
+        let cid = image.content_id().expect("the picture has a Content-ID");
+        let html = html.text_contents().expect("the html");
+        assert!(html.contains(&format!("src=\"cid:{cid}\"")), "{html}");
+        assert!(
+            image.contents().starts_with(b"\x89PNG\r\n\x1a\n"),
+            "the picture is a PNG"
+        );
+    }
 }
 
 /// Chess with wickets in the Cards modes: a scoring attempt whose cards come one mail at a
@@ -230,6 +264,7 @@ fn two_players_play_a_whole_game_by_mail() {
             sent.contains(&format!("sent {id} (ply {})", index + 1)),
             "{sent}"
         );
+        assert_carries_the_picture(&waiting_mails(&server));
         assert_eq!(deliver(&server, &homes), 1);
         let received = receive(other, &server, &read);
         assert!(received.contains(&format!("{id}: ")), "{received}");
@@ -565,4 +600,71 @@ fn a_failed_send_waits_in_the_outbox_and_a_retry_delivers_it_once() {
     deliver(&working, &homes);
     let taken = receive(&homes.bob, &working, "2026-11-01T12:00:00Z");
     assert!(taken.contains("1. e4"), "{taken}");
+}
+
+/// Chess with wickets in Dice II by real mail (issue 16): the attempt goes without its
+/// roll, the opponent's pbem rolls it from both players' committed values on receipt,
+/// the thrower's pbem checks it on the reply, and each side's file validates "chance
+/// proven fair".
+fn a_dice_two_game_by_real_mail_is_proven_fair_on_both_sides() {
+    let server = smtp::start("wickets_dice_by_mail", Options::default());
+    let homes = Homes::new("wickets-dice-mail", &smtp_config(&server));
+    let id = homes.start(
+        "2026-11-01T09:00:00Z",
+        &["--variant", "wickets", "--decision", "Dice II"],
+    );
+    let mail = |from: &Player, to: &Player, now: &str| {
+        ok(&pbem(from, &server, now, &["send", &id]));
+        assert_eq!(deliver(&server, &homes), 1);
+        receive(to, &server, now)
+    };
+    let turns = ["e4", "e5", "Ke2:f3", "Ke7", "Nxf3", "Kd6", "Nxe5:w9_sa2"];
+    for (i, token) in turns.iter().enumerate() {
+        let now = format!("2026-11-0{}T10:00:00Z", i + 1);
+        let (from, to) = if i % 2 == 0 {
+            (&homes.alice, &homes.bob)
+        } else {
+            (&homes.bob, &homes.alice)
+        };
+        ok(&pbem(from, &server, &now, &["move", &id, token]));
+        let taken = mail(from, to, &now);
+        if i == 6 {
+            assert!(taken.contains("the roll"), "{taken}");
+        }
+    }
+    let game = |player: &Player| player.dir.join("games").join(format!("{id}.pgn"));
+    let record = std::fs::read_to_string(game(&homes.bob)).unwrap();
+    let token = record
+        .split_whitespace()
+        .find(|word| word.starts_with("Nxe5:w9_r"))
+        .unwrap_or_else(|| panic!("{record}"))
+        .to_owned();
+    let reply = if token.ends_with("_r5") || token.ends_with("_r6") {
+        "Dg8:Kxe5"
+    } else {
+        "Kxe5"
+    };
+    ok(&pbem(
+        &homes.bob,
+        &server,
+        "2026-11-08T10:00:00Z",
+        &["move", &id, reply],
+    ));
+    let taken = mail(&homes.bob, &homes.alice, "2026-11-08T10:00:00Z");
+    assert!(taken.contains(reply), "{taken}");
+    for player in [&homes.alice, &homes.bob] {
+        let out = pbem(
+            player,
+            &server,
+            "2026-11-08T11:00:00Z",
+            &["validate", game(player).to_str().unwrap()],
+        );
+        let said = text(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{said}");
+        assert!(said.contains("; chance proven fair ("), "{said}");
+    }
+    assert_eq!(
+        std::fs::read_to_string(game(&homes.alice)).unwrap(),
+        std::fs::read_to_string(game(&homes.bob)).unwrap()
+    );
 }

@@ -1,5 +1,6 @@
 //! Tests that need something from outside the project: a real SMTP server (aiosmtpd,
 //! installed by `.ci/smtp-setup`), the Python interpreter for the independent references,
+//! headless Chromium with chromedriver for the replay pages (`.ci/browser-setup`),
 //! or the shared data set (real PGN files, perft tables, Zillions games: `../shared/data`
 //! beside the project, or where `PBEM_SHARED_DATA` points).
 //!
@@ -18,6 +19,7 @@ use libtest_mimic::{Arguments, Completion, Failed, Trial};
 #[path = "../support/mod.rs"]
 mod support;
 
+mod browser;
 mod email;
 mod perft_tables;
 mod reference;
@@ -35,6 +37,8 @@ pub enum Need {
     Python,
     /// Python with aiosmtpd and openssl, to start the test SMTP server ([`smtp::python`]).
     Smtp,
+    /// Headless Chromium ([`browser::CHROMIUM`]) and chromedriver on the `PATH`.
+    Chromium,
 }
 
 impl Need {
@@ -65,6 +69,11 @@ impl Need {
                         )
                     })
             }
+            Need::Chromium => runs(Command::new(browser::CHROMIUM).arg("--version"))
+                .and_then(|()| runs(Command::new("chromedriver").arg("--version")))
+                .map_err(|why| {
+                    format!("needs chromium and chromedriver: {why}; run .ci/browser-setup")
+                }),
         }
     }
 }
@@ -133,6 +142,7 @@ fn main() -> ExitCode {
     let args = Arguments::from_args();
     let ci = under_ci();
     let tests: Vec<Test> = [
+        browser::tests(),
         email::tests(),
         perft_tables::tests(),
         reference::tests(),

@@ -4,12 +4,13 @@
 use std::fmt::{self, Write as _};
 
 use super::cards::{self, Card, CardState};
+use super::decision::AwaitedRoll;
 use super::{DecisionMode, Wickets, ball_char, idx, wicket_index};
 use crate::games::chess::attacks::{self, tables};
 use crate::games::chess::bitboard::Bitboard;
 use crate::games::chess::types::{CastlingSide, Piece, Role, Square};
 use crate::games::chess::{Board, CastlingRights};
-use crate::games::{Color, SetupError};
+use crate::games::{Color, SetupError, read_number_field};
 
 /// A place a piece or a Ball can stand: one of the 64 squares or one of the two wickets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -395,6 +396,12 @@ pub(super) fn write_position(position: &Wickets) -> String {
             out.push_str(&cards::write_mask(state.discards));
         }
     }
+    if let Some(awaited) = position.awaited_roll {
+        out.push_str("/?");
+        if let Some(loc) = awaited.sacrifice {
+            let _ = write!(out, "{loc}");
+        }
+    }
     if let Some(attempt) = &state.attempt {
         out.push('/');
         if attempt.is_empty() {
@@ -410,15 +417,6 @@ pub(super) fn write_position(position: &Wickets) -> String {
         position.halfmove_clock, position.fullmove_number
     );
     out
-}
-
-/// The highest move counter a position may hold: no game comes near it, and counters
-/// stop there rather than wrap.
-pub(super) const MAX_COUNT: u32 = 1_000_000_000;
-
-/// A move counter one higher, never past [`MAX_COUNT`].
-pub(super) fn count_up(n: u32) -> u32 {
-    n.saturating_add(1).min(MAX_COUNT)
 }
 
 pub(super) fn read_pair(field: usize, text: &str) -> Result<[Option<Loc>; 2], SetupError> {
@@ -540,10 +538,19 @@ pub(super) fn read_position(text: &str) -> Result<Wickets, SetupError> {
     let haver = read_pair(6, fields[5])?;
     let defender = read_pair(7, fields[6])?;
     let mut card_state = CardState::default();
+    let mut awaited_roll = None;
     let mode = match fields.get(7) {
         Some(field) => {
+            // `dice/?a2`: the awaited roll comes last, after any deck state.
+            let (field, awaited) = match field.split_once("/?") {
+                Some((field, rest)) => (field, Some(rest)),
+                None => (*field, None),
+            };
             let mut parts = field.split('/');
             let mode = DecisionMode::from_name(parts.next().unwrap_or_default())?;
+            if let Some(rest) = awaited {
+                awaited_roll = Some(read_awaited_roll(mode, rest)?);
+            }
             let mut read = |what: &str| -> Result<Option<Vec<Card>>, SetupError> {
                 parts
                     .next()
@@ -586,22 +593,10 @@ pub(super) fn read_position(text: &str) -> Result<Wickets, SetupError> {
         }
         None => DecisionMode::Deterministic,
     };
-    let number = |i: usize, default: u32| -> Result<u32, SetupError> {
-        let Some(s) = fields.get(i) else {
-            return Ok(default);
-        };
-        let n: u64 = s
-            .parse()
-            .map_err(|_| bad(i + 1, format!("\"{s}\" is not a number")))?;
-        u32::try_from(n)
-            .ok()
-            .filter(|&n| n <= MAX_COUNT)
-            .ok_or_else(|| {
-                bad(
-                    i + 1,
-                    format!("{s} is above {MAX_COUNT}, the most a move counter may reach"),
-                )
-            })
+    // The counters go up by `games::count_up`, which stops at `MAX_COUNT`; a larger one
+    // is refused with the reason, so a counter never wraps.
+    let number = |i: usize, what: &str, default: u32| -> Result<u32, SetupError> {
+        Ok(read_number_field(fields.get(i).copied(), i as u32 + 1, what, 0)?.unwrap_or(default))
     };
     let position = Wickets {
         board,
@@ -612,10 +607,11 @@ pub(super) fn read_position(text: &str) -> Result<Wickets, SetupError> {
         turn,
         castling,
         ep_square,
-        halfmove_clock: number(8, 0)?,
-        fullmove_number: number(9, 1)?.max(1),
+        halfmove_clock: number(8, "halfmove clock", 0)?,
+        fullmove_number: number(9, "fullmove number", 1)?.max(1),
         mode,
         cards: card_state,
+        awaited_roll,
     };
     check(&position)?;
     Ok(position)
@@ -731,4 +727,23 @@ pub(super) fn check(p: &Wickets) -> Result<(), SetupError> {
         )));
     }
     Ok(())
+}
+
+/// The rest of a mode field after `/?`: a Dice attempt awaiting its roll, with the place
+/// of the piece named for a second roll in Dice II (`dice/?`, `dice2/?a2`).
+fn read_awaited_roll(mode: DecisionMode, rest: &str) -> Result<AwaitedRoll, SetupError> {
+    if !mode.is_dice() {
+        return Err(bad(8, "an awaited roll (/?) needs a Dice mode"));
+    }
+    if rest.is_empty() {
+        return Ok(AwaitedRoll { sacrifice: None });
+    }
+    if mode != DecisionMode::DiceII {
+        return Err(bad(8, "a sacrifice for a second roll needs Dice II"));
+    }
+    let loc = Loc::from_name(rest)
+        .ok_or_else(|| bad(8, format!("\"{rest}\" is not a place (after /?)")))?;
+    Ok(AwaitedRoll {
+        sacrifice: Some(loc),
+    })
 }

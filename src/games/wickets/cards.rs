@@ -3,7 +3,7 @@
 //!
 //! Cards are played in turn: the thrower (the mover) leads, the opponent replies; a tie
 //! of values is replayed with a new pair; in Cards II a failed pair may be followed by one
-//! second pair. After each play the player draws a replacement; when the deck (40 minus
+//! second pair, which the thrower plays or declines. After each play the player draws a replacement; when the deck (40 minus
 //! the two hands of ten minus the discards) is empty, the discards are reshuffled into
 //! it.
 
@@ -205,22 +205,75 @@ impl CardState {
     }
 }
 
+impl CardState {
+    /// The cards `player` may play now, in deck order (in reply to `lead` when it is the
+    /// opponent's card): with the deal, those of its hand, of the lead's suit when it
+    /// holds one; without it, every card not discarded since the last reshuffle (the
+    /// hands are hidden).
+    pub(super) fn playable(
+        &self,
+        player: Color,
+        lead: Option<Card>,
+    ) -> impl Iterator<Item = Card> + use<> {
+        let mask = match &self.deal {
+            Some(deal) => {
+                let hand = deal.hands[idx(player)];
+                match lead {
+                    Some(lead) if hand & lead.suit_mask() != 0 => hand & lead.suit_mask(),
+                    _ => hand,
+                }
+            }
+            None => !self.discards & ((1 << 40) - 1),
+        };
+        Card::all_in(mask)
+    }
+}
+
 /// Where the cards of a scoring attempt leave it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Verdict {
     /// The mover's card beat the reply: the wicket is taken.
     Success,
-    /// The reply won (and, in Cards II, a second pair was not played or failed too).
+    /// The reply won (and, in Cards II, a second pair was declined or failed too).
     Failure,
     /// The mover's card is awaited (none played yet, or the last pair tied).
     AwaitsMover,
     /// The opponent's reply to this card is awaited.
     AwaitsReply(Card),
+    /// Cards II: the first pair failed; the thrower's choice is awaited, a card that leads
+    /// a second pair or declining it (then the failure stands).
+    AwaitsSecondPair,
 }
 
 /// Judges the cards of an attempt, in order (mover, opponent, mover...); `sees` gives the
-/// opponent the 2.5 bonus.
-pub(super) fn judge(mode: DecisionMode, sees: bool, cards: &[Card]) -> Result<Verdict, String> {
+/// opponent the 2.5 bonus; `declined` says that the thrower declined a Cards II second
+/// pair after them (`_c-`), which only a failing first pair allows.
+pub(super) fn judge(
+    mode: DecisionMode,
+    sees: bool,
+    cards: &[Card],
+    declined: bool,
+) -> Result<Verdict, String> {
+    let verdict = judge_cards(mode, sees, cards)?;
+    match (verdict, declined) {
+        (Verdict::AwaitsSecondPair, true) => Ok(Verdict::Failure),
+        (verdict, false) => Ok(verdict),
+        (verdict, true) => Err(format!(
+            "only a failing first pair in Cards II may be followed by _c- (no second pair); {}",
+            match verdict {
+                Verdict::Success => "here the attempt succeeded",
+                Verdict::Failure if mode == DecisionMode::CardsII => {
+                    "here the second pair failed too"
+                }
+                Verdict::Failure => "Cards mode has no second pair",
+                Verdict::AwaitsReply(_) => "here the opponent's reply is awaited",
+                _ => "here the thrower's card is awaited",
+            }
+        )),
+    }
+}
+
+fn judge_cards(mode: DecisionMode, sees: bool, cards: &[Card]) -> Result<Verdict, String> {
     let bonus = if sees { 5 } else { 0 };
     let mut failures = 0;
     let mut pairs = cards.chunks(2).peekable();
@@ -253,7 +306,11 @@ pub(super) fn judge(mode: DecisionMode, sees: bool, cards: &[Card]) -> Result<Ve
                 ));
             }
             if !more {
-                return Ok(Verdict::Failure);
+                return Ok(if mode == DecisionMode::CardsII && failures == 1 {
+                    Verdict::AwaitsSecondPair
+                } else {
+                    Verdict::Failure
+                });
             }
         } else if !more {
             return Ok(Verdict::AwaitsMover);
@@ -289,28 +346,59 @@ mod tests {
     #[test]
     fn judging_ties_bonus_and_second_tries() {
         use DecisionMode::{Cards, CardsII};
-        assert_eq!(judge(Cards, false, &cards("S7S5")), Ok(Verdict::Success));
-        assert_eq!(judge(Cards, true, &cards("S7S5")), Ok(Verdict::Failure));
-        assert_eq!(judge(Cards, true, &cards("S8S5")), Ok(Verdict::Success));
         assert_eq!(
-            judge(Cards, false, &cards("S5H5")),
+            judge(Cards, false, &cards("S7S5"), false),
+            Ok(Verdict::Success)
+        );
+        assert_eq!(
+            judge(Cards, true, &cards("S7S5"), false),
+            Ok(Verdict::Failure)
+        );
+        assert_eq!(
+            judge(Cards, true, &cards("S8S5"), false),
+            Ok(Verdict::Success)
+        );
+        assert_eq!(
+            judge(Cards, false, &cards("S5H5"), false),
             Ok(Verdict::AwaitsMover)
         );
         assert_eq!(
-            judge(Cards, false, &cards("S5H5C2")),
+            judge(Cards, false, &cards("S5H5C2"), false),
             Ok(Verdict::AwaitsReply(cards("C2")[0]))
         );
         assert_eq!(
-            judge(Cards, false, &cards("S5H5C2C9")),
+            judge(Cards, false, &cards("S5H5C2C9"), false),
             Ok(Verdict::Failure)
         );
-        assert!(judge(Cards, false, &cards("S2S9C7C1")).is_err());
+        assert!(judge(Cards, false, &cards("S2S9C7C1"), false).is_err());
         assert_eq!(
-            judge(CardsII, false, &cards("S2S9C7C1")),
+            judge(CardsII, false, &cards("S2S9C7C1"), false),
             Ok(Verdict::Success)
         );
-        assert!(judge(CardsII, false, &cards("S2S9C1C7D1D2")).is_err());
-        assert!(judge(Cards, false, &cards("S9S2C1C7")).is_err());
-        assert_eq!(judge(Cards, false, &[]), Ok(Verdict::AwaitsMover));
+        assert!(judge(CardsII, false, &cards("S2S9C1C7D1D2"), false).is_err());
+        assert!(judge(Cards, false, &cards("S9S2C1C7"), false).is_err());
+        assert_eq!(judge(Cards, false, &[], false), Ok(Verdict::AwaitsMover));
+        // Cards II: a failing first pair awaits the thrower's choice; declining it (_c-)
+        // is a failure, and is allowed nowhere else.
+        assert_eq!(
+            judge(CardsII, false, &cards("S2S9"), false),
+            Ok(Verdict::AwaitsSecondPair)
+        );
+        assert_eq!(
+            judge(CardsII, false, &cards("S2S9"), true),
+            Ok(Verdict::Failure)
+        );
+        assert_eq!(
+            judge(CardsII, false, &cards("S5H5C2C9"), false),
+            Ok(Verdict::AwaitsSecondPair)
+        );
+        assert_eq!(
+            judge(CardsII, false, &cards("S2S9C1C7"), false),
+            Ok(Verdict::Failure)
+        );
+        assert!(judge(CardsII, false, &cards("S2S9C1C7"), true).is_err());
+        assert!(judge(CardsII, false, &cards("S7S5"), true).is_err());
+        assert!(judge(CardsII, false, &cards("S5H5"), true).is_err());
+        assert!(judge(Cards, false, &cards("S2S9"), true).is_err());
     }
 }

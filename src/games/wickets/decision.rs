@@ -113,6 +113,8 @@ pub enum Decision {
     Sacrifice(Loc),
     /// A card played: the thrower's and the opponent's in turn.
     Card(Card),
+    /// Cards II: the thrower declines the second pair after a failing first one (`_c-`).
+    Decline,
 }
 
 impl Wickets {
@@ -226,7 +228,8 @@ impl Wickets {
         let sees = self.defender_sees_wicket(self.turn.other());
         if self.mode.is_cards() {
             let cards = card_plays(decision);
-            return cards::judge(self.mode, sees, &cards) == Ok(Verdict::Success);
+            return cards::judge(self.mode, sees, &cards, declines(decision))
+                == Ok(Verdict::Success);
         }
         if self.mode.is_dice() {
             let sacrificed = sacrifices(decision);
@@ -253,33 +256,71 @@ impl Wickets {
         moved
     }
 
-    /// Whether the cards of an attempt decided it; judged after the move, before the
+    /// Whether the decision of an attempt decided it; judged after the move, before the
     /// throw.
-    pub(super) fn attempt_decided(&self, played: &[Card]) -> bool {
+    pub(super) fn attempt_decided(&self, decision: &[Decision]) -> bool {
         let sees = self.defender_sees_wicket(self.turn.other());
         matches!(
-            cards::judge(self.mode, sees, played),
+            cards::judge(self.mode, sees, &card_plays(decision), declines(decision)),
             Ok(Verdict::Success | Verdict::Failure)
         )
     }
 
+    /// Where the cards of the attempt that awaits a card leave it, judged on the position
+    /// after the attempt (the thrower's opponent to move; the thrown Ball changes no line
+    /// to the wicket, so "sees" is as at the throw).
+    fn pending(&self) -> Option<Verdict> {
+        let played = self.cards.attempt.as_ref()?;
+        let sees = self.defender_sees_wicket(self.turn);
+        cards::judge(self.mode, sees, played, false).ok()
+    }
+
     /// What a scoring attempt still waits for, when the last turn's cards did not decide
-    /// it: the thrower's next card (none played yet, or a tie) or the opponent's reply.
+    /// it: the thrower's next card (none played yet, or a tie), the opponent's reply, or
+    /// in Cards II after a failing first pair the thrower's choice of a second pair.
     #[must_use]
     pub fn awaiting(&self) -> Option<String> {
         let played = self.cards.attempt.as_ref()?;
         let thrower = self.turn.other();
-        Some(match played.len() % 2 {
-            1 => format!(
-                "the scoring attempt awaits {}'s card in reply to {thrower}'s {}",
+        Some(match self.pending() {
+            Some(Verdict::AwaitsReply(card)) => format!(
+                "the scoring attempt awaits {}'s card in reply to {thrower}'s {card}",
                 self.turn,
-                played[played.len() - 1]
+            ),
+            Some(Verdict::AwaitsSecondPair) => format!(
+                "the first pair failed: the scoring attempt awaits {thrower}'s card for a second \
+                 pair, or _c- to accept the failure"
             ),
             _ if played.is_empty() => {
                 format!("the scoring attempt awaits {thrower}'s card")
             }
             _ => format!("the scoring attempt awaits {thrower}'s next card after a tie"),
         })
+    }
+
+    /// The parts the awaited side may add to the attempt that awaits a card, as written
+    /// after `_c`: the cards it may hold (with a deal, those of its hand, following suit
+    /// when it must; without one, every card not discarded since the last reshuffle) and,
+    /// in Cards II after a failing first pair, `-` (no second pair).
+    #[must_use]
+    pub fn awaited_parts(&self) -> Vec<String> {
+        if self.cards.attempt.is_none() {
+            return Vec::new();
+        }
+        let pending = self.pending();
+        let (player, lead) = match pending {
+            Some(Verdict::AwaitsReply(card)) => (self.turn, Some(card)),
+            _ => (self.turn.other(), None),
+        };
+        let mut parts: Vec<String> = self
+            .cards
+            .playable(player, lead)
+            .map(|card| card.to_string())
+            .collect();
+        if pending == Some(Verdict::AwaitsSecondPair) {
+            parts.push("-".to_owned());
+        }
+        parts
     }
 
     /// The cards played since the last reshuffle (the discard pile), in deck order.
@@ -323,6 +364,11 @@ pub(super) fn sacrifices(decision: &[Decision]) -> Vec<Loc> {
         .collect()
 }
 
+/// Whether a decision declines the Cards II second pair.
+pub(super) fn declines(decision: &[Decision]) -> bool {
+    decision.contains(&Decision::Decline)
+}
+
 /// The cards of a decision, in the order played.
 pub(super) fn card_plays(decision: &[Decision]) -> Vec<Card> {
     decision
@@ -332,4 +378,141 @@ pub(super) fn card_plays(decision: &[Decision]) -> Vec<Card> {
             _ => None,
         })
         .collect()
+}
+
+/// A Dice scoring attempt sent before its roll is known (issue 16, fair chance by mail):
+/// the thrower's turn carries no roll, the opponent's pbem computes it from both players'
+/// revealed values and completes the token. In Dice II the thrower names in advance the
+/// piece it sacrifices for a second roll should the first fail: only the failure of the
+/// first roll is news to the thrower, so deciding before it is the same choice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(super) struct AwaitedRoll {
+    /// The piece sacrificed for a second roll if the first fails (Dice II).
+    pub(super) sacrifice: Option<Loc>,
+}
+
+impl Wickets {
+    /// What a Dice attempt sent without its roll waits for.
+    pub(super) fn roll_awaiting(&self) -> Option<String> {
+        let awaited = self.awaited_roll?;
+        let second = awaited
+            .sacrifice
+            .map(|loc| format!(" (and, if it fails, a second one bought by the piece on {loc})"))
+            .unwrap_or_default();
+        Some(format!(
+            "the scoring attempt awaits its roll{second}, computed by {}'s pbem from both \
+             players' revealed values",
+            self.turn
+        ))
+    }
+
+    /// Whether the last turn was a Dice attempt sent without its roll.
+    #[must_use]
+    pub fn awaits_roll(&self) -> bool {
+        self.awaited_roll.is_some()
+    }
+
+    /// The turn in this position that a Dice attempt sent without its roll (`pending`,
+    /// its decision empty or, in Dice II, the sacrifice named in advance) becomes with the
+    /// rolls `roll(0)`, `roll(1)` (the second asked only when the first fails and a
+    /// sacrifice was named). `None` when `pending` is not such an attempt.
+    pub fn complete_roll(&self, pending: &Turn, roll: &mut dyn FnMut(usize) -> u8) -> Option<Turn> {
+        if !self.mode.is_dice()
+            || pending
+                .decision
+                .iter()
+                .any(|d| !matches!(d, Decision::Sacrifice(_)))
+            || pending.decision.len() > 1
+        {
+            return None;
+        }
+        let moved = self.after_move(pending);
+        if !pending.throw.is_some_and(|target| moved.is_attempt(target)) {
+            return None;
+        }
+        let mut turn = pending.clone();
+        let first = roll(0);
+        turn.decision = vec![Decision::Roll(first)];
+        if let Some(&Decision::Sacrifice(piece)) = pending.decision.first()
+            && !moved.verdict(&turn.decision)
+        {
+            turn.decision = vec![
+                Decision::Roll(first),
+                Decision::Sacrifice(piece),
+                Decision::Roll(roll(1)),
+            ];
+        }
+        Some(turn)
+    }
+
+    /// The Dice attempt without its roll that `decision` (empty, or one sacrifice named in
+    /// advance in Dice II) makes of one of the `turns` with the same move and throw, when
+    /// they are a legal attempt decided by dice; `Err` says why the named sacrifice
+    /// cannot buy a second roll.
+    pub(super) fn pending_roll(
+        &self,
+        turns: &[Turn],
+        sacrifice: Option<Loc>,
+    ) -> Option<Result<Turn, String>> {
+        let base = turns.iter().find(|t| t.decision == [Decision::Roll(1)])?;
+        let mut pending = base.clone();
+        pending.decision = Vec::new();
+        let Some(piece) = sacrifice else {
+            return Some(Ok(pending));
+        };
+        if self.mode != DecisionMode::DiceII {
+            return Some(Err(
+                "in Dice mode there is no second roll, so no sacrifice is named".to_owned(),
+            ));
+        }
+        let offered = turns
+            .iter()
+            .any(|t| t.decision.len() == 3 && t.decision[1] == Decision::Sacrifice(piece));
+        if !offered {
+            return Some(Err(format!(
+                "the piece on {piece} cannot buy a second roll (not an own piece other than \
+                 the King and the Defender, or its loss would leave the king in check)"
+            )));
+        }
+        pending.decision = vec![Decision::Sacrifice(piece)];
+        Some(Ok(pending))
+    }
+}
+
+/// Whether `later`'s steps complete `earlier`'s, a Dice attempt sent without its roll:
+/// `earlier` has no roll and at most the sacrifice named in advance, `later` has its
+/// roll(s) and no other sacrifice.
+pub(super) fn completes_roll(earlier: &[super::Step], later: &[super::Step]) -> bool {
+    use super::Step;
+    let sacrifices = |steps: &[Step]| -> Vec<Step> {
+        steps
+            .iter()
+            .filter(|s| matches!(s, Step::Sacrifice(_)))
+            .copied()
+            .collect()
+    };
+    earlier.iter().all(|s| matches!(s, Step::Sacrifice(_)))
+        && earlier.len() <= 1
+        && later.iter().any(|s| matches!(s, Step::Roll(_)))
+        && later
+            .iter()
+            .all(|s| matches!(s, Step::Roll(_) | Step::Sacrifice(_)))
+        && sacrifices(later).iter().all(|s| earlier.contains(s))
+}
+
+impl Wickets {
+    /// Whether `turn`, played here, is a scoring attempt that succeeds.
+    #[must_use]
+    pub fn attempt_succeeds(&self, turn: &Turn) -> bool {
+        let moved = self.after_move(turn);
+        turn.throw.is_some_and(|target| moved.is_attempt(target)) && moved.verdict(&turn.decision)
+    }
+}
+
+impl Wickets {
+    /// The piece named for a second roll by a Dice II attempt awaiting its roll.
+    #[must_use]
+    pub fn roll_sacrifice(&self) -> Option<Loc> {
+        self.awaited_roll.and_then(|awaited| awaited.sacrifice)
+    }
 }

@@ -25,7 +25,7 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 pub use board::Loc;
 pub use cards::Card;
 use cards::{CardState, Deal};
-use decision::card_plays;
+use decision::{AwaitedRoll, card_plays};
 pub use decision::{Decision, DecisionMode};
 pub use movegen::{Move, MoveKind, Turn};
 pub use notation::{MovePart, Step, Syntax};
@@ -68,6 +68,8 @@ pub struct Wickets {
     fullmove_number: u32,
     mode: DecisionMode,
     cards: CardState,
+    /// A Dice attempt sent without its roll (fair chance by mail), until it is completed.
+    awaited_roll: Option<AwaitedRoll>,
 }
 
 fn idx(color: Color) -> usize {
@@ -101,6 +103,7 @@ impl Wickets {
             fullmove_number: 1,
             mode,
             cards: CardState::default(),
+            awaited_roll: None,
         }
     }
 
@@ -130,7 +133,7 @@ impl Wickets {
 
     fn finish_turn(&mut self) {
         if self.turn == Color::Black {
-            self.fullmove_number = board::count_up(self.fullmove_number);
+            self.fullmove_number = crate::games::count_up(self.fullmove_number);
         }
         self.turn = self.turn.other();
     }
@@ -169,6 +172,7 @@ impl Wickets {
         let mut hasher = DefaultHasher::new();
         self.cards.discards.hash(&mut hasher);
         self.cards.attempt.hash(&mut hasher);
+        self.awaited_roll.hash(&mut hasher);
         self.board.placement_hash().hash(&mut hasher);
         self.wicket.hash(&mut hasher);
         self.loose.hash(&mut hasher);
@@ -335,11 +339,27 @@ impl Game for Wickets {
     fn play(&mut self, turn: &Turn) {
         let us = self.turn;
         *self = self.after_move(turn);
+        self.awaited_roll = None;
         if let Some(target) = turn.throw {
             let attempt = self.is_attempt(target);
-            let success = attempt && self.verdict(&turn.decision);
-            let decided = attempt && self.attempt_decided(&card_plays(&turn.decision));
-            self.apply_throw(target, &decision::sacrifices(&turn.decision), success);
+            // A Dice attempt without a roll waits for it; it is played as a failure
+            // until the completed token replaces it.
+            let roll_awaited = attempt
+                && self.mode.is_dice()
+                && !turn.decision.iter().any(|d| matches!(d, Decision::Roll(_)));
+            let success = attempt && !roll_awaited && self.verdict(&turn.decision);
+            let decided = attempt && self.attempt_decided(&turn.decision);
+            let sacrificed = if roll_awaited {
+                Vec::new()
+            } else {
+                decision::sacrifices(&turn.decision)
+            };
+            self.apply_throw(target, &sacrificed, success);
+            if roll_awaited {
+                self.awaited_roll = Some(AwaitedRoll {
+                    sacrifice: decision::sacrifices(&turn.decision).first().copied(),
+                });
+            }
             if self.mode.is_cards() && attempt {
                 let played = card_plays(&turn.decision);
                 let mut lead = None;
@@ -362,7 +382,7 @@ impl Game for Wickets {
     /// stalemate, then the seventy-five-move rule. The position is dead only with bare
     /// Kings (ruling 15): with any other piece a side can still take a wicket.
     fn outcome(&self) -> Option<Outcome> {
-        if self.cards.attempt.is_some() {
+        if self.cards.attempt.is_some() || self.awaited_roll.is_some() {
             return None;
         }
         if let Some(end) = self.wicket_end() {
@@ -412,12 +432,15 @@ impl Game for Wickets {
     }
 
     fn awaiting(&self) -> Option<String> {
-        Wickets::awaiting(self)
+        self.roll_awaiting().or_else(|| Wickets::awaiting(self))
     }
 
     /// The opponent while its reply is awaited, the thrower while its card is (none
     /// played yet, or after a tie).
     fn awaited_side(&self) -> Option<Color> {
+        if self.awaited_roll.is_some() {
+            return Some(self.turn);
+        }
         let played = self.cards.attempt.as_ref()?;
         Some(if played.len() % 2 == 1 {
             self.turn
@@ -426,18 +449,37 @@ impl Game for Wickets {
         })
     }
 
-    /// A card, written `D4`, `cD4` or `_cD4`, added to the attempt's token.
+    fn awaited_parts(&self) -> Vec<String> {
+        Wickets::awaited_parts(self)
+    }
+
+    /// A card, written `D4`, `cD4` or `_cD4`, added to the attempt's token; or `-` (also
+    /// `c-`, `_c-`), the thrower declining the Cards II second pair.
     fn complete_token(last: &str, part: &str) -> Option<String> {
         let part = part.trim();
         let name = part
             .strip_prefix("_c")
             .or_else(|| part.strip_prefix('c'))
             .unwrap_or(part);
-        let card = Card::from_name(name)?;
-        Some(format!("{}_c{card}", last.trim_end_matches(['+', '#'])))
+        let step = if name == "-" {
+            "-".to_owned()
+        } else {
+            Card::from_name(name)?.to_string()
+        };
+        Some(format!("{}_c{step}", last.trim_end_matches(['+', '#'])))
     }
 
     fn completes(earlier: &str, later: &str) -> bool {
+        if let (Ok(before), Ok(after)) = (Syntax::parse(earlier), Syntax::parse(later))
+            && before.naming == after.naming
+            && before.mv == after.mv
+            && before.drop == after.drop
+            && before.throw == after.throw
+            && before.throw.is_some()
+            && decision::completes_roll(&before.steps, &after.steps)
+        {
+            return true;
+        }
         let earlier = earlier.trim_end_matches(['+', '#']);
         let later = later.trim_end_matches(['+', '#']);
         later.len() > earlier.len()
@@ -447,7 +489,7 @@ impl Game for Wickets {
                 .is_some_and(|rest| {
                     rest.split('_').all(|step| {
                         step.strip_prefix('c')
-                            .is_some_and(|card| Card::from_name(card).is_some())
+                            .is_some_and(|card| card == "-" || Card::from_name(card).is_some())
                     })
                 })
     }

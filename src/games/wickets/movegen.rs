@@ -360,7 +360,7 @@ impl Wickets {
         {
             self.halfmove_clock = 0;
         } else {
-            self.halfmove_clock = super::board::count_up(self.halfmove_clock);
+            self.halfmove_clock = crate::games::count_up(self.halfmove_clock);
         }
         captured_haver
     }
@@ -375,7 +375,10 @@ impl Wickets {
     /// Generates the legal turns; with `strict` off, the move rules are relaxed (for
     /// saying why a token is illegal).
     pub(super) fn generate(&self, strict: bool, out: &mut Vec<Turn>) {
-        if self.wicket_end().is_some() || self.cards.attempt.is_some() {
+        if self.wicket_end().is_some()
+            || self.cards.attempt.is_some()
+            || self.awaited_roll.is_some()
+        {
             return;
         }
         let us = self.turn;

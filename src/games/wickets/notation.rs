@@ -7,7 +7,8 @@
 //! drop     = "_O" square ;                      (* a captured Ball-haver's Ball *)
 //! throw    = ":" place ;                        (* a throw, a pass, a scoring attempt *)
 //! step     = "_r" digit | "_s" place            (* a die roll, a sacrifice *)
-//!          | "_c" suit value ;                  (* a card, thrower and opponent in turn *)
+//!          | "_c" suit value                    (* a card, thrower and opponent in turn *)
+//!          | "_c-" ;                            (* Cards II: no second pair *)
 //! ```
 
 use std::fmt::{self, Write as _};
@@ -26,6 +27,8 @@ pub enum Step {
     Sacrifice(Loc),
     /// `_cS7`: a card as written, suit letter and value (checked when resolved).
     Card(char, u8),
+    /// `_c-`: Cards II, the thrower declines the second pair after a failing first one.
+    Decline,
 }
 
 /// The move part of a token, without a board.
@@ -126,6 +129,8 @@ impl Syntax {
                 }
             } else if let Some(place) = part.strip_prefix('s') {
                 Step::Sacrifice(read_loc(place, offset + 2)?)
+            } else if part == "c-" {
+                Step::Decline
             } else if let Some(card) = part.strip_prefix('c') {
                 let mut chars = card.chars();
                 let suit = chars.next().filter(char::is_ascii_uppercase);
@@ -135,7 +140,8 @@ impl Syntax {
                     _ => {
                         return Err(err(
                             offset + 2,
-                            "a card is a suit letter and a value, as in _cS7 or _cH10",
+                            "a card is a suit letter and a value, as in _cS7 or _cH10 (or _c-, \
+                             no second pair in Cards II)",
                         ));
                     }
                 }
@@ -278,6 +284,7 @@ impl fmt::Display for Syntax {
                 Step::Roll(r) => write!(f, "_r{r}")?,
                 Step::Sacrifice(loc) => write!(f, "_s{loc}")?,
                 Step::Card(suit, value) => write!(f, "_c{suit}{value}")?,
+                Step::Decline => f.write_str("_c-")?,
             }
         }
         f.write_str(match self.marker {
@@ -317,6 +324,7 @@ fn steps_of(decision: &[Decision]) -> Vec<Step> {
             Decision::Roll(r) => Step::Roll(r),
             Decision::Sacrifice(loc) => Step::Sacrifice(loc),
             Decision::Card(card) => Step::Card(card.suit(), card.value()),
+            Decision::Decline => Step::Decline,
         })
         .collect()
 }
@@ -407,6 +415,19 @@ pub(super) fn resolve(position: &Wickets, syntax: &Syntax) -> Result<Turn, Illeg
     if position.mode.is_cards() {
         return resolve_cards(position, syntax, turns);
     }
+    // A Dice attempt sent without its roll, for the opponent's pbem to complete.
+    if !syntax.steps.iter().any(|s| matches!(s, Step::Roll(_))) {
+        let sacrifice = match syntax.steps.as_slice() {
+            [] => Some(None),
+            [Step::Sacrifice(loc)] => Some(Some(*loc)),
+            _ => None,
+        };
+        if let Some(sacrifice) = sacrifice
+            && let Some(pending) = position.pending_roll(&turns, sacrifice)
+        {
+            return pending.map_err(other);
+        }
+    }
     let wanted = normalized(position.mode, &syntax.steps);
     let by_throw = turns.clone();
     turns.retain(|t| steps_of(&t.decision) == wanted);
@@ -446,7 +467,16 @@ fn resolve_cards(
         ));
     }
     let mut played = Vec::with_capacity(syntax.steps.len());
-    for step in &syntax.steps {
+    let (steps, declined) = match syntax.steps.split_last() {
+        Some((Step::Decline, before)) => (before, true),
+        _ => (&syntax.steps[..], false),
+    };
+    for step in steps {
+        if *step == Step::Decline {
+            return Err(other(
+                "_c- (no second pair) comes last, after the failing first pair",
+            ));
+        }
         let Step::Card(suit, value) = *step else {
             return Err(other(format!(
                 "in {} mode a scoring attempt is decided by cards (_cS7), not by rolls or \
@@ -476,8 +506,11 @@ fn resolve_cards(
             .map_err(|message| other(format!("card {} of the attempt: {message}", i + 1)))?;
         lead = (i % 2 == 0).then_some(card);
     }
-    cards::judge(position.mode, sees, &played).map_err(other)?;
+    cards::judge(position.mode, sees, &played, declined).map_err(other)?;
     turn.decision = played.into_iter().map(Decision::Card).collect();
+    if declined {
+        turn.decision.push(Decision::Decline);
+    }
     Ok(turn)
 }
 
@@ -730,6 +763,7 @@ pub(super) fn write_turn(position: &Wickets, turn: &Turn) -> String {
             Step::Roll(r) => write!(out, "_r{r}"),
             Step::Sacrifice(loc) => write!(out, "_s{loc}"),
             Step::Card(suit, value) => write!(out, "_c{suit}{value}"),
+            Step::Decline => out.write_str("_c-"),
         };
     }
     // Ruling 16: a win by the wicket rules is no mate, nor is an attempt whose cards are
@@ -737,11 +771,12 @@ pub(super) fn write_turn(position: &Wickets, turn: &Turn) -> String {
     let mut next = position.clone();
     next.play(turn);
     if next.in_check(next.turn) {
-        let mate = next.wicket_end().is_none() && next.cards.attempt.is_none() && {
-            let mut replies = Vec::new();
-            next.legal_turns(&mut replies);
-            replies.is_empty()
-        };
+        let mate =
+            next.wicket_end().is_none() && next.cards.attempt.is_none() && !next.awaits_roll() && {
+                let mut replies = Vec::new();
+                next.legal_turns(&mut replies);
+                replies.is_empty()
+            };
         out.push(if mate { '#' } else { '+' });
     }
     out

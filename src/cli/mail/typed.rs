@@ -1,0 +1,263 @@
+//! Turns typed by hand: a reply to pbem's mail, written in an ordinary mail client by an
+//! opponent who does not run pbem (or is away from it), whose first own line is a turn.
+//!
+//! Such a reply is taken in like a turn from pbem: it must come from the opponent's
+//! address, be their turn, and be legal where the local game file stands (the rest of the
+//! record comes from that file). An illegal or ambiguous turn is refused with the legal
+//! turns listed, and `pbem send --refusal HANDLE` mails the refusal back. With a game
+//! secret, a typed turn (which carries no code) is refused unless the game allows it.
+
+use super::{Composed, Judged, Latest, Refusal, Taken, compose_state, saved_text};
+use crate::cli::CliError;
+use crate::cli::home::{self, Home};
+use crate::clock::Stamp;
+use crate::correspondence::{self, PlayError};
+use crate::games::Color;
+use crate::mail::{self, Reply};
+use crate::store::{Ledger, StoreError};
+
+/// At most this many legal turns are listed in a refusal.
+const LEGAL_LISTED: usize = 100;
+
+/// Judges a mail that is not a pbem mail as a reply typed by hand, when it answers one
+/// of the player's games (by its subject, `References` or `In-Reply-To`); `None` for any
+/// other mail.
+pub(super) fn judge_reply(bytes: &[u8], home: &Home) -> Option<Judged> {
+    let reply = mail::parse_reply(bytes).ok()?;
+    if reply.carries_record {
+        return None;
+    }
+    let id = reply.game_id.clone()?;
+    if !home.games.path(&id).ok()?.is_file() {
+        return None;
+    }
+    let key = reply
+        .message_id
+        .clone()
+        .unwrap_or_else(|| crate::store::content_key(bytes));
+    Some(Judged {
+        key,
+        game: Some(id.clone()),
+        result: take_typed(&reply, &id, home),
+    })
+}
+
+/// The address tag of the side's opponent.
+fn opponent_tag(you: Color) -> &'static str {
+    match you {
+        Color::White => "BlackNA",
+        Color::Black => "WhiteNA",
+    }
+}
+
+/// Takes in the turn typed at the top of a reply to game `id`, checked against the local
+/// game file.
+pub(super) fn take_typed(reply: &Reply, id: &str, home: &Home) -> Result<Taken, Refusal> {
+    let refused = Refusal::Refused;
+    let store = |error: StoreError| Refusal::Refused(error.to_string());
+    let path = home.games.path(id).map_err(store)?;
+    let local = home.games.load(&path).map_err(store)?;
+    let me = &home.settings.player.email;
+    let Some(you) = correspondence::side_of(&local, me) else {
+        return Err(refused(format!(
+            "game {id} is not yours: you ({me}) are neither White nor Black"
+        )));
+    };
+    let opponent = local.tag(opponent_tag(you)).unwrap_or_default().to_owned();
+    match &reply.from {
+        Some(from) if from.trim().eq_ignore_ascii_case(opponent.trim()) => {}
+        Some(from) => {
+            return Err(refused(format!(
+                "the mail comes from {from}, but your opponent in {id} is {opponent}"
+            )));
+        }
+        None => {
+            return Err(refused(format!(
+                "a reply in game {id} without a From address; your opponent is {opponent}"
+            )));
+        }
+    }
+    let Some(line) = reply.line.as_deref() else {
+        return Err(refused(format!(
+            "{id}: a reply from {opponent} with no line of its own (no turn typed); nothing was changed"
+        )));
+    };
+    let Some(token) = mail::typed_turn(line) else {
+        return Err(refused(format!(
+            "{id}: a reply from {opponent} whose first line, \"{line}\", is not one turn \
+             (a turn typed by hand goes alone on the first line: `Nf3` or `12... Nf3`); nothing was changed"
+        )));
+    };
+    let mut state = home.games.state(id).map_err(store)?;
+    if state.secret.is_some() && !state.allow_typed {
+        return Err(refused(format!(
+            "{id}: \"{line}\" is a turn typed by hand, which carries no authentication code, \
+             and the game has a secret: its turns come only from pbem's signed mails \
+             (`pbem secret {id} SECRET --allow-typed` takes typed turns too); nothing was changed"
+        )));
+    }
+    let have = local.moves.turns.len();
+    if let Some(ply) = reply.answers_ply
+        && ply != have
+    {
+        if let Some(node) = local.moves.turns.get(ply)
+            && node.token.as_str() == token
+        {
+            return Ok(Taken::Nothing(format!(
+                "{id}: already known (the turn {token} typed by {opponent})"
+            )));
+        }
+        return Err(refused(format!(
+            "{id}: \"{line}\" answers your mail of ply {ply}, but the game is at ply {have} now; nothing was changed"
+        )));
+    }
+    let now = home::now().map_err(|error| refused(error.to_string()))?;
+    let stamp = Stamp {
+        received: None,
+        sent: Some(reply.date.filter(|date| *date <= now).unwrap_or(now)),
+        leave_days: 0,
+    };
+    let mut record = local.clone();
+    let played = match correspondence::play(&mut record, &opponent, &token, stamp) {
+        Ok(played) => played,
+        Err(PlayError::Turn(reason)) => {
+            let legal = correspondence::legal_turns(&local).unwrap_or_default();
+            let listed = legal
+                .iter()
+                .take(LEGAL_LISTED)
+                .map(String::as_str)
+                .collect::<Vec<_>>()
+                .join(" ");
+            let more = if legal.len() > LEGAL_LISTED {
+                format!(" and {} more", legal.len() - LEGAL_LISTED)
+            } else {
+                String::new()
+            };
+            return Err(refused(format!(
+                "{id}: the turn {opponent} typed, \"{line}\", is refused: {reason}; legal turns ({}): {listed}{more}",
+                legal.len()
+            )));
+        }
+        Err(PlayError::NotYourTurn { to_move, .. }) => {
+            return Err(refused(format!(
+                "{id}: {opponent} typed \"{line}\", but it is {to_move}'s turn, yours; nothing was changed"
+            )));
+        }
+        Err(error) => {
+            return Err(refused(format!(
+                "{id}: the turn {opponent} typed, \"{line}\", cannot be taken: {error}"
+            )));
+        }
+    };
+    let game = correspondence::state(&record).map_err(|error| refused(error.to_string()))?;
+    state.received = Some(now);
+    home.games
+        .commit(id, Some(&correspondence::to_text(&record)), Some(&state))
+        .map_err(store)?;
+    let head = format!("{id}: {opponent} played {} (typed by hand)", played.label);
+    Ok(Taken::Saved(saved_text(head, id, &record, &game, you)))
+}
+
+/// The mail of `pbem send --refusal HANDLE`: the game's current state, with the reason
+/// the refused mail was not taken in as the note, under a message id of its own (the
+/// state's id with `-refused-HANDLE` after its hash, so a client does not take it for
+/// the earlier mail of the same state, and a reply to it still names the game's ply).
+pub(super) fn compose_refusal(handle: &str, home: &Home) -> Result<Latest, CliError> {
+    let ledger = Ledger::load(home.games.dir())?;
+    let handle = handle.trim();
+    let entry = ledger
+        .mails
+        .iter()
+        .rev()
+        .find(|entry| entry.outcome == crate::store::Outcome::Refused && entry.handle() == handle)
+        .ok_or_else(|| {
+            CliError::Usage(format!(
+                "no refused mail with handle {handle} (`pbem status` lists them)"
+            ))
+        })?;
+    let id = entry.game.clone().ok_or_else(|| {
+        CliError::Usage(format!(
+            "the refused mail {handle} names no game: there is nobody to mail the refusal to"
+        ))
+    })?;
+    let path = home.games.path(&id)?;
+    let record = home.games.load(&path)?;
+    let me = &home.settings.player.email;
+    let you = correspondence::side_of(&record, me).ok_or_else(|| {
+        CliError::Usage(format!(
+            "{}: you ({me}) do not play in this game",
+            path.display()
+        ))
+    })?;
+    let state = correspondence::state(&record)
+        .map_err(|error| CliError::Usage(format!("{}: {error}", path.display())))?;
+    let mut note = format!(
+        "pbem did not take in your mail:\n{}\n",
+        wrap(entry.reason.trim_start_matches(&format!("{id}: ")), 72)
+    );
+    if record
+        .tag("Result")
+        .is_none_or(|result| result.trim() == "*")
+        && state.to_move != you
+    {
+        note.push_str(&format!(
+            "It is your turn ({}): answer this mail with your turn\nalone on the first line.",
+            state.next_number
+        ));
+    }
+    let composed = compose_state(&record, &id, you, &state, home, Some(&note))?;
+    let ply = u32::try_from(record.moves.turns.len()).unwrap_or(u32::MAX);
+    let bytes = with_refusal_id(&composed.bytes, handle);
+    Ok(Latest::Mail(
+        id,
+        ply,
+        Composed {
+            from: composed.from,
+            to: composed.to,
+            bytes,
+        },
+    ))
+}
+
+/// The message with `-refused-HANDLE` added to the local part of its Message-ID.
+fn with_refusal_id(message: &[u8], handle: &str) -> Vec<u8> {
+    let text = String::from_utf8_lossy(message);
+    let mut out = String::with_capacity(text.len() + 20);
+    let mut in_header = true;
+    for line in text.split_inclusive('\n') {
+        if in_header && line.trim_end().is_empty() {
+            in_header = false;
+        }
+        if in_header
+            && line.to_ascii_lowercase().starts_with("message-id:")
+            && let Some(at) = line.find("@pbem.invalid>")
+        {
+            out.push_str(&line[..at]);
+            out.push_str(&format!("-refused-{handle}"));
+            out.push_str(&line[at..]);
+        } else {
+            out.push_str(line);
+        }
+    }
+    out.into_bytes()
+}
+
+/// Text broken into lines of at most `width` characters at spaces (a longer word keeps
+/// its own line), so that a mail of short lines stays readable as it is sent.
+fn wrap(text: &str, width: usize) -> String {
+    let mut out = String::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    out.push_str(&line);
+    out
+}

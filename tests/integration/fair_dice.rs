@@ -1,0 +1,217 @@
+//! Fair dice by mail (issue 16, `notation/fair-chance.md`): two players' pbem, each with
+//! its own Maildir, play a Dice II game to a scoring attempt whose roll neither chose;
+//! both game files validate "chance proven fair", and tampered mails are refused with
+//! the ply and the reason.
+
+use std::path::{Path, PathBuf};
+
+use crate::support::homes::{Homes, Player, maildir, ok, text};
+
+fn game_path(player: &Player, id: &str) -> PathBuf {
+    player.dir.join("games").join(format!("{id}.pgn"))
+}
+
+/// The mail of the player's latest state (`send --dry-run`).
+fn mail_of(player: &Player, now: &str, id: &str) -> PathBuf {
+    let drafts = player.dir.join("drafts");
+    PathBuf::from(ok(&player.run(now, &["send", "--dry-run", drafts.to_str().unwrap(), id])).trim())
+}
+
+/// Delivers a mail's bytes into the player's Maildir and runs `receive --maildir`.
+fn deliver(to: &Player, now: &str, bytes: &[u8], name: &str) -> std::process::Output {
+    let dir = maildir(to);
+    std::fs::write(dir.join("new").join(name), bytes).unwrap();
+    to.run(now, &["receive", "--maildir", dir.to_str().unwrap()])
+}
+
+fn post(from: &Player, to: &Player, now: &str, id: &str, name: &str) -> String {
+    let mail = mail_of(from, now, id);
+    ok(&deliver(to, now, &std::fs::read(mail).unwrap(), name))
+}
+
+fn validate(path: &Path) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_pbem"))
+        .arg("validate")
+        .arg(path)
+        .output()
+        .unwrap()
+}
+
+/// Plays a Dice II game by Maildir up to White's attempt and Black's reply; returns the
+/// homes, the game id and the mail that carried the completed roll.
+fn play_to_attempt(name: &str) -> (Homes, String, Vec<u8>) {
+    let homes = Homes::new(name, "");
+    let id = homes.start(
+        "2026-11-01T09:00:00Z",
+        &["--variant", "wickets", "--decision", "Dice II"],
+    );
+    let (alice, bob) = (&homes.alice, &homes.bob);
+    let turns = ["e4", "e5", "Ke2:f3", "Ke7", "Nxf3", "Kd6"];
+    for (i, token) in turns.iter().enumerate() {
+        let now = format!("2026-11-0{}T10:00:00Z", i + 1);
+        let (from, to) = if i % 2 == 0 {
+            (alice, bob)
+        } else {
+            (bob, alice)
+        };
+        ok(&from.run(&now, &["move", &id, token]));
+        post(from, to, &now, &id, &format!("m{i}"));
+    }
+    // Black's pbem committed on its first receipt, White's at `pbem new`.
+    let record = std::fs::read_to_string(game_path(alice, &id)).unwrap();
+    let words = record.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(words.contains("{white [%chance commit "), "{record}");
+    assert!(words.contains("{black [%chance commit "), "{record}");
+    // A roll typed by hand is refused in a game with fair dice.
+    let typed = alice.run("2026-11-07T10:00:00Z", &["move", &id, "Nxe5:w9_r6"]);
+    assert_eq!(typed.status.code(), Some(2));
+    assert!(
+        text(&typed.stderr).contains("ply 7: the attempt has no reveal by White"),
+        "{}",
+        text(&typed.stderr)
+    );
+    // The attempt goes without its roll; a2 is named for a second roll.
+    let sent = ok(&alice.run("2026-11-07T10:00:00Z", &["move", &id, "Nxe5:w9_sa2"]));
+    assert!(sent.contains("4. Nxe5:w9_sa2"), "{sent}");
+    assert!(sent.contains("computes the roll"), "{sent}");
+    let shown = ok(&alice.run("2026-11-07T10:01:00Z", &["show", &id]));
+    assert!(shown.contains("dice2/?a2"), "{shown}");
+    assert!(shown.contains("awaits its roll"), "{shown}");
+    // White cannot play on while the roll is awaited.
+    let early = alice.run("2026-11-07T10:02:00Z", &["move", &id, "d4"]);
+    assert_ne!(early.status.code(), Some(0));
+    // Black's pbem computes the roll on receipt and shows it.
+    let taken = post(alice, bob, "2026-11-07T11:00:00Z", &id, "attempt");
+    assert!(taken.contains("the roll"), "{taken}");
+    let record = std::fs::read_to_string(game_path(bob, &id)).unwrap();
+    let token = record
+        .split_whitespace()
+        .find(|word| word.starts_with("Nxe5:w9_r"))
+        .unwrap_or_else(|| panic!("{record}"))
+        .to_owned();
+    // Black plays on: after a success it names a Defender first.
+    let reply = if token.ends_with("_r5") || token.ends_with("_r6") {
+        "Dg8:Kxe5"
+    } else {
+        "Kxe5"
+    };
+    ok(&bob.run("2026-11-08T10:00:00Z", &["move", &id, reply]));
+    let mail = std::fs::read(mail_of(bob, "2026-11-08T10:00:00Z", &id)).unwrap();
+    (homes, id, mail)
+}
+
+#[test]
+fn a_dice_two_game_by_maildir_is_proven_fair_on_both_sides() {
+    let (homes, id, mail) = play_to_attempt("fair-dice");
+    let taken = ok(&deliver(
+        &homes.alice,
+        "2026-11-08T11:00:00Z",
+        &mail,
+        "reply",
+    ));
+    assert!(taken.contains("Kxe5"), "{taken}");
+    for player in [&homes.alice, &homes.bob] {
+        let path = game_path(player, &id);
+        let out = validate(&path);
+        let said = text(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{said}");
+        assert!(said.contains("; chance proven fair ("), "{said}");
+    }
+    assert_eq!(
+        std::fs::read_to_string(game_path(&homes.alice, &id)).unwrap(),
+        std::fs::read_to_string(game_path(&homes.bob, &id)).unwrap()
+    );
+}
+
+/// Black's value for event 1 in a game file (its lines may be wrapped anywhere).
+fn black_reveal(record: &str) -> String {
+    let words: Vec<&str> = record.split_whitespace().collect();
+    let at = words
+        .windows(4)
+        .position(|w| w == ["{black", "[%chance", "reveal", "1"])
+        .expect("a reveal");
+    words[at + 4][..64].to_owned()
+}
+
+/// Another roll with the same outcome (5 or 6 is needed): the last roll of the token
+/// changed, so that the position, and the mail's position check, stay the same.
+fn same_outcome_other_roll(token: &str) -> String {
+    let last: u8 = token[token.len() - 1..].parse().unwrap();
+    let other = match last {
+        5 => 6,
+        6 => 5,
+        n => n % 4 + 1,
+    };
+    format!("{}{other}", &token[..token.len() - 1])
+}
+
+#[test]
+fn tampered_dice_mails_are_refused_with_the_ply_and_the_reason() {
+    let (homes, id, mail) = play_to_attempt("fair-dice-tamper");
+    // Bob edits his game file, then mails it: Alice's pbem refuses each forgery.
+    let bob_file = game_path(&homes.bob, &id);
+    let record = std::fs::read_to_string(&bob_file).unwrap();
+    let forge = |forged: &str, name: &str| {
+        std::fs::write(&bob_file, forged).unwrap();
+        let bytes = std::fs::read(mail_of(&homes.bob, "2026-11-08T10:30:00Z", &id)).unwrap();
+        let refused = deliver(&homes.alice, "2026-11-08T11:00:00Z", &bytes, name);
+        let said = text(&refused.stdout) + &text(&refused.stderr);
+        assert_eq!(refused.status.code(), Some(1), "{said}");
+        said
+    };
+    // An edited reveal.
+    let value = black_reveal(&record);
+    let mut edited = value.clone();
+    let last = if edited.ends_with('0') { "1" } else { "0" };
+    edited.replace_range(63..64, last);
+    let said = forge(&record.replace(&value, &edited), "f1");
+    assert!(
+        said.contains("ply 7: Black's value for event 1 does not match its commitment"),
+        "{said}"
+    );
+    // A roll the values do not give (with the same outcome, so the game goes on alike).
+    let token = record
+        .split_whitespace()
+        .find(|word| word.starts_with("Nxe5:w9_r"))
+        .unwrap()
+        .to_owned();
+    let said = forge(
+        &record.replace(&token, &same_outcome_other_roll(&token)),
+        "f2",
+    );
+    assert!(said.contains("ply 7: roll "), "{said}");
+    assert!(said.contains("but the revealed values give"), "{said}");
+    // An old value replayed: Black's reveal gives its commitment (the tip) again.
+    let words: Vec<&str> = record.split_whitespace().collect();
+    let at = words
+        .windows(3)
+        .position(|w| w == ["{black", "[%chance", "commit"])
+        .unwrap();
+    let tip = words[at + 3][..64].to_owned();
+    let said = forge(&record.replace(&value, &tip), "f3");
+    assert!(
+        said.contains("ply 7: Black's value for event 1 does not match its commitment"),
+        "{said}"
+    );
+    // Nothing was lost: the true mail is still taken in, and the files agree.
+    std::fs::write(&bob_file, &record).unwrap();
+    ok(&deliver(
+        &homes.alice,
+        "2026-11-08T12:00:00Z",
+        &mail,
+        "true",
+    ));
+    let path = game_path(&homes.alice, &id);
+    assert!(text(&validate(&path).stdout).contains("chance proven fair"));
+    // A game file edited afterwards: validate says broken, with the ply, and fails.
+    let text_now = std::fs::read_to_string(&path).unwrap();
+    let broken = path.with_file_name("edited.pgn");
+    std::fs::write(&broken, text_now.replace(&value, &edited)).unwrap();
+    let out = validate(&broken);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stdout).contains("invalid, 8 plies (1 error); chance broken at ply 7"),
+        "{}",
+        text(&out.stdout)
+    );
+}

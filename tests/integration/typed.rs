@@ -1,0 +1,299 @@
+//! Turns typed by hand (issue 14): an opponent answers pbem's mail from an ordinary mail
+//! client with the turn as the first line they write. The fixtures in
+//! `tests/data/mail/typed/` are shaped like what common clients send (a Thunderbird reply
+//! posted below the quote with `format=flowed`, a Gmail html-only reply posted above it
+//! with a signature, a phone's base64 reply with a German `AW:` prefix); their game and
+//! threading headers are filled in from the mail they answer.
+
+use std::path::{Path, PathBuf};
+
+use crate::support::homes::{Homes, Player, maildir, ok, text};
+
+/// Alice's mail of the game's current state, written with `send --dry-run`.
+fn mail_of(player: &Player, now: &str, id: &str) -> PathBuf {
+    let drafts = player.dir.join("drafts");
+    let out = ok(&player.run(now, &["send", "--dry-run", drafts.to_str().unwrap(), id]));
+    PathBuf::from(out.trim())
+}
+
+fn header(mail: &str, name: &str) -> String {
+    mail.lines()
+        .find_map(|line| line.strip_prefix(&format!("{name}: ")))
+        .unwrap_or_else(|| panic!("no {name} in {mail}"))
+        .trim()
+        .to_owned()
+}
+
+/// A fixture filled in as a reply to `answered` (a pbem mail) of game `id`.
+fn reply_from_fixture(fixture: &str, id: &str, answered: &Path) -> Vec<u8> {
+    let template = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/data/mail/typed")
+            .join(fixture),
+    )
+    .unwrap();
+    let answered = std::fs::read_to_string(answered).unwrap();
+    let message_id = header(&answered, "Message-ID");
+    template
+        .replace("{GAME}", id)
+        .replace("{IN_REPLY_TO}", &message_id)
+        .replace("{REFERENCES}", &message_id)
+        .into_bytes()
+}
+
+/// A plain reply by hand: `first` as its first line, then a quote; threaded to
+/// `answered` when given.
+fn hand_reply(from: &str, first: &str, message_id: &str, answered: Option<&Path>) -> Vec<u8> {
+    let threading = answered.map_or(String::new(), |path| {
+        let id = header(&std::fs::read_to_string(path).unwrap(), "Message-ID");
+        format!("In-Reply-To: {id}\r\nReferences: {id}\r\n")
+    });
+    format!(
+        "From: {from}\r\nTo: alice@example.org\r\nSubject: Re: your move\r\n\
+         Message-ID: <{message_id}@example.org>\r\n{threading}\
+         Content-Type: text/plain; charset=utf-8\r\n\r\n{first}\r\n\r\nOn Sunday, Alice wrote:\r\n> Move\r\n"
+    )
+    .into_bytes()
+}
+
+fn receive(player: &Player, now: &str, name: &str, bytes: &[u8]) -> std::process::Output {
+    let path = player.dir.join(name);
+    std::fs::write(&path, bytes).unwrap();
+    player.run(now, &["receive", path.to_str().unwrap()])
+}
+
+#[test]
+fn a_game_is_played_against_replies_typed_in_mail_clients() {
+    let homes = Homes::new("typed-game", "");
+    let id = homes.start("2026-11-01T09:00:00Z", &[]);
+    let alice = &homes.alice;
+
+    // Thunderbird, below the quote, found by In-Reply-To alone.
+    ok(&alice.run("2026-11-01T10:00:00Z", &["move", &id, "e4"]));
+    let first = mail_of(alice, "2026-11-01T10:00:00Z", &id);
+    let reply = reply_from_fixture("thunderbird-bottom-posted.eml", &id, &first);
+    let taken = ok(&receive(alice, "2026-11-01T10:40:00Z", "r1.eml", &reply));
+    assert!(
+        taken.contains(&format!(
+            "{id}: bob@example.org played 1... e5 (typed by hand)"
+        )),
+        "{taken}"
+    );
+    assert!(taken.contains("your turn: 2."), "{taken}");
+    // The same reply again changes nothing.
+    let again = ok(&receive(alice, "2026-11-01T10:41:00Z", "r1.eml", &reply));
+    assert!(again.contains("already known"), "{again}");
+
+    // Gmail, html only, above the quote, with a signature.
+    ok(&alice.run("2026-11-01T11:00:00Z", &["move", &id, "Nf3"]));
+    let second = mail_of(alice, "2026-11-01T11:00:00Z", &id);
+    let reply = reply_from_fixture("gmail-html-only.eml", &id, &second);
+    let taken = ok(&receive(alice, "2026-11-01T11:40:00Z", "r2.eml", &reply));
+    assert!(taken.contains("played 2... Nc6 (typed by hand)"), "{taken}");
+
+    // A phone: base64, above the quote, a signature, "AW:".
+    ok(&alice.run("2026-11-01T12:00:00Z", &["move", &id, "Bc4"]));
+    let third = mail_of(alice, "2026-11-01T12:00:00Z", &id);
+    let reply = reply_from_fixture("phone-top-posted-base64.eml", &id, &third);
+    let taken = ok(&receive(alice, "2026-11-01T12:40:00Z", "r3.eml", &reply));
+    assert!(taken.contains("played 3... Nf6 (typed by hand)"), "{taken}");
+
+    // The game file holds the typed turns with the replies' dates, and validates.
+    let game = alice.dir.join("games").join(format!("{id}.pgn"));
+    let record = std::fs::read_to_string(&game)
+        .unwrap()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        record.contains("1... e5 {[%sent 2026-11-01T10:30:00Z]}"),
+        "{record}"
+    );
+    assert!(
+        record.contains("Nc6 {[%sent 2026-11-01T11:30:00Z]}")
+            && record.contains("Nf6 {[%sent 2026-11-01T12:30:00Z]}"),
+        "{record}"
+    );
+    ok(&alice.run(
+        "2026-11-01T12:41:00Z",
+        &["validate", game.to_str().unwrap()],
+    ));
+    // Alice's next mail carries the whole record, typed turns included.
+    ok(&alice.run("2026-11-01T13:00:00Z", &["move", &id, "Ng5"]));
+    let fourth = mail_of(alice, "2026-11-01T13:00:00Z", &id);
+    let mail = std::fs::read_to_string(&fourth).unwrap();
+    assert!(mail.contains("3. Bc4"), "{mail}");
+    assert!(mail.contains("4. Ng5"), "{mail}");
+}
+
+#[test]
+fn a_typo_is_refused_with_the_legal_turns_and_the_refusal_mailed_back() {
+    let homes = Homes::new("typed-typo", "");
+    let id = homes.start("2026-11-01T09:00:00Z", &[]);
+    let alice = &homes.alice;
+    ok(&alice.run("2026-11-01T10:00:00Z", &["move", &id, "e4"]));
+    let first = mail_of(alice, "2026-11-01T10:00:00Z", &id);
+    let game = alice.dir.join("games").join(format!("{id}.pgn"));
+    let before = std::fs::read_to_string(&game).unwrap();
+
+    // "Nf5" is no legal turn: refused, with the legal turns; nothing changes.
+    let typo = hand_reply("Bob <bob@example.org>", "Nf5", "typo", Some(&first));
+    let refused = receive(alice, "2026-11-01T10:30:00Z", "typo.eml", &typo);
+    assert_eq!(refused.status.code(), Some(1));
+    let said = text(&refused.stdout);
+    assert!(said.contains("\"Nf5\", is refused"), "{said}");
+    assert!(said.contains("legal turns (20):"), "{said}");
+    assert!(said.contains(" Nf6 ") && said.contains(" e5 "), "{said}");
+    assert_eq!(std::fs::read_to_string(&game).unwrap(), before);
+    let status = ok(&alice.run("2026-11-01T10:31:00Z", &["status"]));
+    let handle = status
+        .lines()
+        .find(|line| line.starts_with("refused mail "))
+        .and_then(|line| line.split_whitespace().nth(2))
+        .unwrap_or_else(|| panic!("{status}"))
+        .to_owned();
+
+    // The refusal goes back to Bob: the game as it stands, the reason, its own id.
+    let drafts = alice.dir.join("refusals");
+    let written = ok(&alice.run(
+        "2026-11-01T10:32:00Z",
+        &[
+            "send",
+            "--refusal",
+            &handle,
+            "--dry-run",
+            drafts.to_str().unwrap(),
+        ],
+    ));
+    let refusal_path = PathBuf::from(written.trim());
+    let refusal = std::fs::read_to_string(&refusal_path).unwrap();
+    assert!(
+        refusal.contains("pbem did not take in your mail"),
+        "{refusal}"
+    );
+    assert!(refusal.contains("Nf5"), "{refusal}");
+    assert!(refusal.contains("It is your turn (1...)"), "{refusal}");
+    let refusal_id = header(&refusal, "Message-ID");
+    assert!(
+        refusal_id.starts_with(&format!("<{id}.1.")) && refusal_id.contains("-refused-"),
+        "{refusal_id}"
+    );
+    assert_ne!(
+        refusal_id,
+        header(&std::fs::read_to_string(&first).unwrap(), "Message-ID")
+    );
+
+    // Bob answers the refusal: taken in.
+    let fixed = hand_reply(
+        "Bob <bob@example.org>",
+        "1... Nf6",
+        "fixed",
+        Some(&refusal_path),
+    );
+    let taken = ok(&receive(alice, "2026-11-01T11:00:00Z", "fixed.eml", &fixed));
+    assert!(taken.contains("played 1... Nf6 (typed by hand)"), "{taken}");
+
+    // A reply that is not a turn, and one from a stranger, are refused and change nothing.
+    let chat = hand_reply(
+        "Bob <bob@example.org>",
+        "Thanks, I will answer tomorrow",
+        "chat",
+        Some(&first),
+    );
+    let refused = receive(alice, "2026-11-01T11:10:00Z", "chat.eml", &chat);
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(
+        text(&refused.stdout).contains("is not one turn"),
+        "{}",
+        text(&refused.stdout)
+    );
+    ok(&alice.run("2026-11-01T11:20:00Z", &["move", &id, "e5"]));
+    let second = mail_of(alice, "2026-11-01T11:20:00Z", &id);
+    let forged = hand_reply(
+        "Mallory <mallory@example.org>",
+        "Nxe4",
+        "forged",
+        Some(&second),
+    );
+    let refused = receive(alice, "2026-11-01T11:30:00Z", "forged.eml", &forged);
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(
+        text(&refused.stdout).contains("comes from mallory@example.org"),
+        "{}",
+        text(&refused.stdout)
+    );
+    // A reply to an old mail once the game has moved on is refused too.
+    let stale = hand_reply("Bob <bob@example.org>", "d5", "stale", Some(&first));
+    let refused = receive(alice, "2026-11-01T11:40:00Z", "stale.eml", &stale);
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(
+        text(&refused.stdout).contains("answers your mail of ply 1, but the game is at ply 3"),
+        "{}",
+        text(&refused.stdout)
+    );
+}
+
+#[test]
+fn with_a_secret_typed_turns_are_refused_unless_the_game_allows_them() {
+    let homes = Homes::new("typed-secret", "");
+    let alice = &homes.alice;
+    for allow in [false, true] {
+        let mut extra = vec!["--secret"];
+        if allow {
+            extra.push("--allow-typed");
+        }
+        let id = homes.start("2026-11-01T09:00:00Z", &extra);
+        ok(&alice.run("2026-11-01T10:00:00Z", &["move", &id, "d4"]));
+        let first = mail_of(alice, "2026-11-01T10:00:00Z", &id);
+        let reply = hand_reply(
+            "Bob <bob@example.org>",
+            "d5",
+            &format!("secret-{allow}"),
+            Some(&first),
+        );
+        let output = receive(alice, "2026-11-01T10:30:00Z", "secret.eml", &reply);
+        let said = text(&output.stdout);
+        if allow {
+            assert_eq!(output.status.code(), Some(0), "{said}");
+            assert!(said.contains("played 1... d5 (typed by hand)"), "{said}");
+        } else {
+            assert_eq!(output.status.code(), Some(1), "{said}");
+            assert!(said.contains("--allow-typed"), "{said}");
+            let status = ok(&alice.run("2026-11-01T10:31:00Z", &["status"]));
+            assert!(
+                status.contains("carries no authentication code"),
+                "{status}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_typed_reply_in_a_maildir_is_taken_in_and_other_mail_left_alone() {
+    let homes = Homes::new("typed-maildir", "");
+    let id = homes.start("2026-11-01T09:00:00Z", &[]);
+    let alice = &homes.alice;
+    ok(&alice.run("2026-11-01T10:00:00Z", &["move", &id, "c4"]));
+    let first = mail_of(alice, "2026-11-01T10:00:00Z", &id);
+    let inbox = maildir(alice);
+    let reply = hand_reply("Bob <bob@example.org>", "e5", "maildir", Some(&first));
+    std::fs::write(inbox.join("new/1762000001.M1P1.host"), &reply).unwrap();
+    let other = b"From: Carol <carol@example.org>\r\nSubject: Re: lunch\r\n\
+        Message-ID: <lunch@example.org>\r\n\r\nc4 is a fine opening\r\n";
+    std::fs::write(inbox.join("new/1762000002.M2P1.host"), other).unwrap();
+    let taken = ok(&alice.run(
+        "2026-11-01T10:30:00Z",
+        &["receive", "--maildir", inbox.to_str().unwrap()],
+    ));
+    assert!(taken.contains("played 1... e5 (typed by hand)"), "{taken}");
+    assert!(inbox.join("cur/1762000001.M1P1.host:2,S").is_file());
+    assert_eq!(
+        std::fs::read(inbox.join("new/1762000002.M2P1.host")).unwrap(),
+        other
+    );
+    let again = ok(&alice.run(
+        "2026-11-01T10:40:00Z",
+        &["receive", "--maildir", inbox.to_str().unwrap()],
+    ));
+    assert_eq!(again.trim(), "no new moves");
+}
