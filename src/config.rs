@@ -442,19 +442,11 @@ impl Settings {
     }
 }
 
-/// `local@domain` with no spaces or angle brackets: enough to catch a name typed where
-/// the address belongs.
+/// An address lettre can send to (`local@domain`, checked by lettre's `Address`): enough to
+/// catch a name typed where the address belongs.
 #[must_use]
 pub fn is_plausible_address(address: &str) -> bool {
-    match address.split_once('@') {
-        Some((local, domain)) => {
-            !local.is_empty()
-                && !domain.is_empty()
-                && !address.contains(|c: char| c.is_whitespace() || "<>,;\"".contains(c))
-                && !domain.contains('@')
-        }
-        None => false,
-    }
+    address.parse::<lettre::Address>().is_ok()
 }
 
 #[cfg(test)]

@@ -18,7 +18,7 @@ use std::hash::Hasher;
 use serde::Serialize;
 
 use crate::games::{Color, DrawReason, Game, GameResult, IllegalKind, Outcome, Variant};
-use crate::notation::{Comment, Line, Numbering, ParseError, Record, Span};
+use crate::notation::{Comment, Line, Numbering, ParseError, Record, Span, TurnNode};
 
 pub mod events;
 
@@ -77,6 +77,12 @@ pub enum FindingKind {
     /// The record ends inside a turn whose decision waits for a player's hidden play (a
     /// card in reply, in Chess with wickets): valid so far, with what is awaited.
     Awaiting,
+    /// A move number (or `...`) written before a turn that does not match the turn's place
+    /// in the game (a warning).
+    MoveNumber,
+    /// A tag given twice: a warning, or an error for two different `[FEN]`, `[SetUp]` or
+    /// `[Variant]` values, since the game or its start would be a guess.
+    Tag,
 }
 
 /// One thing wrong (or worth a look) in a record.
@@ -363,6 +369,7 @@ fn replay_inner<G: Game>(record: &Record, tokens: Tokens, options: Options) -> R
         claimable: None,
         findings: Vec::new(),
     };
+    check_tags(record, &mut report.findings);
     let start = match G::from_tags(record) {
         Ok(start) => start,
         Err(error) => {
@@ -399,7 +406,8 @@ fn replay_inner<G: Game>(record: &Record, tokens: Tokens, options: Options) -> R
     let mut turns = Vec::with_capacity(record.moves.turns.len());
     let end = replayer.line(&record.moves, start.clone(), 0, false, Some(&mut turns));
     replayer.history.recycle();
-    let mut findings = replayer.findings;
+    let mut findings = std::mem::take(&mut report.findings);
+    findings.append(&mut replayer.findings);
     let outcome = end.outcome;
     check_result(record, &end, options, &mut findings);
 
@@ -456,9 +464,14 @@ impl<G: Game> Replayer<G> {
     ) -> LineEnd<G> {
         let mut added: Vec<u64> = Vec::with_capacity(line.turns.len() + 1);
         let key = position.repetition_key();
-        // How often the current position has occurred on this path, itself included.
-        let mut occurrences = self.history.enter_key(key);
-        added.push(key);
+        // How often the current position has occurred on this path, itself included. A
+        // variation starts where its parent line stands, which the parent counted already.
+        let mut occurrences = if in_variation {
+            self.history.occurrences_of_key(key)
+        } else {
+            added.push(key);
+            self.history.enter_key(key)
+        };
 
         // Record events are judged along the main line only.
         let main = turns.is_some();
@@ -476,6 +489,9 @@ impl<G: Game> Replayer<G> {
             // Variations are alternatives to this turn: they start where it starts.
             for variation in &node.variations {
                 self.line(variation, position.clone(), ply, true, None);
+            }
+            if node.number.is_written() {
+                self.check_number(node, ply, in_variation);
             }
             let locate = |replayer: &Self, finding: Finding| Finding {
                 token: Some(node.token.to_string()),
@@ -731,6 +747,46 @@ impl<G: Game> Replayer<G> {
         }
     }
 
+    /// Warns when the move number written before a turn is not the turn's own.
+    fn check_number(&mut self, node: &TurnNode, ply: u32, in_variation: bool) {
+        let offset = match self.first_side {
+            Color::White => ply,
+            Color::Black => ply + 1,
+        };
+        let number = self.first_number.saturating_add(offset / 2);
+        let second = offset % 2 == 1;
+        let mover = if second { "Black" } else { "White" };
+        let written = node.number;
+        let message = match written.number {
+            Some(given) if given != number => format!(
+                "the move number {given} does not match the game: this turn is {}",
+                self.move_number(ply)
+            ),
+            Some(given) if second && !written.ellipsis => format!(
+                "`{given}.` stands before {mover}'s turn: write {}",
+                self.move_number(ply)
+            ),
+            _ if written.ellipsis && !second => format!(
+                "`...` stands before {mover}'s turn: write {}",
+                self.move_number(ply)
+            ),
+            _ => return,
+        };
+        let finding = Finding {
+            token: Some(node.token.to_string()),
+            ply: Some(ply + 1),
+            move_number: Some(self.move_number(ply)),
+            in_variation,
+            ..Finding::new(
+                Severity::Warning,
+                FindingKind::MoveNumber,
+                message,
+                written.span,
+            )
+        };
+        self.findings.push(finding);
+    }
+
     fn move_number(&self, ply: u32) -> String {
         let offset = match self.first_side {
             Color::White => ply,
@@ -742,6 +798,41 @@ impl<G: Game> Replayer<G> {
         } else {
             format!("{number}...")
         }
+    }
+}
+
+/// Tags given twice: a warning with both places; two different values of a tag that
+/// chooses the game or its start (`[Variant]`, `[FEN]`, `[SetUp]`) are an error, since
+/// either could be meant (the first is the one used).
+fn check_tags(record: &Record, findings: &mut Vec<Finding>) {
+    for (index, tag) in record.tags.iter().enumerate() {
+        let Some(first) = record.tags[..index]
+            .iter()
+            .find(|earlier| earlier.name == tag.name)
+        else {
+            continue;
+        };
+        let chooses = matches!(tag.name.as_str(), "Variant" | "FEN" | "SetUp");
+        let (severity, message) = if chooses && first.value.trim() != tag.value.trim() {
+            (
+                Severity::Error,
+                format!(
+                    "two different [{}] tags: \"{}\" at line {} and \"{}\" here; pbem does \
+                     not guess which is meant",
+                    tag.name, first.value, first.span.line, tag.value
+                ),
+            )
+        } else {
+            (
+                Severity::Warning,
+                format!(
+                    "the tag [{}] is given twice (first at line {}): the first value, \"{}\", \
+                     is used",
+                    tag.name, first.span.line, first.value
+                ),
+            )
+        };
+        findings.push(Finding::new(severity, FindingKind::Tag, message, tag.span));
     }
 }
 
@@ -837,20 +928,9 @@ fn is_subsequence(short: &str, long: &str) -> bool {
     short.chars().all(|wanted| rest.any(|c| c == wanted))
 }
 
-/// Levenshtein distance over characters.
+/// Levenshtein distance over characters (strsim's).
 fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut previous: Vec<usize> = (0..=b.len()).collect();
-    let mut current = vec![0; b.len() + 1];
-    for (i, ca) in a.chars().enumerate() {
-        current[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let substitution = previous[j] + usize::from(ca != *cb);
-            current[j + 1] = substitution.min(previous[j + 1] + 1).min(current[j] + 1);
-        }
-        std::mem::swap(&mut previous, &mut current);
-    }
-    previous[b.len()]
+    strsim::levenshtein(a, b)
 }
 
 /// Repetition keys are already well-mixed hashes: pass them through.

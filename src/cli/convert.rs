@@ -1,15 +1,22 @@
 //! `pbem convert`: between pbem records, Zillions saved games, Game Courier move lists
 //! and typed move lists.
 
-use std::io::{IsTerminal, Read, Write};
+use std::io::{self, BufRead, Cursor, IsTerminal, Read, Write};
 use std::path::PathBuf;
 
 use super::diagnostic::{self, Source};
-use super::{CliError, Status, display_path, parse_variant};
+use super::{CliError, Status, display_path, input, parse_variant};
 use crate::convert::{self, Format, Options, ops::Dialect};
 use crate::games::Variant;
-use crate::notation::{ReadError, Record, Span, complete_roster, read_str, write_record};
+use crate::notation::{ReadError, Reader, Record, Span, complete_roster, write_record};
 use crate::replay::{self, Finding, FindingKind};
+
+/// The largest game `convert` reads: a pbem game, or a whole foreign file (which holds one
+/// game).
+pub const MAX_GAME_BYTES: usize = 64 << 20;
+
+/// How much of the input is looked at to guess its format and to tell text from binary.
+const HEAD_BYTES: u64 = 1 << 16;
 
 /// Arguments of `pbem convert`.
 #[derive(Debug, clap::Args)]
@@ -32,10 +39,15 @@ pub struct Args {
     /// turns after a dead position are not errors.
     #[arg(long)]
     pub lenient_results: bool,
+    /// How to read text that is not UTF-8: an encoding label (windows-1252, latin1,
+    /// iso-8859-2, ...); utf-8 refuses it instead.
+    #[arg(long, value_name = "ENCODING", value_parser = input::parse_encoding, default_value = "windows-1252")]
+    pub encoding: input::Fallback,
     /// Where to write (atomically); standard output when left out.
     #[arg(long, short, value_name = "FILE")]
     pub output: Option<PathBuf>,
-    /// The file to convert (`-` reads standard input).
+    /// The file to convert, plain or compressed (`.gz`, `.zst`, `.bz2`); `-` reads
+    /// standard input.
     #[arg(value_name = "INPUT")]
     pub input: PathBuf,
 }
@@ -47,7 +59,9 @@ fn parse_format(name: &str) -> Result<Format, String> {
     })
 }
 
-/// Runs `pbem convert`.
+/// Runs `pbem convert`: a pbem input is read and written game by game (one game in
+/// memory at a time, at most [`MAX_GAME_BYTES`]); a foreign file, which holds one game, is
+/// read whole up to that size.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<Status, CliError> {
     if args.to == Format::Text {
         return Err(CliError::Usage(
@@ -55,8 +69,30 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Status, CliError> {
         ));
     }
     let name = display_path(&args.input);
-    let text = read_input(args, &name)?;
-    let from = args.from.unwrap_or_else(|| Format::guess(&text));
+    let io_error = |source| CliError::Io {
+        path: name.clone(),
+        source,
+    };
+    let mut stream = input::open_bytes(&args.input, None)?;
+    let mut head = Vec::new();
+    (&mut stream)
+        .take(HEAD_BYTES)
+        .read_to_end(&mut head)
+        .map_err(io_error)?;
+    if let Some(at) = memchr::memchr(0, &head) {
+        return Err(CliError::Invalid(format!(
+            "{name}: binary data, not a game (a zero byte at offset {at}); pbem converts pbem \
+             records, Zillions saved games, Game Courier move lists and typed move lists"
+        )));
+    }
+    if head.iter().all(u8::is_ascii_whitespace) {
+        return Err(CliError::Invalid(format!(
+            "{name}: no game: the input is empty"
+        )));
+    }
+    let from = args
+        .from
+        .unwrap_or_else(|| Format::guess(&decode(&head, args.encoding).0));
     if from == Format::Pbem && (args.variant.is_some() || args.setup.is_some()) {
         return Err(CliError::Usage(
             "--variant and --setup are for inputs that do not name the game; a pbem record \
@@ -64,147 +100,288 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Status, CliError> {
                 .to_owned(),
         ));
     }
-    let styled = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    let stream: Box<dyn BufRead> = Box::new(Cursor::new(head).chain(stream));
+    let write = |sink: &mut dyn Write| -> Result<Status, CliError> {
+        if from == Format::Pbem {
+            let reader = Reader::new(stream)
+                .with_max_game_bytes(MAX_GAME_BYTES)
+                .with_fallback_encoding(args.encoding.0);
+            convert_pbem(args, &name, reader, sink)
+        } else {
+            convert_foreign(args, &name, from, stream, sink)
+        }
+    };
+    match &args.output {
+        None => write(out),
+        Some(path) => {
+            let mut outcome = None;
+            let written = crate::store::write_atomically_with(path, |sink| {
+                let result = write(sink);
+                let failed = result.is_err();
+                outcome = Some(result);
+                if failed {
+                    // Leaves the target as it was.
+                    return Err(io::Error::other("conversion failed"));
+                }
+                Ok(())
+            });
+            match (outcome, written) {
+                (Some(Err(error)), _) => Err(error),
+                (_, Err(source)) => Err(CliError::Io {
+                    path: display_path(path),
+                    source,
+                }),
+                (Some(Ok(status)), Ok(())) => Ok(status),
+                (None, Ok(())) => Ok(Status::Invalid),
+            }
+        }
+    }
+}
+
+/// Text from bytes: UTF-8, or the fallback encoding (with whether it was needed).
+fn decode(bytes: &[u8], encoding: input::Fallback) -> (String, bool) {
+    match (std::str::from_utf8(bytes), encoding.0) {
+        (Ok(text), _) => (text.to_owned(), false),
+        (Err(_), Some(encoding)) => (
+            encoding.decode_without_bom_handling(bytes).0.into_owned(),
+            true,
+        ),
+        (Err(_), None) => (String::from_utf8_lossy(bytes).into_owned(), false),
+    }
+}
+
+fn styled() -> bool {
+    io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none()
+}
+
+/// Prints findings against the text they point into.
+fn report(findings: &[Finding], game: usize, source: &Source<'_>) {
+    let styled = styled();
+    for finding in findings {
+        if finding.kind == FindingKind::UnsupportedVariant {
+            eprintln!(
+                "{}:{}:{}: {}",
+                source.path,
+                finding.span.line.max(1),
+                finding.span.column.max(1),
+                super::escape_controls(&finding.message)
+            );
+        } else {
+            eprintln!("{}", diagnostic::render(finding, game, source, styled));
+        }
+    }
+}
+
+/// A foreign file (one game): read whole, bounded, matched turn by turn.
+fn convert_foreign(
+    args: &Args,
+    name: &str,
+    from: Format,
+    stream: Box<dyn BufRead>,
+    sink: &mut dyn Write,
+) -> Result<Status, CliError> {
+    let mut bytes = Vec::new();
+    stream
+        .take(MAX_GAME_BYTES as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|source| CliError::Io {
+            path: name.to_owned(),
+            source,
+        })?;
+    if bytes.len() > MAX_GAME_BYTES {
+        return Err(CliError::Invalid(format!(
+            "{name}:1:1: game 1 cannot be read: game too large: more than {MAX_GAME_BYTES} bytes \
+             (a {from} file holds one game)"
+        )));
+    }
+    let (text, decoded) = decode(&bytes, args.encoding);
+    drop(bytes);
+    if decoded && let Some(encoding) = args.encoding.0 {
+        eprintln!(
+            "warning: {name}: not utf-8 text; read as {}",
+            encoding.name().to_ascii_lowercase()
+        );
+    }
     let source = Source {
-        path: &name,
+        path: name,
         text: &text,
         start: Span::default(),
     };
-    let report = |findings: &[Finding]| {
-        for finding in findings {
-            if finding.kind == FindingKind::UnsupportedVariant {
-                eprintln!(
-                    "{name}:{}:{}: {}",
-                    finding.span.line.max(1),
-                    finding.span.column.max(1),
-                    finding.message
-                );
+    let foreign = convert::read(from, &text);
+    let nothing = foreign.turns.is_empty()
+        && foreign.edits.is_empty()
+        && foreign.game.is_none()
+        && foreign.result.is_none()
+        && foreign.findings.is_empty();
+    if nothing {
+        return Err(CliError::Invalid(format!(
+            "{name}: no game found: no move, no result{}",
+            if from == Format::Text {
+                " (read as a typed move list, every move names a square; other words are \
+                 left out as prose)"
             } else {
-                eprintln!("{}", diagnostic::render(finding, 1, &source, styled));
+                ""
+            }
+        )));
+    }
+    let options = Options {
+        variant: args.variant,
+        setup: args.setup.clone(),
+    };
+    let converted = convert::to_pbem(&foreign, &options);
+    report(&converted.findings, 1, &source);
+    let mut status = if converted.is_complete() {
+        Status::Ok
+    } else {
+        Status::Invalid
+    };
+    if converted.text.is_empty() {
+        return Ok(status);
+    }
+    let record = crate::notation::parse_record(&converted.text)
+        .expect("the converter writes readable records");
+    status = status.worst(write_games(
+        args,
+        name,
+        vec![record].into_iter().map(Ok),
+        sink,
+    )?);
+    Ok(status)
+}
+
+/// A pbem input, read and written one game at a time.
+fn convert_pbem<R: BufRead>(
+    args: &Args,
+    name: &str,
+    mut reader: Reader<R>,
+    sink: &mut dyn Write,
+) -> Result<Status, CliError> {
+    let mut status = Status::Ok;
+    let mut warned = false;
+    let mut games = 0;
+    let mut unreadable = false;
+    let records = std::iter::from_fn(|| {
+        if unreadable {
+            return None;
+        }
+        let item = reader.next()?;
+        input::warn_decoded(&reader, name, &mut warned);
+        games += 1;
+        match item {
+            Ok(record) => {
+                let (text, start) = reader.game_text();
+                Some(Ok((record, text.to_owned(), start)))
+            }
+            Err(ReadError::Io(source)) => Some(Err(CliError::Io {
+                path: name.to_owned(),
+                source,
+            })),
+            Err(ReadError::Parse(error)) => {
+                eprintln!(
+                    "{name}:{}:{}: game {} cannot be read: {}",
+                    error.span.line, error.span.column, error.game, error.message
+                );
+                unreadable = true;
+                None
             }
         }
-    };
+    });
+    status = status.worst(write_games_with_source(args, name, records, sink)?);
+    if unreadable {
+        status = Status::Invalid;
+    }
+    if games == 0 {
+        return Err(CliError::Invalid(format!("{name}: no game found")));
+    }
+    Ok(status)
+}
 
-    // The pbem record to write or to export.
-    let (records, mut status) = if from == Format::Pbem {
-        read_pbem(&text, &name)?
-    } else {
-        let foreign = convert::read(from, &text);
-        let options = Options {
-            variant: args.variant,
-            setup: args.setup.clone(),
-        };
-        let converted = convert::to_pbem(&foreign, &options);
-        report(&converted.findings);
-        let status = if converted.is_complete() {
-            Status::Ok
-        } else {
-            Status::Invalid
-        };
-        if converted.text.is_empty() {
-            return Ok(status);
-        }
-        let record = crate::notation::parse_record(&converted.text)
-            .expect("the converter writes readable records");
-        (vec![record], status)
-    };
+/// Writes games converted from the foreign reader (their findings already shown).
+fn write_games(
+    args: &Args,
+    name: &str,
+    records: impl Iterator<Item = Result<Record, CliError>>,
+    sink: &mut dyn Write,
+) -> Result<Status, CliError> {
+    write_games_with_source(
+        args,
+        name,
+        records.map(|record| record.map(|record| (record, String::new(), Span::default()))),
+        sink,
+    )
+}
 
+/// Writes each game as it comes: in pbem form, or as the one game of a foreign file.
+fn write_games_with_source(
+    args: &Args,
+    name: &str,
+    mut records: impl Iterator<Item = Result<(Record, String, Span), CliError>>,
+    sink: &mut dyn Write,
+) -> Result<Status, CliError> {
     let options = replay::Options {
         lenient_results: args.lenient_results,
     };
+    let mut status = Status::Ok;
     let mut output = String::new();
     match args.to {
         Format::Pbem | Format::Text => {
-            for mut record in records {
+            let mut first = true;
+            for item in records {
+                let (mut record, text, start) = item?;
+                let source = Source {
+                    path: name,
+                    text: &text,
+                    start,
+                };
                 let (found, numbering) = replay::canonicalize_with(&mut record, options);
                 let errors: Vec<Finding> = found.errors().cloned().collect();
                 if !errors.is_empty() {
-                    report(&errors);
+                    report(&errors, record.number, &source);
                     status = Status::Invalid;
                 }
                 complete_roster(&mut record);
-                if !output.is_empty() {
+                output.clear();
+                if !first {
                     output.push('\n');
                 }
+                first = false;
                 write_record(&record, numbering, &mut output);
+                sink.write_all(output.as_bytes())?;
             }
         }
         Format::Zillions | Format::GameCourier => {
-            let [record] = records.as_slice() else {
+            let Some(item) = records.next() else {
+                return Ok(status);
+            };
+            let (record, text, start) = item?;
+            if records.next().is_some() {
                 return Err(CliError::Usage(format!(
-                    "{name} holds {} games; a {} file holds one",
-                    records.len(),
+                    "{name} holds more than one game; a {} file holds one",
                     args.to
                 )));
+            }
+            let source = Source {
+                path: name,
+                text: &text,
+                start,
             };
             let dialect = if args.to == Format::Zillions {
                 Dialect::WithChange
             } else {
                 Dialect::WithoutChange
             };
-            match convert::export_with(record, dialect, options) {
+            match convert::export_with(&record, dialect, options) {
                 Ok(game) if args.to == Format::Zillions => {
                     output = convert::zillions::write(&game);
                 }
                 Ok(game) => output = convert::gamecourier::write(&game),
                 Err(findings) => {
-                    report(&findings);
+                    report(&findings, record.number, &source);
                     return Ok(Status::Invalid);
                 }
             }
+            sink.write_all(output.as_bytes())?;
         }
-    }
-    match &args.output {
-        Some(path) => {
-            crate::store::write_atomically(path, output.as_bytes()).map_err(|source| {
-                CliError::Io {
-                    path: display_path(path),
-                    source,
-                }
-            })?
-        }
-        None => out.write_all(output.as_bytes())?,
     }
     Ok(status)
-}
-
-fn read_input(args: &Args, name: &str) -> Result<String, CliError> {
-    let mut bytes = Vec::new();
-    let io_error = |source| CliError::Io {
-        path: name.to_owned(),
-        source,
-    };
-    if args.input.as_os_str() == "-" {
-        std::io::stdin().read_to_end(&mut bytes).map_err(io_error)?;
-    } else {
-        bytes = std::fs::read(&args.input).map_err(io_error)?;
-    }
-    // Zillions writes Windows code pages; anything not UTF-8 is kept as replacement
-    // characters rather than refused.
-    Ok(String::from_utf8(bytes)
-        .unwrap_or_else(|error| String::from_utf8_lossy(error.as_bytes()).into_owned()))
-}
-
-/// Every record of a pbem file; an unreadable game is an error of the input.
-fn read_pbem(text: &str, name: &str) -> Result<(Vec<Record>, Status), CliError> {
-    let mut records = Vec::new();
-    for item in read_str(text) {
-        match item {
-            Ok(record) => records.push(record),
-            Err(ReadError::Io(source)) => {
-                return Err(CliError::Io {
-                    path: name.to_owned(),
-                    source,
-                });
-            }
-            Err(ReadError::Parse(error)) => {
-                eprintln!(
-                    "{name}:{}:{}: game {} cannot be read: {}",
-                    error.span.line, error.span.column, error.game, error.message
-                );
-                return Ok((records, Status::Invalid));
-            }
-        }
-    }
-    Ok((records, Status::Ok))
 }

@@ -26,31 +26,53 @@ impl Source<'_> {
             .checked_sub(self.start.offset)
             .and_then(|at| self.text.get(at..))
             .map_or(1, |rest| {
-                rest.find(|c: char| c.is_whitespace())
-                    .unwrap_or(rest.len())
-                    .max(1)
+                let mut length = 0;
+                for c in rest.chars().take(WINDOW) {
+                    if c.is_whitespace() {
+                        break;
+                    }
+                    length += c.len_utf8();
+                }
+                length.max(1)
             })
     }
 
-    /// The line containing `span` and the byte range of `length` bytes at `span` in it.
-    fn line_at(&self, span: Span, length: usize) -> Option<(&str, std::ops::Range<usize>)> {
+    /// The line containing `span` and the byte range of `length` bytes at `span` in it,
+    /// and whether the line was cut: at most [`WINDOW`] bytes are shown on each side, so
+    /// that many findings on one long line cost each the same.
+    fn line_at(&self, span: Span, length: usize) -> Option<(&str, std::ops::Range<usize>, bool)> {
         let at = span.offset.checked_sub(self.start.offset)?;
         if at > self.text.len() || !self.text.is_char_boundary(at) {
             return None;
         }
-        let line_start = self.text[..at].rfind('\n').map_or(0, |index| index + 1);
-        let line_end = self.text[at..]
+        let mut low = at.saturating_sub(WINDOW);
+        while !self.text.is_char_boundary(low) {
+            low += 1;
+        }
+        let mut high = (at + WINDOW).min(self.text.len());
+        while !self.text.is_char_boundary(high) {
+            high -= 1;
+        }
+        let line_start = self.text[low..at]
+            .rfind('\n')
+            .map_or(low, |index| low + index + 1);
+        let line_end = self.text[at..high]
             .find('\n')
-            .map_or(self.text.len(), |index| at + index);
+            .map_or(high, |index| at + index);
+        let cut = (line_start == low && low > 0 && self.text.as_bytes()[low - 1] != b'\n')
+            || (line_end == high && high < self.text.len() && self.text.as_bytes()[high] != b'\n');
         let line = self.text[line_start..line_end].trim_end_matches('\r');
         let begin = (at - line_start).min(line.len());
         let mut end = (begin + length.max(1)).min(line.len());
         while !line.is_char_boundary(end) {
             end += 1;
         }
-        Some((line, begin..end.max(begin)))
+        Some((line, begin..end.max(begin), cut))
     }
 }
+
+/// The most bytes of a line shown on each side of a finding.
+const WINDOW: usize = 200;
 
 /// Renders one finding about game `game` as a multi-line diagnostic.
 pub fn render(finding: &Finding, game: usize, source: &Source<'_>, styled: bool) -> String {
@@ -70,7 +92,7 @@ pub fn render(finding: &Finding, game: usize, source: &Source<'_>, styled: bool)
         }
     }
     title.push_str(": ");
-    title.push_str(&finding.message);
+    title.push_str(&super::escape_controls(&finding.message));
 
     // Underline the token; for findings about other text (a result, a tag), the word
     // at the position.
@@ -84,7 +106,10 @@ pub fn render(finding: &Finding, game: usize, source: &Source<'_>, styled: bool)
     );
     let mut notes: Vec<String> = Vec::new();
     if let Some(closest) = &finding.closest {
-        notes.push(format!("closest legal turn: {closest}"));
+        notes.push(format!(
+            "closest legal turn: {}",
+            super::escape_controls(closest)
+        ));
     }
     if !finding.legal.is_empty() {
         let shown: Vec<&str> = finding
@@ -111,12 +136,21 @@ pub fn render(finding: &Finding, game: usize, source: &Source<'_>, styled: bool)
     let mut report = Vec::new();
     let located = source.line_at(finding.span, length);
     let group = match located {
-        Some((line, range)) => level.primary_title(title).element(
+        Some((line, range, false)) => level.primary_title(title).element(
             Snippet::source(line)
                 .line_start(finding.span.line as usize)
                 .path(source.path)
                 .annotation(AnnotationKind::Primary.span(range)),
         ),
+        // Part of a long line: the place is in the title, since the snippet's columns
+        // would count from the cut.
+        Some((line, range, true)) => level
+            .primary_title(format!("{path_line}: {title}"))
+            .element(
+                Snippet::source(line)
+                    .line_start(finding.span.line as usize)
+                    .annotation(AnnotationKind::Primary.span(range)),
+            ),
         None => Group::with_title(level.primary_title(format!("{path_line}: {title}"))),
     };
     report.push(group);

@@ -17,6 +17,10 @@ pub struct Args {
     /// dead position are not errors.
     #[arg(long)]
     pub lenient_results: bool,
+    /// How to read text that is not UTF-8 (written back as UTF-8): an encoding label
+    /// (windows-1252, latin1, iso-8859-2, ...); utf-8 refuses it instead.
+    #[arg(long, value_name = "ENCODING", value_parser = input::parse_encoding, default_value = "windows-1252")]
+    pub encoding: input::Fallback,
     /// Game files (`-` reads standard input; not with --in-place).
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
@@ -42,9 +46,11 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Status, CliError> {
             })?;
         }
         let mut text = String::new();
-        let mut reader = input::open(path)?;
+        let mut reader = input::open_with(path, args.encoding, None)?;
         let mut unreadable = 0;
-        for item in reader.by_ref() {
+        let mut warned = false;
+        while let Some(item) = reader.next() {
+            input::warn_decoded(&reader, &name, &mut warned);
             let mut record = match item {
                 Ok(record) => record,
                 Err(ReadError::Io(source)) => return Err(CliError::Io { path: name, source }),
@@ -64,7 +70,10 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Status, CliError> {
             for finding in report.errors() {
                 eprintln!(
                     "{name}:{}:{}: game {}: {}",
-                    finding.span.line, finding.span.column, report.game, finding.message
+                    finding.span.line,
+                    finding.span.column,
+                    report.game,
+                    super::escape_controls(&finding.message)
                 );
                 status = Status::Invalid;
             }

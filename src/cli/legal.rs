@@ -54,7 +54,8 @@ pub fn run(args: &Args, config: Option<&Path>, out: &mut dyn Write) -> Result<St
             )));
         }
         return crate::with_game!(variant, G => {
-            let (position, shown) = show::position_after::<G>(&record, args.ply)?;
+            let name = super::display_path(&file);
+            let (position, shown) = show::position_after::<G>(&record, &name, args.ply)?;
             let history = show::history_after::<G>(&record, shown);
             list(&position, &history, out)
         });

@@ -38,6 +38,18 @@ pub enum Status {
     Invalid,
 }
 
+impl Status {
+    /// The worse of two statuses.
+    #[must_use]
+    pub fn worst(self, other: Status) -> Status {
+        if self == Status::Invalid || other == Status::Invalid {
+            Status::Invalid
+        } else {
+            Status::Ok
+        }
+    }
+}
+
 /// A usage or environment error: exit 2.
 #[derive(Debug, thiserror::Error)]
 pub enum CliError {
@@ -52,6 +64,10 @@ pub enum CliError {
         /// What the operating system said.
         source: io::Error,
     },
+    /// The input is not what the command reads (garbage, binary data, no game): exit 1,
+    /// like an invalid game.
+    #[error("{0}")]
+    Invalid(String),
     /// Writing to standard output failed (other than a closed pipe).
     #[error("cannot write output: {0}")]
     Output(#[from] io::Error),
@@ -259,8 +275,16 @@ where
         Err(CliError::Output(error)) if error.kind() == io::ErrorKind::BrokenPipe => {
             ExitCode::SUCCESS
         }
+        Err(CliError::Invalid(message)) => {
+            let _ = writeln!(io::stderr(), "pbem: error: {}", escape_controls(&message));
+            ExitCode::from(1)
+        }
         Err(error) => {
-            let _ = writeln!(io::stderr(), "pbem: error: {error}");
+            let _ = writeln!(
+                io::stderr(),
+                "pbem: error: {}",
+                escape_controls(&error.to_string())
+            );
             ExitCode::from(2)
         }
     }
@@ -327,6 +351,28 @@ fn position_from<G: crate::games::Game>(fen: Option<&str>) -> Result<G, CliError
 
 /// What `--fen` takes for the game's standard start, in every game.
 const START: &str = "start";
+
+/// Text from a game file made safe to print on a terminal: control characters (an escape
+/// sequence in a tag or a comment would reach the player's terminal) and the bidirectional
+/// overrides are written as `\u{..}`; line breaks and tabs stay.
+pub(crate) fn escape_controls(text: &str) -> std::borrow::Cow<'_, str> {
+    let unsafe_char = |c: char| {
+        (c.is_control() && c != '\n' && c != '\t')
+            || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    };
+    if !text.chars().any(unsafe_char) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if unsafe_char(c) {
+            out.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
 
 /// A file argument: a path, or `-` for standard input.
 fn display_path(path: &Path) -> String {

@@ -366,5 +366,5 @@ pub(super) fn game_id_of(
 
 /// Lowercase hex.
 pub(super) fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|byte| format!("{byte:02x}")).collect()
+    hex::encode(bytes)
 }

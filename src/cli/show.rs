@@ -65,7 +65,8 @@ pub fn run(args: &Args, config: Option<&Path>, out: &mut dyn Write) -> Result<St
                 "the game is {variant}, not {wanted}"
             )));
         }
-        crate::with_game!(variant, G => show::<G>(&record, args.ply, args.format, target))?;
+        let name = super::display_path(&file);
+        crate::with_game!(variant, G => show::<G>(&record, &name, args.ply, args.format, target))?;
     } else {
         let variant = args.variant.unwrap_or(Variant::Chess);
         crate::with_game!(variant, G => {
@@ -105,27 +106,34 @@ pub(super) fn game_file(name: &Path, config: Option<&Path>) -> Result<PathBuf, C
     }
 }
 
-/// The position of `record` after `ply` plies (default: all that replay).
+/// The position of `record` (read from the file `name`) after `ply` plies (default: all
+/// that replay).
 pub(super) fn position_after<G: Game>(
     record: &Record,
+    name: &str,
     ply: Option<usize>,
 ) -> Result<(G, usize), CliError> {
     let replayed = replay::replay_game::<G>(record);
     let Some(mut position) = replayed.start else {
-        let reason = replayed
-            .report
-            .findings
-            .first()
-            .map_or_else(|| "invalid setup".to_owned(), |f| f.message.clone());
-        return Err(CliError::Usage(format!("game {}: {reason}", record.number)));
+        let (span, reason) = replayed.report.errors().next().map_or_else(
+            || (record.span, "invalid setup".to_owned()),
+            |f| (f.span, f.message.clone()),
+        );
+        return Err(CliError::Usage(format!(
+            "{name}:{}:{}: game {}: {reason}",
+            span.line.max(1),
+            span.column.max(1),
+            record.number
+        )));
     };
     let available = replayed.turns.len();
     let wanted = ply.unwrap_or(available);
     if let (None, Some(error)) = (ply, replayed.report.errors().next()) {
         // Showing "the end" of a game that stops early would mislead without a word.
         eprintln!(
-            "pbem: warning: game {} stops at line {}: {}; showing the position before it",
-            record.number, error.span.line, error.message
+            "pbem: warning: {name}:{}:{}: game {} stops here: {}; showing the position \
+             before it",
+            error.span.line, error.span.column, record.number, error.message
         );
     }
     if wanted > available {
@@ -133,7 +141,12 @@ pub(super) fn position_after<G: Game>(
             .report
             .errors()
             .next()
-            .map(|finding| format!(" (line {}: {})", finding.span.line, finding.message))
+            .map(|finding| {
+                format!(
+                    " ({name}:{}:{}: {})",
+                    finding.span.line, finding.span.column, finding.message
+                )
+            })
             .unwrap_or_default();
         return Err(CliError::Usage(format!(
             "game {} has {available} playable plies, not {wanted}{why}",
@@ -158,11 +171,12 @@ pub(super) fn history_after<G: Game>(record: &Record, plies: usize) -> History<G
 
 fn show<G: Render>(
     record: &Record,
+    name: &str,
     ply: Option<usize>,
     format: Format,
     out: &mut dyn Write,
 ) -> Result<Status, CliError> {
-    let (position, shown) = position_after::<G>(record, ply)?;
+    let (position, shown) = position_after::<G>(record, name, ply)?;
     let history = history_after::<G>(record, shown);
     let last = match (format, shown.checked_sub(1)) {
         (Format::Text, _) | (_, None) => None,

@@ -187,13 +187,13 @@ fn describe(
     since: Option<chrono::DateTime<chrono::Utc>>,
 ) -> String {
     let id = correspondence::game_id(record).unwrap_or("?");
-    let name = |tag: &str| record.tag(tag).unwrap_or("?").to_owned();
+    let name = |tag: &str| super::escape_controls(record.tag(tag).unwrap_or("?")).into_owned();
     let opponent = match you {
         Some(Color::White) => format!("vs {} (you play White)", name("Black")),
         Some(Color::Black) => format!("vs {} (you play Black)", name("White")),
         None => format!("{} - {}", name("White"), name("Black")),
     };
-    let variant = record.tag("Variant").unwrap_or("Chess");
+    let variant = super::escape_controls(record.tag("Variant").unwrap_or("Chess"));
     let mut line = format!("{id}  {opponent}, {variant}");
     if finished {
         line.push_str(&format!(

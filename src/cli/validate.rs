@@ -32,8 +32,11 @@ pub struct Args {
     /// the default is one per core. The output is the same, in file order, either way.
     #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub jobs: Option<u16>,
-    /// Game files to check (`-` reads standard input; a folder means the `.pgn` files in
-    /// it and its subfolders).
+    #[command(flatten)]
+    pub input: input::InputArgs,
+    /// Game files to check, plain or compressed (`.gz`, `.zst`, `.bz2`); `-` reads
+    /// standard input; a folder means the `.pgn` files (and `.pgn.gz`, `.pgn.zst`,
+    /// `.pgn.bz2`) in it and its subfolders.
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
 }
@@ -129,16 +132,17 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Status, CliError> {
             std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
         }
     };
-    let files = input::expand(&args.files)?;
+    let files = input::expand(&args.files, args.input.follow)?;
     let jobs = args.jobs.map_or_else(
         || std::thread::available_parallelism().map_or(1, usize::from),
         usize::from,
     );
     let total = if jobs <= 1 {
         let mut total = Tally::default();
+        let mut progress = input::Progress::new(&files, args.quiet);
         for path in &files {
             let name = display_path(path);
-            let tally = validate_file(path, &name, args, styled, out)?;
+            let tally = validate_file(path, &name, args, styled, progress.as_mut(), out)?;
             end_file(&name, tally, args, &mut total, out)?;
         }
         total
@@ -177,11 +181,17 @@ fn validate_file(
     name: &str,
     args: &Args,
     styled: bool,
+    mut progress: Option<&mut input::Progress>,
     out: &mut dyn Write,
 ) -> Result<Tally, CliError> {
-    let mut reader = input::open(path)?;
+    let mut reader = input::open_with(path, args.input.encoding, progress.as_deref())?;
     let mut tally = Tally::default();
+    let mut warned = false;
     while let Some(item) = reader.next() {
+        input::warn_decoded(&reader, name, &mut warned);
+        if let Some(progress) = progress.as_deref_mut() {
+            progress.game();
+        }
         let item = match item {
             Ok(record) => Ok(record),
             Err(ReadError::Io(source)) => {
@@ -354,7 +364,9 @@ mod parallel {
                 sent += 1;
                 Ok(())
             };
-            let read = read_files(files, &mut |piece| send(piece, &mut collector, out));
+            let read = read_files(files, args.input.encoding, &mut |piece| {
+                send(piece, &mut collector, out)
+            });
             drop(batches);
             let stopped = read.err();
             for (index, piece) in results.iter() {
@@ -372,16 +384,19 @@ mod parallel {
     /// Reads every file into batches and end-of-file marks, handed to `send` in order.
     fn read_files(
         files: &[PathBuf],
+        encoding: input::Fallback,
         send: &mut dyn FnMut(Result<Batch, Piece>) -> Result<(), CliError>,
     ) -> Result<(), CliError> {
         for path in files {
             let name: Arc<str> = display_path(path).into();
-            let mut reader = match input::open(path) {
+            let mut reader = match input::open_with(path, encoding, None) {
                 Ok(reader) => reader,
                 Err(error) => return send(Err(Piece::Failed(error))),
             };
             let mut batch = Batch::new(&name);
+            let mut warned = false;
             while let Some(item) = reader.next() {
+                input::warn_decoded(&reader, &name, &mut warned);
                 let item = match item {
                     Ok(record) => Ok(record),
                     Err(ReadError::Parse(error)) => Err(error),
@@ -556,7 +571,11 @@ fn write_text(
             writeln!(
                 out,
                 "{}:{}:{}: game {}{described}: {}",
-                source.path, span.line, span.column, report.game, finding.message
+                source.path,
+                span.line,
+                span.column,
+                report.game,
+                super::escape_controls(&finding.message)
             )?;
         }
         return Ok(());
@@ -628,6 +647,6 @@ fn describe_game(record: &Record) -> String {
     if parts.is_empty() {
         String::new()
     } else {
-        format!(" ({})", parts.join(", "))
+        format!(" ({})", super::escape_controls(&parts.join(", ")))
     }
 }

@@ -241,26 +241,43 @@ pub(crate) fn read_pbem_comment(comment: &str, foreign: &mut Foreign, span: Span
 pub(crate) struct Locator<'a> {
     text: &'a str,
     line_starts: Vec<usize>,
+    /// The last offset located and its column: the readers ask going forward, so a long
+    /// line is counted once, not once a word.
+    last: std::cell::Cell<(usize, u32)>,
 }
 
 impl Locator<'_> {
     pub(crate) fn new(text: &str) -> Locator<'_> {
         let mut line_starts = vec![0];
-        line_starts.extend(text.match_indices('\n').map(|(at, _)| at + 1));
-        Locator { text, line_starts }
+        line_starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|at| at + 1));
+        Locator {
+            text,
+            line_starts,
+            last: std::cell::Cell::new((0, 1)),
+        }
     }
 
     pub(crate) fn span(&self, offset: usize) -> Span {
         let line = self.line_starts.partition_point(|&start| start <= offset);
         let start = self.line_starts[line - 1];
+        let (last, last_column) = self.last.get();
+        let (from, base) = if last >= start && last <= offset {
+            (last, last_column)
+        } else {
+            (start, 1)
+        };
         let characters = self
             .text
-            .get(start..offset)
-            .map_or(offset - start, |before| before.chars().count());
+            .get(from..offset)
+            .map_or(offset - from, |before| before.chars().count());
+        let column = base.saturating_add(u32::try_from(characters).unwrap_or(u32::MAX));
+        if self.text.is_char_boundary(offset.min(self.text.len())) {
+            self.last.set((offset, column));
+        }
         Span {
             offset,
             line: u32::try_from(line).unwrap_or(u32::MAX),
-            column: u32::try_from(characters + 1).unwrap_or(u32::MAX),
+            column,
         }
     }
 }
@@ -663,13 +680,14 @@ fn export_game<G: Game>(
         // The board does not tell the turn when another legal turn leaves the same
         // board, or when the turn carries more than generation gives (cards).
         let told = legal.contains(turn)
-            && !legal.iter().filter(|other| *other != turn).any(|other| {
-                previous
-                    .snapshot_after(other)
-                    .map(Snapshot::normalized)
-                    .as_ref()
-                    == Some(&after)
-            });
+            && (G::BOARD_TELLS_TURN
+                || !legal.iter().filter(|other| *other != turn).any(|other| {
+                    previous
+                        .snapshot_after(other)
+                        .map(Snapshot::normalized)
+                        .as_ref()
+                        == Some(&after)
+                }));
         turns.push(ExportedTurn {
             fullmove,
             side,

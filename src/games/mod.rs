@@ -629,6 +629,12 @@ pub trait Game: Clone + fmt::Debug + Sized {
     /// do not know yet.
     const PIECE_KINDS: &'static [PieceKind] = &[];
 
+    /// Whether two different legal turns from one position always leave different
+    /// boards ([`Game::snapshot`]), as in chess: the converters then need not compare the
+    /// board of every other legal turn to know that the board tells the turn. `false` (the
+    /// default) makes them compare.
+    const BOARD_TELLS_TURN: bool = false;
+
     /// The board for the converters: every place in a fixed order with its pieces bottom
     /// to top (see [`Snapshot`]). Two positions that differ only off the board (side to
     /// move, rights, clocks, dice) may give the same snapshot. `None` (the default) means

@@ -15,7 +15,7 @@ use nom::error::{ContextError, ErrorKind, context};
 use nom::{Err, IResult, Parser};
 
 use super::locate::Locator;
-use super::record::{Comment, Line, Nag, Record, Span, Tag, TurnNode};
+use super::record::{Comment, Line, Nag, Record, Span, Tag, TurnNode, WrittenNumber};
 use crate::games::GameResult;
 
 /// Variations nest at most this deep; deeper input is an error, not a stack overflow.
@@ -395,6 +395,8 @@ fn line<'a>(
 ) -> PResult<'a, End> {
     // Variations before the line's first turn are alternatives to that turn.
     let mut waiting: Vec<Line> = Vec::new();
+    // A move number written as a word of its own, for the turn after it.
+    let mut number = WrittenNumber::default();
     let end = loop {
         input = gap(input, false);
         let Some(&first) = input.as_bytes().first() else {
@@ -446,7 +448,13 @@ fn line<'a>(
             }
             _ => {
                 let (rest, word) = word(input)?;
-                let (token_input, token) = move_number(input, word);
+                let (token_input, token, written) = move_number(input, word);
+                if written.is_written() {
+                    number = WrittenNumber {
+                        span: locator.resolve(mark(input)),
+                        ..written
+                    };
+                }
                 // A result is never a turn, even after a move number or before a glyph.
                 let could_be_result = matches!(token.as_bytes().first(), Some(b'0' | b'1' | b'*'));
                 if let Some(result) = could_be_result
@@ -472,7 +480,8 @@ fn line<'a>(
                     break End::Result(result, mark(token_input));
                 }
                 if !token.is_empty() {
-                    turn(token_input, token, line, &mut waiting, locator)?;
+                    turn(token_input, token, number, line, &mut waiting, locator)?;
+                    number = WrittenNumber::default();
                 }
                 input = rest;
             }
@@ -497,13 +506,21 @@ fn word(input: &str) -> PResult<'_, &str> {
 // move-number = { digit } , "." , { "." } ;   (at the start of a word, repeated)
 /// Splits a move number off the start of a word: returns the text where the rest of the
 /// word starts, and that rest (empty when the word was only a move number).
-fn move_number<'a>(mut input: &'a str, mut word: &'a str) -> (&'a str, &'a str) {
+/// Also gives the last number as written (without its span).
+fn move_number<'a>(mut input: &'a str, mut word: &'a str) -> (&'a str, &'a str, WrittenNumber) {
+    let mut written = WrittenNumber::default();
     // `1.1.` is two move numbers; what follows the last one is the turn.
     loop {
         let digits = word.bytes().take_while(u8::is_ascii_digit).count();
         let dots = word[digits..].bytes().take_while(|&b| b == b'.').count();
         if dots == 0 {
-            return (input, word);
+            return (input, word, written);
+        }
+        if digits > 0 {
+            written.number = word[..digits].parse().ok();
+            written.ellipsis = dots > 1;
+        } else {
+            written.ellipsis |= dots > 1;
         }
         input = &input[digits + dots..];
         word = &word[digits + dots..];
@@ -517,6 +534,7 @@ fn move_number<'a>(mut input: &'a str, mut word: &'a str) -> (&'a str, &'a str) 
 fn turn<'a>(
     input: &'a str,
     word: &'a str,
+    number: WrittenNumber,
     line: &mut Line,
     waiting: &mut Vec<Line>,
     locator: &mut Locator<'_>,
@@ -551,6 +569,7 @@ fn turn<'a>(
     line.turns.push(TurnNode {
         token: CompactString::new(stem),
         span: locator.resolve(mark(input)),
+        number,
         nags: nag.into_iter().collect(),
         comments: Vec::new(),
         variations: std::mem::take(waiting),

@@ -10,6 +10,27 @@ pub(crate) fn index_lines(text: &str, line_starts: &mut Vec<usize>) {
     line_starts.extend(memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1));
 }
 
+/// Where a [`Locator`] stands in a text: kept between the games of one chunk.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Cursor {
+    ascii: bool,
+    offset: usize,
+    line: usize,
+    column: u32,
+}
+
+impl Cursor {
+    /// The start of `text`, which starts at `base` in the input.
+    pub(crate) fn start(text: &str, base: Span) -> Cursor {
+        Cursor {
+            ascii: text.is_ascii(),
+            offset: 0,
+            line: 0,
+            column: base.column,
+        }
+    }
+}
+
 /// Turns byte offsets in a game's text into spans of the whole input.
 ///
 /// Offsets are mostly asked for in increasing order (the parse goes forward), so the
@@ -42,6 +63,36 @@ impl<'a> Locator<'a> {
             offset: 0,
             line: 0,
             column: base.column,
+        }
+    }
+
+    /// A locator that goes on from where an earlier one over the same text stopped
+    /// ([`Locator::cursor`]), so that many games in one chunk of text are located in one
+    /// pass over it rather than each from its start.
+    pub(crate) fn resume(
+        text: &'a str,
+        base: Span,
+        line_starts: &'a [usize],
+        cursor: Cursor,
+    ) -> Locator<'a> {
+        Locator {
+            text,
+            base,
+            line_starts,
+            ascii: cursor.ascii,
+            offset: cursor.offset,
+            line: cursor.line,
+            column: cursor.column,
+        }
+    }
+
+    /// Where this locator stands, to [`Locator::resume`] from.
+    pub(crate) fn cursor(&self) -> Cursor {
+        Cursor {
+            ascii: self.ascii,
+            offset: self.offset,
+            line: self.line,
+            column: self.column,
         }
     }
 

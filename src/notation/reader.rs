@@ -11,7 +11,7 @@ use memchr::{memchr, memchr2, memchr3};
 
 use super::error::{ParseError, ReadError};
 use super::grammar::{self, Scratch, SyntaxError};
-use super::locate::{Locator, index_lines};
+use super::locate::{Cursor, Locator, index_lines};
 use super::record::{Record, Span};
 
 /// The largest game the reader keeps in memory by default: 16 MiB.
@@ -46,6 +46,8 @@ pub struct Reader<R> {
     line_starts: Vec<usize>,
     /// Buffers the grammar reuses from game to game.
     scratch: Scratch,
+    /// Where locating stopped in `text` (games without tags share one chunk).
+    cursor: Cursor,
     /// Where `text` starts in the input.
     chunk_start: Span,
     /// Where the next chunk starts in the input.
@@ -66,6 +68,26 @@ pub struct Reader<R> {
     finished: bool,
     /// The very first bytes have been looked at (for a byte order mark).
     started: bool,
+    /// How to read a game that is not UTF-8 (`None`: it is an error).
+    fallback: Option<&'static encoding_rs::Encoding>,
+    /// The first game read through `fallback`, and how many were.
+    decoded: Option<Decoded>,
+}
+
+/// Games that were not UTF-8 and were read in the fallback encoding
+/// ([`Reader::with_fallback_encoding`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Decoded {
+    /// Where the first byte that is not UTF-8 was.
+    pub first: Span,
+    /// That byte.
+    pub byte: u8,
+    /// The game it was in.
+    pub game: usize,
+    /// How many games were decoded so far.
+    pub games: usize,
+    /// The encoding they were read in.
+    pub encoding: &'static encoding_rs::Encoding,
 }
 
 impl<R: BufRead> Reader<R> {
@@ -84,6 +106,7 @@ impl<R: BufRead> Reader<R> {
             text: String::new(),
             line_starts: Vec::new(),
             scratch: Scratch::default(),
+            cursor: Cursor::default(),
             chunk_start: start,
             next_start: start,
             seed_bracket: false,
@@ -94,7 +117,29 @@ impl<R: BufRead> Reader<R> {
             offset: 0,
             finished: false,
             started: false,
+            fallback: None,
+            decoded: None,
         }
+    }
+
+    /// Reads a game that is not valid UTF-8 in `encoding` (Windows-1252 for most old
+    /// archives) instead of refusing it; [`Reader::decoded`] then says where the first such
+    /// game was. Lines and columns stay exact; byte offsets inside such a game count
+    /// the decoded text.
+    #[must_use]
+    pub fn with_fallback_encoding(
+        mut self,
+        encoding: Option<&'static encoding_rs::Encoding>,
+    ) -> Reader<R> {
+        self.fallback = encoding.filter(|encoding| *encoding != encoding_rs::UTF_8);
+        self
+    }
+
+    /// The games read so far that were not UTF-8 (decoded in the fallback encoding), if
+    /// any.
+    #[must_use]
+    pub fn decoded(&self) -> Option<Decoded> {
+        self.decoded
     }
 
     /// Sets the size limit of one game, in bytes (16 MiB by default).
@@ -229,6 +274,7 @@ impl<R: BufRead> Reader<R> {
                 Ok(text) => {
                     self.buffer = std::mem::replace(&mut self.text, text).into_bytes();
                     index_lines(&self.text, &mut self.line_starts);
+                    self.cursor = Cursor::start(&self.text, self.chunk_start);
                     return Ok(());
                 }
                 Err(error) => {
@@ -239,6 +285,24 @@ impl<R: BufRead> Reader<R> {
                     index_lines(prefix, &mut self.line_starts);
                     let span =
                         Locator::new(prefix, self.chunk_start, &self.line_starts).locate(valid);
+                    if let Some(encoding) = self.fallback {
+                        let (text, _) = encoding.decode_without_bom_handling(&bytes);
+                        let text = text.into_owned();
+                        let games = self.decoded.map_or(0, |decoded| decoded.games) + 1;
+                        let first = self.decoded.unwrap_or(Decoded {
+                            first: span,
+                            byte: bytes[valid],
+                            game: self.games + 1,
+                            games,
+                            encoding,
+                        });
+                        self.decoded = Some(Decoded { games, ..first });
+                        self.buffer = std::mem::replace(&mut self.text, text).into_bytes();
+                        self.buffer.clear();
+                        index_lines(&self.text, &mut self.line_starts);
+                        self.cursor = Cursor::start(&self.text, self.chunk_start);
+                        return Ok(());
+                    }
                     let message =
                         format!("expected utf-8 text, found the byte 0x{:02x}", bytes[valid]);
                     (span, message, bytes)
@@ -262,9 +326,12 @@ impl<R: BufRead> Reader<R> {
     /// Reads the next game from the current text, if there is one.
     fn game_from_text(&mut self) -> Option<Result<Record, ParseError>> {
         let start = self.pos;
-        let mut locator = Locator::new(&self.text, self.chunk_start, &self.line_starts);
+        // Located going forward from where the last game of this chunk ended.
+        let mut locator =
+            Locator::resume(&self.text, self.chunk_start, &self.line_starts, self.cursor);
+        let game_start = locator.locate(start);
         let parsed = grammar::game(&self.text, start, &mut locator, &mut self.scratch);
-        match parsed {
+        let result = match parsed {
             Ok(None) => {
                 self.pos = self.text.len();
                 None
@@ -272,7 +339,7 @@ impl<R: BufRead> Reader<R> {
             Ok(Some(mut parsed)) => {
                 self.games += 1;
                 parsed.record.number = self.games;
-                self.game_start = locator.locate(start);
+                self.game_start = game_start;
                 self.game_range = start..parsed.end;
                 self.pos = parsed.end;
                 Some(Ok(parsed.record))
@@ -280,12 +347,14 @@ impl<R: BufRead> Reader<R> {
             Err(error) => {
                 self.games += 1;
                 let error = located(&error, &mut locator, self.games);
-                self.game_start = locator.locate(start);
+                self.game_start = game_start;
                 self.game_range = start..self.text.len();
                 self.pos = self.text.len();
                 Some(Err(error))
             }
-        }
+        };
+        self.cursor = locator.cursor();
+        result
     }
 }
 

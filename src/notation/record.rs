@@ -57,6 +57,38 @@ pub struct Comment {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Nag(pub u8);
 
+/// The move number written before a turn (`12.`, `12...`, or `...` alone), as it was
+/// written. Like a [`Span`] it is provenance: it compares equal to every other, since the
+/// writer numbers turns from the position, so `parse(write(record)) == record` holds.
+#[derive(Clone, Copy, Debug, Default, Eq)]
+pub struct WrittenNumber {
+    /// The number, when one was written.
+    pub number: Option<u32>,
+    /// Whether dots said it is the second player's turn (`12...`, `...`).
+    pub ellipsis: bool,
+    /// Where the number was written.
+    pub span: Span,
+}
+
+impl WrittenNumber {
+    /// Whether anything was written.
+    #[must_use]
+    pub fn is_written(&self) -> bool {
+        self.number.is_some() || self.ellipsis
+    }
+}
+
+impl PartialEq for WrittenNumber {
+    /// Always true: how a turn was numbered is provenance, not content.
+    fn eq(&self, _other: &WrittenNumber) -> bool {
+        true
+    }
+}
+
+impl std::hash::Hash for WrittenNumber {
+    fn hash<H: std::hash::Hasher>(&self, _state: &mut H) {}
+}
+
 /// One turn of one player as written: a raw token that the game's turn grammar reads,
 /// with what follows it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -65,6 +97,8 @@ pub struct TurnNode {
     pub token: CompactString,
     /// Where the token starts.
     pub span: Span,
+    /// The move number written just before the token, if any.
+    pub number: WrittenNumber,
     /// Annotation glyphs after the token.
     pub nags: Vec<Nag>,
     /// Comments after the token (before the next turn).
@@ -79,6 +113,7 @@ impl TurnNode {
         TurnNode {
             token: CompactString::new(token),
             span: Span::default(),
+            number: WrittenNumber::default(),
             nags: Vec::new(),
             comments: Vec::new(),
             variations: Vec::new(),

@@ -264,16 +264,25 @@ fn comment_units(text: &str) -> impl Iterator<Item = &str> {
         if rest.is_empty() {
             return None;
         }
-        let end = if rest.starts_with("[%") {
-            rest.find(']').map_or(rest.len(), |close| {
-                close
-                    + 1
-                    + rest[close + 1..]
-                        .find(' ')
-                        .unwrap_or(rest.len() - close - 1)
-            })
-        } else {
-            rest.find(' ').unwrap_or(rest.len())
+        // A word ends at a space outside every command; commands may follow each other
+        // (`[%csl Ra1][%cal Ra1a8 Gb2b4]`) or stand inside a word.
+        let bytes = rest.as_bytes();
+        let mut at = 0;
+        let end = loop {
+            if at >= bytes.len() {
+                break bytes.len();
+            }
+            if bytes[at..].starts_with(b"[%") {
+                match rest[at..].find(']') {
+                    Some(close) => at += close + 1,
+                    None => break bytes.len(),
+                }
+                continue;
+            }
+            if bytes[at] == b' ' {
+                break at;
+            }
+            at += 1;
         };
         let (unit, tail) = rest.split_at(end);
         rest = tail.strip_prefix(' ').unwrap_or(tail);
@@ -395,6 +404,18 @@ mod tests {
         assert_eq!(units, ["a", "[%clk 0:00:52]", "b", "[%eval 0.17,20]"]);
         let units: Vec<&str> = comment_units("[%unclosed command").collect();
         assert_eq!(units, ["[%unclosed command"]);
+        // Commands glued to each other or to a word stay whole too.
+        let units: Vec<&str> =
+            comment_units("x [%csl Ra1][%cal Ra1a8, Gb2b4] see[%cal Ga1a2 Gb1b2] y").collect();
+        assert_eq!(
+            units,
+            [
+                "x",
+                "[%csl Ra1][%cal Ra1a8, Gb2b4]",
+                "see[%cal Ga1a2 Gb1b2]",
+                "y"
+            ]
+        );
     }
 
     #[test]

@@ -117,6 +117,12 @@ impl<G: Game> History<G> {
         }
     }
 
+    /// How often the position with this key has occurred (0 if never).
+    #[must_use]
+    pub fn occurrences_of_key(&self, key: u64) -> u32 {
+        self.counts.get(&key).copied().unwrap_or(0)
+    }
+
     /// How often `position` has occurred (0 if never).
     #[must_use]
     pub fn occurrences(&self, position: &G) -> u32 {

@@ -33,12 +33,21 @@ const MAX_LINKS: usize = 40;
 /// Replaces the file at `path` with `contents` atomically (creating it if needed). The
 /// file keeps its permissions when it existed.
 pub fn write_atomically(path: &Path, contents: &[u8]) -> io::Result<()> {
-    write(path, contents, false)
+    write(path, false, |file| file.write_all(contents))
+}
+
+/// Like [`write_atomically`], with the content written by `fill` as it comes (a stream
+/// of any length); the target is replaced only when `fill` succeeds.
+pub fn write_atomically_with(
+    path: &Path,
+    fill: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> io::Result<()> {
+    write(path, false, fill)
 }
 
 /// Like [`write_atomically`], readable and writable by the owner only (for secrets).
 pub fn write_private(path: &Path, contents: &[u8]) -> io::Result<()> {
-    write(path, contents, true)
+    write(path, true, |file| file.write_all(contents))
 }
 
 fn refused(message: String) -> io::Error {
@@ -79,7 +88,11 @@ pub fn check_replaceable(path: &Path) -> io::Result<()> {
     }
 }
 
-fn write(path: &Path, contents: &[u8], private: bool) -> io::Result<()> {
+fn write(
+    path: &Path,
+    private: bool,
+    fill: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> io::Result<()> {
     let target = resolve_links(path)?;
     let existing = match fs::metadata(&target) {
         Ok(metadata) => Some(metadata),
@@ -111,7 +124,11 @@ fn write(path: &Path, contents: &[u8], private: bool) -> io::Result<()> {
             .as_file()
             .set_permissions(metadata.permissions())?;
     }
-    temporary.write_all(contents)?;
+    {
+        let mut buffered = io::BufWriter::with_capacity(1 << 16, temporary.as_file_mut());
+        fill(&mut buffered)?;
+        buffered.flush()?;
+    }
     temporary.as_file().sync_all()?;
     hook::pause_at("temporary");
     temporary.persist(&target).map_err(|error| error.error)?;

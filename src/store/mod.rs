@@ -16,7 +16,7 @@ mod outbox;
 
 pub use atomic::{
     check_replaceable, is_temporary, remove_stale_temporaries, resolve_links, write_atomically,
-    write_private,
+    write_atomically_with, write_private,
 };
 pub use games::{GameFiles, LocalState, StoreError};
 pub use ledger::{Entry, LEDGER_FILE, Ledger, Outcome, content_key};

@@ -294,7 +294,8 @@ fn show_warns_when_the_game_stops_early() {
     let output = pbem(&["show", "--game", "2", "examples/mistakes.pgn"]);
     assert_eq!(output.status.code(), Some(0));
     assert!(
-        stderr(&output).contains("game 2 stops at line 19"),
+        stderr(&output).contains("examples/mistakes.pgn:19:")
+            && stderr(&output).contains("game 2 stops here"),
         "{}",
         stderr(&output)
     );

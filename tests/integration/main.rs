@@ -6,6 +6,7 @@
 mod support;
 
 mod african;
+mod archives;
 mod by_mail;
 mod cascudo;
 mod chesica;

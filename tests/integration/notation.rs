@@ -470,6 +470,7 @@ fn turn(depth: u32) -> BoxedStrategy<TurnNode> {
         .prop_map(|(token, nags, comments, variations)| TurnNode {
             token: token.into(),
             span: Span::default(),
+            number: Default::default(),
             nags,
             comments,
             variations,

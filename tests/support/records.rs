@@ -60,6 +60,7 @@ pub fn canonical(record: &Record) -> Record {
                 .map(|turn| TurnNode {
                     token: turn.token.clone(),
                     span: turn.span,
+                    number: turn.number,
                     nags: turn.nags.clone(),
                     comments: turn.comments.iter().map(comment).collect(),
                     variations: turn.variations.iter().map(canonical_line).collect(),

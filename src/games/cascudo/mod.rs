@@ -277,7 +277,21 @@ impl Cascudo {
                     color.name().to_lowercase()
                 )));
             }
+            // The rules' army: a king, a queen, 2 rooks, 3 bishops, 2 knights and 6 pawns.
+            let pawns = own().filter(|p| p.role == Role::Pawn).count();
+            if pawns > 6 {
+                return Err(SetupError::new(format!(
+                    "{} has {pawns} pawns, more than 6",
+                    color.name().to_lowercase()
+                )));
+            }
             let count = own().count();
+            if count > 15 {
+                return Err(SetupError::new(format!(
+                    "{} has {count} pieces, more than 15",
+                    color.name().to_lowercase()
+                )));
+            }
             if count > movegen::MAX_TOKENS {
                 return Err(SetupError::new(format!(
                     "{} has {count} tokens, more than {}",

@@ -262,6 +262,20 @@ pub(crate) fn check_board(board: &Board) -> Result<(), SetupError> {
     if board.iter().all(Option::is_none) {
         return Err(SetupError::new("the board is empty"));
     }
+    for color in [Color::White, Color::Black] {
+        // Four queens, four rooks and four bishops a side.
+        let count = board
+            .iter()
+            .flatten()
+            .filter(|piece| piece.color == color)
+            .count();
+        if count > 12 {
+            return Err(SetupError::new(format!(
+                "{} has {count} pieces, more than 12",
+                color.name().to_lowercase()
+            )));
+        }
+    }
     for (index, piece) in board.iter().enumerate() {
         let Some(piece) = piece else { continue };
         let square = Square::new(index as u8);

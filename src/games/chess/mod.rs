@@ -11,6 +11,7 @@ pub(crate) mod bitboard;
 mod movegen;
 mod san;
 mod setup;
+pub(crate) use self::setup::check_army;
 pub(crate) mod types;
 mod zobrist;
 
@@ -259,6 +260,8 @@ impl Game for Chess {
     type Syntax = San;
 
     const PIECE_KINDS: &'static [PieceKind] = &CHESS_KINDS;
+    // A move is its origin, its destination and its promotion, all seen on the board.
+    const BOARD_TELLS_TURN: bool = true;
 
     const VARIANT: Variant = Variant::Chess;
     const REPETITION: RepetitionRule = RepetitionRule::Draw {

@@ -478,6 +478,13 @@ impl Setup {
                 n => return Err(SetupError::new(format!("{n} {side} kings"))),
             }
         }
+        for color in [Color::White, Color::Black] {
+            check_army(
+                color,
+                self.board.by_piece(color, Role::Pawn).count(),
+                self.board.by_color(color).count(),
+            )?;
+        }
         let back_rank_pawns =
             self.board.by_role(Role::Pawn) & (Bitboard::rank(0) | Bitboard::rank(7));
         if let Some(square) = back_rank_pawns.first() {
@@ -552,4 +559,21 @@ impl fmt::Display for Setup {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.fen())
     }
+}
+
+/// Refuses an army no game of chess can have: more than 8 pawns or more than 16 pieces of
+/// one colour (Chess with wickets has the same armies).
+pub(crate) fn check_army(color: Color, pawns: u32, pieces: u32) -> Result<(), SetupError> {
+    let side = color.name().to_ascii_lowercase();
+    if pawns > 8 {
+        return Err(SetupError::new(format!(
+            "{pawns} {side} pawns: a side has at most 8"
+        )));
+    }
+    if pieces > 16 {
+        return Err(SetupError::new(format!(
+            "{pieces} {side} pieces: a side has at most 16"
+        )));
+    }
+    Ok(())
 }

@@ -677,6 +677,12 @@ pub(super) fn check(p: &Wickets) -> Result<(), SetupError> {
                 )));
             }
         }
+        let army = || p.locs_of(color).filter_map(|l| p.piece_at(l));
+        crate::games::chess::check_army(
+            color,
+            army().filter(|q| q.role == Role::Pawn).count() as u32,
+            army().count() as u32,
+        )?;
         let rank = if color == Color::White { 0 } else { 7 };
         for side in [CastlingSide::KingSide, CastlingSide::QueenSide] {
             if p.castling.has(color, side)

@@ -1,0 +1,161 @@
+//! Whole archives at 1x and 10x size: each case that used to grow with the square of its
+//! size must take about ten times as long at 10x. The inputs are made here:
+//!
+//! - `validate-text/long-line`: `pbem validate` (text output) of one game written on one
+//!   line, with a finding in each of its variations;
+//! - `read/tagless`: games without tags, read and replayed;
+//! - `convert/typed-list`: a typed move list on one line (the converter stops at the
+//!   fivefold repetition; every word is still read);
+//! - `convert/export`: a long game written as Game Courier and Zillions moves.
+
+use std::path::PathBuf;
+
+use clap::Parser;
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use pbem::convert::{self, Format, Options, ops::Dialect};
+use pbem::games::{Chess, Game};
+use pbem::notation::{Reader, parse_record};
+use pbem::replay::{self, History, replay};
+
+const SIZES: [(&str, usize); 2] = [("1x", 1), ("10x", 10)];
+
+fn scratch_file(name: &str, contents: &str) -> PathBuf {
+    let path = std::env::temp_dir().join(format!("pbem-bench-{}-{name}", std::process::id()));
+    std::fs::write(&path, contents).expect("temporary file");
+    path
+}
+
+/// One game on one line: a variation with an illegal turn after each of `count` turns.
+fn long_line(count: usize) -> String {
+    let mut text = String::from("[Event \"long line\"]\n\n1. e4 ");
+    for _ in 0..count {
+        text.push_str("(1. Qh5) ");
+    }
+    text.push_str("e5 *\n");
+    text
+}
+
+fn bench_validate_text(c: &mut Criterion) {
+    let mut group = c.benchmark_group("validate-text/long-line");
+    for (label, factor) in SIZES {
+        let text = long_line(1_000 * factor);
+        let path = scratch_file(&format!("long-line-{label}.pgn"), &text);
+        group.throughput(Throughput::Bytes(text.len() as u64));
+        group.bench_function(label, |b| {
+            b.iter(|| {
+                let cli = pbem::cli::Cli::try_parse_from([
+                    "pbem",
+                    "validate",
+                    "--color",
+                    "never",
+                    path.to_str().unwrap(),
+                ])
+                .unwrap();
+                let mut sink = Vec::new();
+                pbem::cli::execute(cli.command, None, &mut sink).unwrap();
+                sink.len()
+            });
+        });
+        let _ = std::fs::remove_file(&path);
+    }
+    group.finish();
+}
+
+fn bench_tagless(c: &mut Criterion) {
+    let mut group = c.benchmark_group("read/tagless");
+    for (label, factor) in SIZES {
+        let text = "1. e4 e5 2. Nf3 Nc6 *\n\n".repeat(10_000 * factor);
+        group.throughput(Throughput::Elements(10_000 * factor as u64));
+        group.bench_function(label, |b| {
+            b.iter(|| {
+                Reader::new(text.as_bytes())
+                    .flatten()
+                    .filter(|record| replay(record).is_valid())
+                    .count()
+            });
+        });
+    }
+    group.finish();
+}
+
+fn bench_typed_list(c: &mut Criterion) {
+    let mut group = c.benchmark_group("convert/typed-list");
+    for (label, factor) in SIZES {
+        let text = "Nf3 Nf6 Ng1 Ng8 ".repeat(8_000 * factor);
+        group.throughput(Throughput::Elements(32_000 * factor as u64));
+        group.bench_function(label, |b| {
+            b.iter(|| {
+                let foreign = convert::read(Format::Text, &text);
+                convert::to_pbem(&foreign, &Options::default()).turns
+            });
+        });
+    }
+    group.finish();
+}
+
+/// A legal game of `plies` plies from a fixed pseudo-random playout that does not end
+/// earlier (seeds are tried in order until one lasts).
+fn long_game(plies: usize) -> String {
+    for seed in 1u64.. {
+        let mut state = seed;
+        let mut position = Chess::start();
+        let mut history = History::starting_at(&position);
+        let mut tokens = Vec::new();
+        let mut turns = Vec::new();
+        while tokens.len() < plies && history.outcome(&position).is_none() {
+            turns.clear();
+            position.legal_turns(&mut turns);
+            if turns.is_empty() {
+                break;
+            }
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            let turn = &turns[(state >> 33) as usize % turns.len()];
+            tokens.push(position.write_turn(turn));
+            position.play(turn);
+            history.enter(&position);
+        }
+        if tokens.len() == plies {
+            return format!("[Event \"long game\"]\n\n{} *\n", tokens.join(" "));
+        }
+    }
+    unreachable!("some playout lasts")
+}
+
+fn bench_export(c: &mut Criterion) {
+    let mut group = c.benchmark_group("convert/export");
+    for (label, factor) in SIZES {
+        let plies = 40 * factor;
+        let text = long_game(plies);
+        let record = parse_record(&text).expect("a playout reads");
+        group.throughput(Throughput::Elements(plies as u64));
+        group.bench_function(format!("gamecourier/{label}"), |b| {
+            b.iter(|| {
+                let game = convert::export_with(
+                    &record,
+                    Dialect::WithoutChange,
+                    replay::Options::default(),
+                )
+                .expect("a valid game exports");
+                convert::gamecourier::write(&game).len()
+            });
+        });
+        group.bench_function(format!("zillions/{label}"), |b| {
+            b.iter(|| {
+                let game =
+                    convert::export_with(&record, Dialect::WithChange, replay::Options::default())
+                        .expect("a valid game exports");
+                convert::zillions::write(&game).len()
+            });
+        });
+    }
+    group.finish();
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().sample_size(10);
+    targets = bench_validate_text, bench_tagless, bench_typed_list, bench_export
+}
+criterion_main!(benches);
