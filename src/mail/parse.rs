@@ -28,7 +28,7 @@
 //! the mail is refused. When the record replays without errors, its final position is
 //! compared with the mail's `Position check:` line.
 
-use mail_parser::{MessageParser, MimeHeaders, PartType};
+use mail_parser::{MessageParser, MessagePart, MimeHeaders, PartType};
 use thiserror::Error;
 
 use super::position_check;
@@ -190,20 +190,7 @@ pub fn parse_mail(bytes: &[u8]) -> Result<Incoming, MailError> {
     let mut texts = Vec::new();
     for part in message.text_bodies() {
         if let PartType::Text(text) = &part.body {
-            let flowed = part.content_type().and_then(|content_type| {
-                content_type
-                    .attribute("format")
-                    .filter(|format| format.eq_ignore_ascii_case("flowed"))
-                    .map(|_| {
-                        content_type
-                            .attribute("delsp")
-                            .is_some_and(|delsp| delsp.eq_ignore_ascii_case("yes"))
-                    })
-            });
-            texts.push(match flowed {
-                Some(delete_space) => unflow(text, delete_space),
-                None => text.to_string(),
-            });
+            texts.push(plain_text(part, text));
         }
     }
     if texts.is_empty() {
@@ -485,6 +472,25 @@ pub(super) fn unquote(line: &str, limit: usize) -> (usize, &str) {
 /// Joins the soft line breaks of `format=flowed` text (RFC 3676, section 4): a line that
 /// ends with a space continues on the next line of the same quote depth; with
 /// `delsp=yes` that space was added by the sender and is removed.
+/// The text of a `text/plain` part, its soft line breaks joined when it is sent as
+/// `format=flowed` (RFC 3676, `delsp=yes` deleting the space before each break).
+pub(super) fn plain_text(part: &MessagePart<'_>, text: &str) -> String {
+    let flowed = part.content_type().and_then(|content_type| {
+        content_type
+            .attribute("format")
+            .filter(|format| format.eq_ignore_ascii_case("flowed"))
+            .map(|_| {
+                content_type
+                    .attribute("delsp")
+                    .is_some_and(|delsp| delsp.eq_ignore_ascii_case("yes"))
+            })
+    });
+    match flowed {
+        Some(delete_space) => unflow(text, delete_space),
+        None => text.to_owned(),
+    }
+}
+
 pub(super) fn unflow(text: &str, delete_space: bool) -> String {
     let mut out = String::with_capacity(text.len());
     let mut open: Option<(usize, String)> = None;

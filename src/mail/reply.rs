@@ -19,9 +19,9 @@
 //! (`Nf3`, `12... Nf3`, `12.Nf3`); it does not judge the token, which is the game's job.
 
 use chrono::{DateTime, Utc};
-use mail_parser::{HeaderValue, MessageParser, MimeHeaders, PartType};
+use mail_parser::{HeaderValue, MessageParser, PartType};
 
-use super::parse::{game_from_subject, unflow, unquote};
+use super::parse::{game_from_subject, plain_text, unquote};
 use super::{BEGIN_RECORD, GAME_HEADER, MailError};
 
 /// What a reply says about itself.
@@ -59,20 +59,7 @@ pub fn parse_reply(bytes: &[u8]) -> Result<Reply, MailError> {
     for part in message.text_bodies().chain(message.html_bodies()) {
         match &part.body {
             PartType::Text(body) => {
-                let flowed = part.content_type().and_then(|content_type| {
-                    content_type
-                        .attribute("format")
-                        .filter(|format| format.eq_ignore_ascii_case("flowed"))
-                        .map(|_| {
-                            content_type
-                                .attribute("delsp")
-                                .is_some_and(|delsp| delsp.eq_ignore_ascii_case("yes"))
-                        })
-                });
-                text = Some(match flowed {
-                    Some(delete_space) => unflow(body, delete_space),
-                    None => body.to_string(),
-                });
+                text = Some(plain_text(part, body));
                 break;
             }
             PartType::Html(body) if text.is_none() => text = Some(html_to_text(body)),
