@@ -12,6 +12,7 @@
 
 use sha2::{Digest, Sha256};
 
+pub mod cards;
 pub mod deal;
 
 use crate::clock::commands;
@@ -137,6 +138,12 @@ pub enum Fairness {
         /// The rolls in the record.
         rolls: usize,
     },
+    /// The deal of the Cards modes: every card played opened from the masked deal, the
+    /// shuffle recomputed from both revealed seeds, suits followed.
+    DealProven {
+        /// The cards played.
+        cards: usize,
+    },
     /// Not proven: the reason (no transcript, cards).
     NotProven(String),
     /// The transcript or a roll is wrong at this ply (0: before the first turn).
@@ -156,6 +163,11 @@ impl std::fmt::Display for Fairness {
                 f,
                 "chance proven fair ({rolls} roll{})",
                 if *rolls == 1 { "" } else { "s" }
+            ),
+            Fairness::DealProven { cards } => write!(
+                f,
+                "chance proven fair (the deal and {cards} card{})",
+                if *cards == 1 { "" } else { "s" }
             ),
             Fairness::NotProven(reason) => write!(f, "chance not proven: {reason}"),
             Fairness::Broken { ply, reason } => {
@@ -237,9 +249,7 @@ pub fn check(record: &Record) -> Fairness {
         return Fairness::NoChance;
     };
     if mode.is_cards() {
-        return Fairness::NotProven(
-            "the cards are written by their players (no mental-poker deal yet)".to_owned(),
-        );
+        return cards::check(record);
     }
     if !matches!(mode, DecisionMode::Dice | DecisionMode::DiceII) {
         return Fairness::NoChance;
@@ -477,6 +487,12 @@ pub fn uses_dice(record: &Record) -> bool {
         is_dice_game(record),
         Some(DecisionMode::Dice | DecisionMode::DiceII)
     )
+}
+
+/// Whether the game's chance is by cards: a Cards mode of Chess with wickets.
+#[must_use]
+pub fn uses_cards(record: &Record) -> bool {
+    is_dice_game(record).is_some_and(DecisionMode::is_cards)
 }
 
 /// Whether `side` has committed in this record.

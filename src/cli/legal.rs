@@ -53,6 +53,23 @@ pub fn run(args: &Args, config: Option<&Path>, out: &mut dyn Write) -> Result<St
                 "the game is {variant}, not {wanted}"
             )));
         }
+        // A fair deal: the awaited card comes from the player's own hand.
+        if args.ply.is_none()
+            && let Ok(home) = super::home::Home::load(config)
+            && let Some((you, dealer, _)) = super::play::own_hand(&record, &home)
+            && let Some(cards) = crate::fair::cards::may_play(&record, you, &dealer)
+        {
+            eprintln!(
+                "pbem: the cards you may play from your hand (by mail: `pbem move GAME CARD`)"
+            );
+            for card in cards {
+                writeln!(out, "{card}")?;
+            }
+            if crate::fair::cards::may_decline(&record) {
+                writeln!(out, "-")?;
+            }
+            return Ok(Status::Ok);
+        }
         return crate::with_game!(variant, G => {
             let name = super::display_path(&file);
             let (position, shown) = show::position_after::<G>(&record, &name, args.ply)?;

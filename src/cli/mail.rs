@@ -1068,6 +1068,17 @@ fn take_in(incoming: &mail::Incoming, bytes: &[u8], home: &Home) -> Result<Taken
         rolled = fair::complete(&mut record, you, &chain)
             .map_err(|error| refused(format!("{id}: {error}; nothing was changed")))?;
     }
+    // Fair cards: the mail's deal must hold; this side adds the steps it can take now
+    // (its message of the deal, its keys for the other side's cards, its seed at the end).
+    if fair::uses_cards(&record) {
+        if let Fairness::Broken { ply, reason } = fair::check(&record) {
+            return Err(refused(format!(
+                "{id}: the mail's cards are not fair: ply {ply}: {reason}; nothing was changed"
+            )));
+        }
+        super::play::ensure_dealt(&mut record, you, &mut state)
+            .map_err(|error| refused(format!("{id}: {error}; nothing was changed")))?;
+    }
     let game = correspondence::state(&record).map_err(|error| refused(error.to_string()))?;
     let now = home::now().map_err(|error| refused(error.to_string()))?;
     if added > 0 || completed || local.is_none() {
@@ -1095,7 +1106,12 @@ fn take_in(incoming: &mail::Incoming, bytes: &[u8], home: &Home) -> Result<Taken
             rolled.token
         ));
     }
-    Ok(Taken::Saved(saved_text(head, &id, &record, &game, you)))
+    let mut text = saved_text(head, &id, &record, &game, you);
+    if let Some((_, _, hand)) = super::play::own_hand(&record, home) {
+        text.push('\n');
+        text.push_str(&super::play::hand_line(&hand));
+    }
+    Ok(Taken::Saved(text))
 }
 
 /// What `receive` prints for a game it saved: `head`, then the result or a standing

@@ -202,6 +202,9 @@ Examples:
     Draw(play::DrawArgs),
     /// Resign a game.
     Resign(play::GameArg),
+    /// Fair chance: `pbem fair reveal GAME` adds your seed to a Cards game with a fair
+    /// deal (at the end, or for an arbiter), so that `pbem validate` can prove the deal.
+    Fair(play::FairArgs),
     /// Store the shared secret your opponent told you for a game.
     Secret(play::SecretArgs),
     /// Mail the latest turn of a game to the opponent (through the outbox).
@@ -302,6 +305,7 @@ pub fn execute(
         Command::Move(args) => play::make_move(&args, &home()?, out),
         Command::Draw(args) => play::draw(&args, &home()?, out),
         Command::Resign(args) => play::resign(&args, &home()?, out),
+        Command::Fair(args) => play::fair_command(&args, &home()?, out),
         Command::Secret(args) => play::secret(&args, &home()?, out),
         Command::Status(args) => status::run(&args, &home()?, out),
         Command::Send(args) => mail::send(&args, &home()?, out),

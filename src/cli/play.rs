@@ -7,6 +7,7 @@ use super::{CliError, Status, parse_variant};
 use crate::clock::{Stamp, TimeControl};
 use crate::config::{Player, is_plausible_address};
 use crate::correspondence::{self, Event, NewGame};
+use crate::fair::deal::Dealer;
 use crate::fair::{self, Chain, Fairness};
 use crate::games::Color;
 use crate::games::Variant;
@@ -169,6 +170,8 @@ pub fn new(args: &NewArgs, home: &Home, out: &mut dyn Write) -> Result<Status, C
     let mut state = home.games.state(id)?;
     // Fair dice: the creator commits now, the opponent on its first receipt.
     ensure_committed(&mut record, you, &mut state)?;
+    // Fair cards: White's first message of the deal.
+    ensure_dealt(&mut record, you, &mut state)?;
     // The game "reaches" its creator now: their reflection time starts from here.
     state.received = Some(now);
     if args.secret {
@@ -204,9 +207,13 @@ pub fn make_move(args: &MoveArgs, home: &Home, out: &mut dyn Write) -> Result<St
     let player = &home.settings.player.email;
     let you = correspondence::side_of(&record, player);
     let state_changed = match you {
-        Some(you) => ensure_committed(&mut record, you, &mut state)?,
+        Some(you) => {
+            ensure_committed(&mut record, you, &mut state)?
+                | ensure_dealt(&mut record, you, &mut state)?
+        }
         None => false,
     };
+    let before = record.clone();
     let played = correspondence::play(&mut record, player, &args.turn, stamp)
         .map_err(|error| CliError::Usage(format!("{}: {error}", path.display())))?;
     let mut awaits_roll = false;
@@ -225,6 +232,17 @@ pub fn make_move(args: &MoveArgs, home: &Home, out: &mut dyn Write) -> Result<St
                 path.display()
             )));
         }
+    }
+    if let Some(you) = you
+        && fair::uses_cards(&record)
+    {
+        let dealer = dealer(&mut state)?;
+        fair::cards::after_move(&before, &mut record, you, &dealer).map_err(|error| {
+            CliError::Usage(format!(
+                "{}: refused, the game's cards are dealt fairly: {error}",
+                path.display()
+            ))
+        })?;
     }
     if args.offer_draw {
         correspondence::record_event(&mut record, player, Event::OfferDraw)
@@ -266,6 +284,67 @@ pub(super) fn chance_chain(state: &mut LocalState) -> Result<Chain, CliError> {
     Ok(chain)
 }
 
+/// The player's side of the fair deal (Cards modes), from the same secret seed as the
+/// dice chain, kept in the game's private local state.
+pub(super) fn dealer(state: &mut LocalState) -> Result<Dealer, CliError> {
+    let chain = chance_chain(state)?;
+    let mut seed = [0u8; 32];
+    hex::decode_to_slice(chain.seed_hex(), &mut seed)
+        .map_err(|error| CliError::Usage(format!("the local state's seed: {error}")))?;
+    Ok(Dealer::from_seed(seed))
+}
+
+/// The player's own hand in a game with a fair deal, from its local state (read only:
+/// without a seed there is no hand).
+pub(super) fn own_hand(record: &Record, home: &Home) -> Option<(Color, Dealer, fair::cards::Hand)> {
+    if !fair::uses_cards(record) {
+        return None;
+    }
+    let you = correspondence::side_of(record, &home.settings.player.email)?;
+    let state = home.games.state(correspondence::game_id(record)?).ok()?;
+    let mut seed = [0u8; 32];
+    hex::decode_to_slice(state.chance_seed.as_deref()?, &mut seed).ok()?;
+    let dealer = Dealer::from_seed(seed);
+    let hand = fair::cards::hand(record, you, &dealer)?;
+    Some((you, dealer, hand))
+}
+
+/// What the player is told of its own hand (never mailed).
+pub(super) fn hand_line(hand: &fair::cards::Hand) -> String {
+    if !hand.dealt {
+        return "your hand: not dealt yet (the deal rides in the first three mails of the game)"
+            .to_owned();
+    }
+    let mut line = format!("your hand: {}", hand.text());
+    if hand.pending > 0 {
+        line.push_str(&format!(
+            " (and {} drawn card{} that open{} with your opponent's next mail)",
+            hand.pending,
+            if hand.pending == 1 { "" } else { "s" },
+            if hand.pending == 1 { "s" } else { "" }
+        ));
+    }
+    line
+}
+
+/// In a game with fair cards, adds the steps of the deal the player can take now (its
+/// messages, its keys for the other side's cards, its seed at the end); says whether the
+/// local state changed (a new seed).
+pub(super) fn ensure_dealt(
+    record: &mut Record,
+    you: Color,
+    state: &mut LocalState,
+) -> Result<bool, CliError> {
+    if !fair::uses_cards(record) {
+        return Ok(false);
+    }
+    let had_seed = state.chance_seed.is_some();
+    let dealer = dealer(state)?;
+    fair::cards::advance(record, you, &dealer)
+        .map_err(|error| CliError::Usage(format!("the game's deal cannot go on: {error}")))?;
+    Ok(!had_seed)
+}
+
 /// In a game with fair dice, writes the player's commitment when the record has none
 /// from them yet; says whether the local state changed (a new seed).
 pub(super) fn ensure_committed(
@@ -280,6 +359,65 @@ pub(super) fn ensure_committed(
     let chain = chance_chain(state)?;
     fair::commit(record, you, &chain);
     Ok(!had_seed)
+}
+
+/// What `pbem fair` does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum FairAction {
+    /// Reveal your seed of the game's deal (then your opponent knows all your cards).
+    Reveal,
+}
+
+/// Arguments of `pbem fair`.
+#[derive(Debug, clap::Args)]
+pub struct FairArgs {
+    /// What to do.
+    #[arg(value_enum)]
+    pub action: FairAction,
+    /// The game.
+    #[arg(value_name = "GAME")]
+    pub game: String,
+}
+
+/// Runs `pbem fair reveal`: writes the player's seed into a Cards game with a fair deal.
+pub fn fair_command(args: &FairArgs, home: &Home, out: &mut dyn Write) -> Result<Status, CliError> {
+    let FairAction::Reveal = args.action;
+    let path = home.games.find(&args.game)?;
+    let mut record = home.games.load(&path)?;
+    let id = game_id_of(&record, &path)?;
+    let mut state = home.games.state(&id)?;
+    let Some(you) = correspondence::side_of(&record, &home.settings.player.email) else {
+        return Err(CliError::Usage(format!(
+            "you ({}) are neither White nor Black in this game",
+            home.settings.player.email
+        )));
+    };
+    if !fair::cards::has_deal(&record) {
+        return Err(CliError::Usage(format!(
+            "{}: the game has no fair deal to reveal",
+            path.display()
+        )));
+    }
+    if fair::cards::seed_revealed(&record, you) {
+        writeln!(out, "{id}: your seed is already in the game")?;
+        return Ok(Status::Ok);
+    }
+    if state.chance_seed.is_none() {
+        return Err(CliError::Usage(format!(
+            "{id}: no seed of yours in the local state"
+        )));
+    }
+    let dealer = dealer(&mut state)?;
+    fair::cards::reveal_seed(&mut record, you, &dealer);
+    home.games
+        .commit(&id, Some(&correspondence::to_text(&record)), None)?;
+    writeln!(
+        out,
+        "{id}: your seed is revealed: with your opponent's, `pbem validate` proves the deal; \
+         your opponent now knows all your cards"
+    )?;
+    writeln!(out, "send it with: pbem send {id}")?;
+    Ok(Status::Ok)
 }
 
 /// Runs `pbem draw`.

@@ -67,6 +67,14 @@ pub fn run(args: &Args, config: Option<&Path>, out: &mut dyn Write) -> Result<St
         }
         let name = super::display_path(&file);
         crate::with_game!(variant, G => show::<G>(&record, &name, args.ply, args.format, target))?;
+        // A fair deal: the player's own hand, from its local state (only its own).
+        if args.format == Format::Text
+            && args.ply.is_none()
+            && let Ok(home) = super::home::Home::load(config)
+            && let Some((_, _, hand)) = super::play::own_hand(&record, &home)
+        {
+            writeln!(target, "{}", super::play::hand_line(&hand))?;
+        }
     } else {
         let variant = args.variant.unwrap_or(Variant::Chess);
         crate::with_game!(variant, G => {

@@ -131,6 +131,10 @@ pub fn run(args: &Args, home: &Home, out: &mut dyn Write) -> Result<Status, CliE
                     &times,
                     waiting.map(|(_, since)| since),
                 );
+                let mut line = line;
+                if !finished && let Some((_, _, hand)) = super::play::own_hand(&record, home) {
+                    line.push_str(&format!("; {}", super::play::hand_line(&hand)));
+                }
                 if !finished && times.iter().any(PlayerTime::overdue) {
                     overdue += 1;
                 }

@@ -1,8 +1,7 @@
 //! The mental-poker deal for the Cards modes (issue 16): SRA-style commutative masking on
 //! the ristretto255 group (curve25519-dalek), with per-card keys so that one card can be
-//! opened to one player alone. A library step: the mails, the hidden hands in `show` and
-//! `status`, and `validate` do not use it yet (the Cards modes still have their players
-//! write the cards).
+//! opened to one player alone. `fair::cards` writes it into the record and the mails and
+//! checks it.
 //!
 //! Cards are the 40 group elements `card_point(0..40)` (index = suit × 10 + value − 1,
 //! suits C, D, H, S as in `notation/wickets.md`), made by hashing, so nobody knows a
@@ -96,6 +95,12 @@ impl Dealer {
         Dealer { seed }
     }
 
+    /// The seed, to reveal at the end of the game.
+    #[must_use]
+    pub fn seed(&self) -> &[u8; 32] {
+        &self.seed
+    }
+
     fn global(&self) -> Scalar {
         scalar(b"pbem deal global", &self.seed, 0)
     }
@@ -162,6 +167,11 @@ impl Dealer {
             .map(|(i, point)| (self.card_key(i) * unmask * point).compress())
             .collect())
     }
+}
+
+/// Checks a masked deck as received: 40 group elements, all different.
+pub fn check(deck: &[CompressedRistretto]) -> Result<(), DealError> {
+    read(deck).map(|_| ())
 }
 
 /// The deck's points, checked: 40 group elements, all different.

@@ -1,0 +1,822 @@
+//! Fair cards by mail (issue 16): the mental-poker deal of [`super::deal`] written into
+//! the record as `[%deal ...]` comment commands, the checks `pbem validate` makes of it,
+//! and the steps each player's pbem adds to its mails. The protocol is specified in
+//! `notation/fair-chance.md` ("Cards").
+//!
+//! White deals first (steps 1 and 3), Black second (step 2). Positions 0-9 of the final
+//! deck are White's hand, 10-19 Black's, and the j-th card played since the deal draws
+//! position 19 + j for its player. Each player reveals to the other its card key for
+//! every position the other holds (`[%deal keys P KEY ...]`), and opens each card it
+//! plays with its own key for its position (`[%deal open P KEY]`), so the record alone
+//! proves that a played card was the one its player held. The seeds (`[%deal seed S]`)
+//! come at the end: then [`super::deal::verify`] recomputes the three messages, which
+//! proves the shuffle a permutation of the 40 cards and gives every hand, so that suits
+//! followed can be checked too. Everything here works on records and a seed passed in;
+//! drawing the seed and the files are the caller's.
+
+use base64::Engine as _;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD as B64;
+use curve25519_dalek::ristretto::CompressedRistretto;
+use curve25519_dalek::scalar::Scalar;
+
+use super::deal::{self, DECK, Dealer, Masked};
+use super::{Fairness, Value};
+use crate::clock::commands;
+use crate::games::wickets::{Card, Decision, Wickets};
+use crate::games::{Color, Game};
+use crate::notation::{Comment, Record, Span};
+use crate::replay;
+
+/// The comment command of the deal.
+const COMMAND: &str = "deal";
+
+/// The cards dealt to each hand.
+const HAND: usize = 10;
+
+/// Card plays the first deal lasts for: the 21st empties the deck and reshuffles.
+const PLAYS_PER_DEAL: usize = DECK - 2 * HAND;
+
+const SUITS: [char; 4] = ['C', 'D', 'H', 'S'];
+
+/// The card of a deal index (suit × 10 + value − 1).
+fn card_of(index: usize) -> Option<Card> {
+    Card::new(*SUITS.get(index / 10)?, u8::try_from(index % 10 + 1).ok()?)
+}
+
+fn text_of(bytes: &[u8]) -> String {
+    B64.encode(bytes)
+}
+
+fn bytes_of(text: &str) -> Option<[u8; 32]> {
+    B64.decode(text).ok()?.try_into().ok()
+}
+
+fn scalar_of(text: &str) -> Option<Scalar> {
+    Option::from(Scalar::from_canonical_bytes(bytes_of(text)?))
+}
+
+fn side_index(side: Color) -> usize {
+    usize::from(side == Color::Black)
+}
+
+/// One command of the deal's transcript.
+#[derive(Clone, Debug)]
+enum Step {
+    /// Message 1, 2 or 3 of the deal: 40 masked cards.
+    Mask(u8, Masked),
+    /// The writer's card keys for positions the other side holds.
+    Keys(Vec<(usize, Scalar)>),
+    /// A card played, opened with its player's key for its position.
+    Open(usize, Scalar),
+    /// The writer's seed, at the end.
+    Seed(Value),
+}
+
+/// A command as written: its side, ply (0 before the first turn) and place in the record.
+#[derive(Clone, Debug)]
+struct Entry {
+    side: Color,
+    ply: usize,
+    step: Step,
+}
+
+/// The deal's commands of the main line, in record order; an unreadable one is an error
+/// with its ply.
+fn transcript(record: &Record) -> Result<Vec<Entry>, (usize, String)> {
+    let mut out = Vec::new();
+    let lists = std::iter::once(&record.moves.comments)
+        .chain(record.moves.turns.iter().map(|turn| &turn.comments));
+    for (ply, comments) in lists.enumerate() {
+        for comment in comments {
+            let text = comment.text.as_str();
+            for (name, value) in commands(text) {
+                if name != COMMAND {
+                    continue;
+                }
+                let side = if text.starts_with("white") {
+                    Color::White
+                } else if text.starts_with("black") {
+                    Color::Black
+                } else {
+                    return Err((ply, format!("\"{text}\" does not name its side first")));
+                };
+                let words: Vec<&str> = value.split_whitespace().collect();
+                let short: String = value.chars().take(40).collect();
+                let bad = || (ply, format!("cannot read [%{name} {short}...]"));
+                let step = match words.as_slice() {
+                    [mask @ ("mask1" | "mask2" | "mask3"), cards @ ..] => Step::Mask(
+                        mask.as_bytes()[4] - b'0',
+                        cards
+                            .iter()
+                            .map(|c| bytes_of(c).map(CompressedRistretto))
+                            .collect::<Option<_>>()
+                            .ok_or_else(bad)?,
+                    ),
+                    ["keys", pairs @ ..] if pairs.len().is_multiple_of(2) => Step::Keys(
+                        pairs
+                            .chunks(2)
+                            .map(|pair| Some((position(pair[0])?, scalar_of(pair[1])?)))
+                            .collect::<Option<_>>()
+                            .ok_or_else(bad)?,
+                    ),
+                    ["open", at, key] => Step::Open(
+                        position(at).ok_or_else(bad)?,
+                        scalar_of(key).ok_or_else(bad)?,
+                    ),
+                    ["seed", seed] => Step::Seed(bytes_of(seed).ok_or_else(bad)?),
+                    _ => return Err(bad()),
+                };
+                out.push(Entry { side, ply, step });
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn position(text: &str) -> Option<usize> {
+    text.parse().ok().filter(|&p| p < DECK)
+}
+
+/// A card played in the record.
+#[derive(Clone, Copy, Debug)]
+struct Play {
+    ply: usize,
+    side: Color,
+    card: Card,
+    /// The card it answers (an opponent's reply), if any.
+    lead: Option<Card>,
+    /// Which of its side's cards in this ply it is (0 first).
+    nth: usize,
+}
+
+/// The cards played along the main line, in order; with the side awaited at the end
+/// (whose card comes next) and the ply of a card played after the deck ran out.
+struct Plays {
+    plays: Vec<Play>,
+    awaited: Option<Color>,
+    reshuffle: Option<usize>,
+}
+
+fn plays_of(record: &Record) -> Result<Plays, (usize, String)> {
+    let replayed = replay::replay_game::<Wickets>(record);
+    if let Some(error) = replayed.report.errors().next() {
+        return Err((0, format!("the record does not replay: {}", error.message)));
+    }
+    let Some(mut position) = replayed.start else {
+        return Err((0, "no playable start".to_owned()));
+    };
+    let mut plays = Vec::new();
+    let mut reshuffle = None;
+    for (i, turn) in replayed.turns.iter().enumerate() {
+        let thrower = position.side_to_move();
+        let cards: Vec<Card> = turn
+            .decision
+            .iter()
+            .filter_map(|d| match d {
+                Decision::Card(card) => Some(*card),
+                _ => None,
+            })
+            .collect();
+        for (k, &card) in cards.iter().enumerate() {
+            if plays.len() == PLAYS_PER_DEAL {
+                reshuffle.get_or_insert(i + 1);
+                break;
+            }
+            let side = if k % 2 == 0 { thrower } else { thrower.other() };
+            plays.push(Play {
+                ply: i + 1,
+                side,
+                card,
+                lead: (k % 2 == 1).then(|| cards[k - 1]),
+                nth: cards[..k]
+                    .iter()
+                    .enumerate()
+                    .filter(|(m, _)| m % 2 == k % 2)
+                    .count(),
+            });
+        }
+        position.play(turn);
+    }
+    let awaited = replayed
+        .position
+        .as_ref()
+        .filter(|p| p.mode().is_cards())
+        .and_then(Game::awaited_side);
+    Ok(Plays {
+        plays,
+        awaited,
+        reshuffle,
+    })
+}
+
+/// Who holds position `p` of the deal, given the plays so far (and the next one, awaited).
+fn holder(p: usize, plays: &Plays) -> Option<Color> {
+    if p < HAND {
+        return Some(Color::White);
+    }
+    if p < 2 * HAND {
+        return Some(Color::Black);
+    }
+    let j = p - 2 * HAND;
+    match plays.plays.get(j) {
+        Some(play) => Some(play.side),
+        None if j == plays.plays.len() => plays.awaited,
+        None => None,
+    }
+}
+
+/// The deal as the record gives it so far.
+#[derive(Default)]
+struct Deal {
+    /// The three messages, each with its ply.
+    masks: [Option<(usize, Masked)>; 3],
+    /// Each side's revealed card keys (for the other side's positions), with their place
+    /// in the transcript, by position.
+    keys: [Vec<Option<(usize, Scalar)>>; 2],
+    /// Each side's opens: (ply, position, key, place in the transcript).
+    opens: [Vec<(usize, usize, Scalar, usize)>; 2],
+    /// Each side's seed, with its ply.
+    seeds: [Option<(usize, Value)>; 2],
+}
+
+/// Reads the transcript into a [`Deal`], checking the order of the messages; `None`
+/// when the record has no deal commands at all.
+fn read_deal(record: &Record) -> Result<Option<Deal>, (usize, String)> {
+    let entries = transcript(record)?;
+    if entries.is_empty() {
+        return Ok(None);
+    }
+    let mut deal = Deal {
+        keys: [vec![None; DECK], vec![None; DECK]],
+        ..Deal::default()
+    };
+    for (order, entry) in entries.into_iter().enumerate() {
+        let (side, ply) = (entry.side, entry.ply);
+        let s = side_index(side);
+        match entry.step {
+            Step::Mask(step, masked) => {
+                let dealer = if step == 2 {
+                    Color::Black
+                } else {
+                    Color::White
+                };
+                let index = usize::from(step - 1);
+                if side != dealer {
+                    return Err((ply, format!("message {step} of the deal is {dealer}'s")));
+                }
+                if deal.masks[index].is_some() {
+                    return Err((ply, format!("message {step} of the deal comes twice")));
+                }
+                if index > 0 && deal.masks[index - 1].is_none() {
+                    return Err((
+                        ply,
+                        format!("message {step} of the deal comes before message {index}"),
+                    ));
+                }
+                deal::check(&masked).map_err(|e| (ply, format!("message {step}: {e}")))?;
+                deal.masks[index] = Some((ply, masked));
+            }
+            Step::Keys(keys) => {
+                let last = if side == Color::White { 2 } else { 1 };
+                if deal.masks[last].is_none() {
+                    return Err((
+                        ply,
+                        format!(
+                            "{side} reveals card keys before its message {} of the deal",
+                            last + 1
+                        ),
+                    ));
+                }
+                for (p, key) in keys {
+                    if deal.keys[s][p].is_some() {
+                        return Err((
+                            ply,
+                            format!("{side} reveals its key for position {p} twice"),
+                        ));
+                    }
+                    deal.keys[s][p] = Some((order, key));
+                }
+            }
+            Step::Open(p, key) => deal.opens[s].push((ply, p, key, order)),
+            Step::Seed(seed) => {
+                if deal.seeds[s].is_some() {
+                    return Err((ply, format!("{side} reveals its seed twice")));
+                }
+                deal.seeds[s] = Some((ply, seed));
+            }
+        }
+    }
+    Ok(Some(deal))
+}
+
+/// Checks a Cards game's deal: every card played opened from the masked deal with both
+/// players' keys and held by its player; with both seeds, the three messages and every
+/// key recomputed, and suits followed.
+pub(super) fn check(record: &Record) -> Fairness {
+    match check_deal(record) {
+        Ok(fairness) => fairness,
+        Err((ply, reason)) => Fairness::Broken { ply, reason },
+    }
+}
+
+fn check_deal(record: &Record) -> Result<Fairness, (usize, String)> {
+    let Some(deal) = read_deal(record)? else {
+        return Ok(Fairness::NotProven(
+            "no deal transcript (the cards are written by their players)".to_owned(),
+        ));
+    };
+    let plays = plays_of(record)?;
+    let opened = open_plays(&deal, &plays)?;
+    // Keys are revealed only for the other side's cards.
+    for side in [Color::White, Color::Black] {
+        for (p, key) in deal.keys[side_index(side)].iter().enumerate() {
+            if key.is_some() && holder(p, &plays).is_some_and(|h| h == side) {
+                let ply = entry_ply(record, side, p);
+                return Err((
+                    ply,
+                    format!("{side} reveals its key for position {p}, its own card"),
+                ));
+            }
+        }
+    }
+    let (Some((_, white)), Some((_, black))) = (deal.seeds[0], deal.seeds[1]) else {
+        return Ok(Fairness::NotProven(format!(
+            "the seeds are not revealed yet ({} card{} opened from the masked deal and checked; \
+             the shuffle and suits followed are proven once both seeds are in, `pbem fair \
+             reveal`)",
+            opened.len(),
+            if opened.len() == 1 { "" } else { "s" }
+        )));
+    };
+    let dealers = [Dealer::from_seed(white), Dealer::from_seed(black)];
+    let masks: Vec<&(usize, Masked)> = deal.masks.iter().flatten().collect();
+    let [m1, m2, m3] = masks.as_slice() else {
+        return Err((
+            0,
+            "the seeds are revealed, but the deal is not complete".to_owned(),
+        ));
+    };
+    let order = deal::verify(&dealers[0], &dealers[1], [&m1.1, &m2.1, &m3.1]).map_err(|e| {
+        let ply = match e {
+            deal::DealError::Differs { step, .. } => masks[usize::from(step - 1)].0,
+            _ => m3.0,
+        };
+        (ply, format!("the deal against the revealed seeds: {e}"))
+    })?;
+    for side in [Color::White, Color::Black] {
+        let dealer = &dealers[side_index(side)];
+        for (p, key) in deal.keys[side_index(side)].iter().enumerate() {
+            if key.is_some_and(|(_, k)| k != dealer.card_key(p)) {
+                return Err((
+                    entry_ply(record, side, p),
+                    format!("{side}'s key for position {p} is not the one its seed gives"),
+                ));
+            }
+        }
+        for &(ply, p, key, _) in &deal.opens[side_index(side)] {
+            if key != dealer.card_key(p) {
+                return Err((
+                    ply,
+                    format!("{side}'s opening key for position {p} is not the one its seed gives"),
+                ));
+            }
+        }
+    }
+    // Suits followed: each reply against the whole hand at that moment.
+    let mut hands: [Vec<usize>; 2] = [(0..HAND).collect(), (HAND..2 * HAND).collect()];
+    for (j, (play, &p)) in plays.plays.iter().zip(&opened).enumerate() {
+        let hand = &mut hands[side_index(play.side)];
+        if let Some(lead) = play.lead
+            && play.card.suit() != lead.suit()
+        {
+            let held: Vec<String> = hand
+                .iter()
+                .filter_map(|&q| card_of(order[q]))
+                .filter(|c| c.suit() == lead.suit())
+                .map(|c| c.to_string())
+                .collect();
+            if !held.is_empty() {
+                return Err((
+                    play.ply,
+                    format!(
+                        "{} must follow suit: {} answers {lead} while {} holds {}",
+                        play.side,
+                        play.card,
+                        play.side,
+                        held.join(" ")
+                    ),
+                ));
+            }
+        }
+        hand.retain(|&q| q != p);
+        hand.push(2 * HAND + j);
+    }
+    if let Some(ply) = plays.reshuffle {
+        return Ok(Fairness::NotProven(format!(
+            "the deck ran out at ply {ply}: the cards after its reshuffle are written by \
+             their players (a fair reshuffle is not implemented); the {} cards before it are \
+             proven",
+            opened.len()
+        )));
+    }
+    Ok(Fairness::DealProven {
+        cards: opened.len(),
+    })
+}
+
+/// The ply of `side`'s keys command that reveals position `p` (0 when not found).
+fn entry_ply(record: &Record, side: Color, p: usize) -> usize {
+    transcript(record)
+        .unwrap_or_default()
+        .into_iter()
+        .find(|e| {
+            e.side == side && matches!(&e.step, Step::Keys(k) if k.iter().any(|(q, _)| *q == p))
+        })
+        .map_or(0, |e| e.ply)
+}
+
+/// Opens every card played: the position its player named, held by that player, opened
+/// with the other side's key revealed before and the player's own: the card played.
+/// Returns the position of each play.
+fn open_plays(deal: &Deal, plays: &Plays) -> Result<Vec<usize>, (usize, String)> {
+    let mut positions = Vec::with_capacity(plays.plays.len());
+    let mut played = [false; DECK];
+    for (j, play) in plays.plays.iter().enumerate() {
+        let (side, ply) = (play.side, play.ply);
+        let Some(&(_, p, key, order)) = deal.opens[side_index(side)]
+            .iter()
+            .filter(|o| o.0 == ply)
+            .nth(play.nth)
+        else {
+            return Err((
+                ply,
+                format!(
+                    "{side}'s card {} carries no opening key ([%deal open]): it was written by hand",
+                    play.card
+                ),
+            ));
+        };
+        let Some((_, deck)) = &deal.masks[2] else {
+            return Err((
+                ply,
+                format!("{side} plays {} before the deal is complete", play.card),
+            ));
+        };
+        let drawn = p < 2 * HAND + j;
+        if holder(p, plays) != Some(side) || !drawn || played[p] {
+            return Err((
+                ply,
+                format!(
+                    "{side} plays {} from position {p}, which is not in its hand{}",
+                    play.card,
+                    if played[p] { " (played before)" } else { "" }
+                ),
+            ));
+        }
+        let Some((revealed, theirs)) = deal.keys[side_index(side.other())][p] else {
+            return Err((
+                ply,
+                format!("{} never revealed its key for position {p}", side.other()),
+            ));
+        };
+        if revealed > order {
+            return Err((
+                ply,
+                format!(
+                    "{side} opens position {p} before {} revealed its key for it",
+                    side.other()
+                ),
+            ));
+        }
+        match deal::open(deck, p, &key, &theirs).and_then(card_of) {
+            None => {
+                return Err((
+                    ply,
+                    format!(
+                        "position {p} does not open with the keys revealed for it (an edited key): \
+                         {side}'s {} is not proven",
+                        play.card
+                    ),
+                ));
+            }
+            Some(card) if card != play.card => {
+                return Err((
+                    ply,
+                    format!(
+                        "{side} plays {}, but position {p} of its hand holds {card} (a swapped card)",
+                        play.card
+                    ),
+                ));
+            }
+            Some(_) => {}
+        }
+        played[p] = true;
+        positions.push(p);
+    }
+    Ok(positions)
+}
+
+/// Whether the record carries a fair deal (any `[%deal]` command).
+#[must_use]
+pub fn has_deal(record: &Record) -> bool {
+    transcript(record).is_ok_and(|entries| !entries.is_empty())
+}
+
+fn push(record: &mut Record, side: Color, text: &str) {
+    let target = match record.moves.turns.last_mut() {
+        Some(turn) => &mut turn.comments,
+        None => &mut record.moves.comments,
+    };
+    target.push(Comment {
+        text: format!("{} [%{COMMAND} {text}]", side.name().to_ascii_lowercase()).into(),
+        span: Span::default(),
+    });
+}
+
+fn mask_text(step: u8, deck: &[CompressedRistretto]) -> String {
+    let cards: Vec<String> = deck.iter().map(|c| text_of(c.as_bytes())).collect();
+    format!("mask{step} {}", cards.join(" "))
+}
+
+/// Adds every step of the deal `side` can take now (after the last turn): White's first
+/// message when the record has none (and no card was played by hand); Black's second with
+/// its keys for White's hand; White's third with its keys for Black's hand; then `side`'s
+/// keys for every position the other side holds (or draws with the card it is awaited
+/// for) that it has not revealed yet, and its seed once the game is over. Says whether
+/// the record changed; an error when the record's deal is broken or a message is not a
+/// deck.
+pub fn advance(record: &mut Record, side: Color, dealer: &Dealer) -> Result<bool, String> {
+    if !super::uses_cards(record) {
+        return Ok(false);
+    }
+    let deal = match read_deal(record).map_err(|(ply, why)| format!("ply {ply}: {why}"))? {
+        Some(deal) => deal,
+        None => {
+            let plays = plays_of(record).map_err(|(_, why)| why)?;
+            if side != Color::White || !plays.plays.is_empty() || record.tag("Deal").is_some() {
+                return Ok(false);
+            }
+            push(record, side, &mask_text(1, &dealer.mask_and_shuffle()));
+            return Ok(true);
+        }
+    };
+    let mut changed = false;
+    match (side, &deal.masks) {
+        (Color::Black, [Some((_, m1)), None, _]) => {
+            let m2 = dealer
+                .shuffle_with_card_keys(m1)
+                .map_err(|e| e.to_string())?;
+            push(record, side, &mask_text(2, &m2));
+            changed = true;
+        }
+        (Color::White, [Some(_), Some((_, m2)), None]) => {
+            let m3 = dealer.rekey(m2).map_err(|e| e.to_string())?;
+            push(record, side, &mask_text(3, &m3));
+            changed = true;
+        }
+        _ => {}
+    }
+    let ready = match side {
+        Color::White => deal.masks[2].is_some() || changed,
+        Color::Black => deal.masks[1].is_some() || changed,
+    };
+    if ready {
+        let plays = plays_of(record).map_err(|(_, why)| why)?;
+        let mine = &deal.keys[side_index(side)];
+        let owed: Vec<String> = (0..DECK)
+            .filter(|&p| mine[p].is_none() && holder(p, &plays) == Some(side.other()))
+            .map(|p| format!("{p} {}", text_of(dealer.card_key(p).as_bytes())))
+            .collect();
+        if !owed.is_empty() {
+            push(record, side, &format!("keys {}", owed.join(" ")));
+            changed = true;
+        }
+    }
+    check_own(record, side, dealer)?;
+    let over = !matches!(record.tag("Result").map(str::trim), None | Some("*"));
+    if over && deal.seeds[side_index(side)].is_none() {
+        reveal_seed(record, side, dealer);
+        changed = true;
+    }
+    Ok(changed)
+}
+
+/// Checks, as only `side`'s pbem can before the seeds, that every key the other side
+/// revealed for `side`'s cards opens its position to a card, and no card twice.
+fn check_own(record: &Record, side: Color, dealer: &Dealer) -> Result<(), String> {
+    let Some(deal) = read_deal(record).map_err(|(ply, why)| format!("ply {ply}: {why}"))? else {
+        return Ok(());
+    };
+    let Some((_, deck)) = &deal.masks[2] else {
+        return Ok(());
+    };
+    let mut seen = [None; DECK];
+    for (p, key) in deal.keys[side_index(side.other())].iter().enumerate() {
+        let Some((_, key)) = key else { continue };
+        let Some(card) = deal::open(deck, p, &dealer.card_key(p), key) else {
+            return Err(format!(
+                "{}'s key for position {p}, one of {side}'s cards, opens no card (an edited key)",
+                side.other()
+            ));
+        };
+        if let Some(q) = seen[card].replace(p) {
+            return Err(format!(
+                "positions {q} and {p} of {side}'s cards open to the same card"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Writes `side`'s seed (at the end of the game, or for an arbiter): with both seeds in,
+/// `pbem validate` proves the whole deal. Every card of `side` is known to the other
+/// side from then on.
+pub fn reveal_seed(record: &mut Record, side: Color, dealer: &Dealer) {
+    push(record, side, &format!("seed {}", text_of(dealer.seed())));
+}
+
+/// Whether `side` has revealed its seed in this record.
+#[must_use]
+pub fn seed_revealed(record: &Record, side: Color) -> bool {
+    read_deal(record).is_ok_and(|deal| deal.is_some_and(|d| d.seeds[side_index(side)].is_some()))
+}
+
+/// A player's hand as its own pbem sees it: the cards it holds (position and card), and
+/// how many drawn cards wait for the other side's key.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Hand {
+    /// The cards held, with their positions in the deal, in deck order.
+    pub cards: Vec<(usize, Card)>,
+    /// Drawn cards that open with the other side's next mail.
+    pub pending: usize,
+    /// Whether the deal has given this side its hand yet.
+    pub dealt: bool,
+}
+
+impl Hand {
+    /// The cards, written as the notation does: `C3 D7 S10`.
+    #[must_use]
+    pub fn text(&self) -> String {
+        let mut cards: Vec<Card> = self.cards.iter().map(|&(_, c)| c).collect();
+        cards.sort();
+        let names: Vec<String> = cards.iter().map(ToString::to_string).collect();
+        names.join(" ")
+    }
+}
+
+/// `side`'s hand now, opened with its own keys and the ones the other side revealed;
+/// `None` when the record has no deal (or it ran out: the reshuffle is not dealt fairly).
+#[must_use]
+pub fn hand(record: &Record, side: Color, dealer: &Dealer) -> Option<Hand> {
+    let deal = read_deal(record).ok()??;
+    let plays = plays_of(record).ok()?;
+    if plays.reshuffle.is_some() {
+        return None;
+    }
+    let Some((_, deck)) = &deal.masks[2] else {
+        return Some(Hand::default());
+    };
+    let positions = open_plays(&deal, &plays).ok()?;
+    let theirs = &deal.keys[side_index(side.other())];
+    let mut hand = Hand {
+        dealt: true,
+        ..Hand::default()
+    };
+    let drawn = 2 * HAND + plays.plays.len();
+    for p in (0..drawn).filter(|&p| holder(p, &plays) == Some(side) && !positions.contains(&p)) {
+        match theirs[p] {
+            Some((_, key)) => {
+                let card = deal::open(deck, p, &dealer.card_key(p), &key).and_then(card_of)?;
+                hand.cards.push((p, card));
+            }
+            None if p < 2 * HAND => hand.dealt = false,
+            None => hand.pending += 1,
+        }
+    }
+    if !hand.dealt {
+        hand.cards.clear();
+    }
+    hand.cards.sort_by_key(|&(_, c)| c);
+    Some(hand)
+}
+
+/// The cards `side` may play from its hand now (in reply to `lead`, following suit when
+/// it holds one), in deck order.
+#[must_use]
+pub fn playable(hand: &Hand, lead: Option<Card>) -> Vec<Card> {
+    let all: Vec<Card> = hand.cards.iter().map(|&(_, c)| c).collect();
+    match lead {
+        Some(lead) if all.iter().any(|c| c.suit() == lead.suit()) => all
+            .into_iter()
+            .filter(|c| c.suit() == lead.suit())
+            .collect(),
+        _ => all,
+    }
+}
+
+/// After `side`'s turn or card (`record` is `before` plus it): checks each card `side`
+/// added against its hand (held, suit followed) and writes its opening key; refuses a
+/// scoring attempt while `side`'s hand is not dealt yet. Then [`advance`].
+pub fn after_move(
+    before: &Record,
+    record: &mut Record,
+    side: Color,
+    dealer: &Dealer,
+) -> Result<(), String> {
+    if !has_deal(before) {
+        return Ok(());
+    }
+    let old = plays_of(before).map_err(|(_, why)| why)?;
+    let new = plays_of(record).map_err(|(_, why)| why)?;
+    let attempt_open = new.awaited.is_some() || new.plays.len() > old.plays.len();
+    let Some(mut hand) = hand(before, side, dealer) else {
+        return Ok(());
+    };
+    if attempt_open && !hand.dealt {
+        return Err(
+            "the deal has not given you your hand yet (it rides in the first three mails of \
+             the game: White's, Black's, White's); play a turn without a scoring attempt \
+             until then"
+                .to_owned(),
+        );
+    }
+    for play in &new.plays[old.plays.len()..] {
+        if play.side != side {
+            return Err(format!(
+                "{} is {}'s card to play, not yours",
+                play.card, play.side
+            ));
+        }
+        let Some(&(p, _)) = hand.cards.iter().find(|(_, c)| *c == play.card) else {
+            return Err(format!(
+                "you do not hold {}: your hand is {}",
+                play.card,
+                hand.text()
+            ));
+        };
+        if !playable(&hand, play.lead).contains(&play.card) {
+            return Err(format!(
+                "you must follow suit: {} answers {} while you hold {}",
+                play.card,
+                play.lead.map(|c| c.to_string()).unwrap_or_default(),
+                Hand {
+                    cards: hand
+                        .cards
+                        .iter()
+                        .filter(|(_, c)| play.lead.is_some_and(|l| l.suit() == c.suit()))
+                        .copied()
+                        .collect(),
+                    ..Hand::default()
+                }
+                .text()
+            ));
+        }
+        hand.cards.retain(|&(q, _)| q != p);
+        push(
+            record,
+            side,
+            &format!("open {p} {}", text_of(dealer.card_key(p).as_bytes())),
+        );
+    }
+    advance(record, side, dealer)?;
+    if let Fairness::Broken { ply, reason } = check(record) {
+        return Err(format!("ply {ply}: {reason}"));
+    }
+    Ok(())
+}
+
+/// The cards `side` may play now from its hand, when the record's last turn awaits
+/// `side`'s card (in reply to the lead, following suit when it holds one); `None` when
+/// nothing awaits `side`'s card or the hand is not known.
+#[must_use]
+pub fn may_play(record: &Record, side: Color, dealer: &Dealer) -> Option<Vec<Card>> {
+    let replayed = replay::replay_game::<Wickets>(record);
+    let position = replayed.position?;
+    if position.awaited_side() != Some(side) || position.awaits_roll() {
+        return None;
+    }
+    let hand = hand(record, side, dealer).filter(|h| h.dealt)?;
+    let lead = if position.side_to_move() == side {
+        replayed.turns.last().and_then(|turn| {
+            turn.decision.iter().rev().find_map(|d| match d {
+                Decision::Card(card) => Some(*card),
+                _ => None,
+            })
+        })
+    } else {
+        None
+    };
+    Some(playable(&hand, lead))
+}
+
+/// Whether the record's last turn is a Cards II attempt whose thrower may decline the
+/// second pair (`_c-`).
+#[must_use]
+pub fn may_decline(record: &Record) -> bool {
+    replay::replay_game::<Wickets>(record)
+        .position
+        .is_some_and(|position| position.awaited_parts().iter().any(|part| part == "-"))
+}
+
+#[cfg(test)]
+mod tests;
