@@ -800,6 +800,7 @@ fn a_connection_dropped_half_way_loses_nothing_and_the_next_run_finishes() {
     // pbem stops once the first reply is taken in; the server's imap process for its
     // session is killed there, as a dropped connection.
     let (child, flag) = paused_receive(alice);
+    let (first, second) = taken_first(alice, &replies);
     let log = server.log();
     let session = log
         .lines()
@@ -824,13 +825,13 @@ fn a_connection_dropped_half_way_loses_nothing_and_the_next_run_finishes() {
         "{said}"
     );
     assert!(
-        text(&output.stdout).contains("played 1... e5 (typed by hand)"),
+        text(&output.stdout).contains(&format!("played 1... {} (typed by hand)", ANSWERS[first])),
         "{}",
         text(&output.stdout)
     );
     // The first reply was taken in, but the connection dropped before it was flagged
     // (after: seen): it is still there, unflagged.
-    let (_, first_name, first_reply) = &replies[0];
+    let (_, first_name, first_reply) = &replies[first];
     assert!(
         untouched(&inbox, first_name, first_reply),
         "{:?}",
@@ -844,8 +845,11 @@ fn a_connection_dropped_half_way_loses_nothing_and_the_next_run_finishes() {
         &["receive", "--imap"],
         None,
     ));
-    assert!(taken.contains("played 1... d5 (typed by hand)"), "{taken}");
-    assert!(!taken.contains("e5"), "{taken}");
+    assert!(
+        taken.contains(&format!("played 1... {} (typed by hand)", ANSWERS[second])),
+        "{taken}"
+    );
+    assert!(!taken.contains(ANSWERS[first]), "{taken}");
     for (_, name, reply) in &replies {
         assert!(
             seen_in(&inbox, "cur/", name, reply),
@@ -853,13 +857,18 @@ fn a_connection_dropped_half_way_loses_nothing_and_the_next_run_finishes() {
             place(&inbox, name, reply)
         );
     }
-    let first =
-        std::fs::read_to_string(alice.dir.join("games").join(format!("{}.pgn", games[0]))).unwrap();
-    let e5 = first
+    let record = std::fs::read_to_string(
+        alice
+            .dir
+            .join("games")
+            .join(format!("{}.pgn", games[first])),
+    )
+    .unwrap();
+    let taken_once = record
         .split_whitespace()
-        .filter(|word| *word == "e5")
+        .filter(|word| *word == ANSWERS[first])
         .count();
-    assert_eq!(e5, 1, "{first}");
+    assert_eq!(taken_once, 1, "{record}");
 }
 
 /// `pbem receive --imap` started for `player`, stopped once it has taken a mail in (the
@@ -897,7 +906,7 @@ fn two_replies_waiting(server: &ImapServer, homes: &Homes) -> Vec<(String, Strin
     let alice = &homes.alice;
     configure(alice, &server.config("alice@example.org", false, ""));
     let mut games = Vec::new();
-    for (first, answer) in [("e4", "e5"), ("d4", "d5")] {
+    for (first, answer) in [("e4", ANSWERS[0]), ("d4", ANSWERS[1])] {
         let id = homes.start("2026-11-01T09:00:00Z", &[]);
         ok(&alice.run("2026-11-01T10:00:00Z", &["move", &id, first]));
         let mail = dry_run(alice, "2026-11-01T10:00:00Z", &id);
@@ -909,21 +918,49 @@ fn two_replies_waiting(server: &ImapServer, homes: &Homes) -> Vec<(String, Strin
     games
 }
 
+/// The turns of the two replies of [`two_replies_waiting`].
+const ANSWERS: [&str; 2] = ["e5", "d5"];
+
+/// Whether game `id` of `player` holds the turn `answer`.
+fn holds(player: &Player, id: &str, answer: &str) -> bool {
+    std::fs::read_to_string(player.dir.join("games").join(format!("{id}.pgn")))
+        .unwrap()
+        .split_whitespace()
+        .any(|word| word == answer)
+}
+
+/// Which of the two replies a paused run took in, and the other: the server numbers the
+/// mails in the order it finds them in its Maildir, not always the order of delivery.
+fn taken_first(player: &Player, replies: &[(String, String, Vec<u8>)]) -> (usize, usize) {
+    match (
+        holds(player, &replies[0].0, ANSWERS[0]),
+        holds(player, &replies[1].0, ANSWERS[1]),
+    ) {
+        (true, false) => (0, 1),
+        (false, true) => (1, 0),
+        both => panic!("the paused run took in {both:?} of the two replies"),
+    }
+}
+
 fn a_mail_deleted_on_the_server_during_a_run_is_passed_over() {
     let server = start("deleted");
     let homes = Homes::new("imap-deleted", "");
     let alice = &homes.alice;
     let games = two_replies_waiting(&server, &homes);
     let (child, flag) = paused_receive(alice);
+    let (first, second) = taken_first(alice, &games);
     // While pbem holds the first reply, the second is deleted from the server.
     let inbox = server.maildir("alice@example.org");
-    let (_, name, reply) = &games[1];
+    let (_, name, reply) = &games[second];
     let at = place(&inbox, name, reply).expect("the second reply is on the server");
     std::fs::remove_file(inbox.join(at)).unwrap();
     std::fs::remove_file(&flag).unwrap();
     let output = child.wait_with_output().unwrap();
     let said = format!("{}{}", text(&output.stdout), text(&output.stderr));
-    assert!(said.contains("played 1... e5 (typed by hand)"), "{said}");
+    assert!(
+        said.contains(&format!("played 1... {} (typed by hand)", ANSWERS[first])),
+        "{said}"
+    );
     // Passed over: the fetch finds nothing, and the run goes on.
     assert_eq!(output.status.code(), Some(0), "{said}");
     // Nothing is lost and nothing taken twice: the next run has nothing new.
@@ -934,8 +971,5 @@ fn a_mail_deleted_on_the_server_during_a_run_is_passed_over() {
         None,
     ));
     assert_eq!(again.trim(), "no new moves");
-    let second =
-        std::fs::read_to_string(alice.dir.join("games").join(format!("{}.pgn", games[1].0)))
-            .unwrap();
-    assert!(!second.contains("d5"), "{second}");
+    assert!(!holds(alice, &games[second].0, ANSWERS[second]));
 }
