@@ -249,3 +249,26 @@ fn old_records_are_not_proven_and_a_card_by_hand_in_a_dealt_game_is_broken() {
     assert_eq!(ply, 7);
     assert!(reason.contains("written by hand"), "{reason}");
 }
+
+#[test]
+fn at_the_end_of_the_game_each_side_adds_its_seed_and_the_deal_is_proven() {
+    let [white, black] = dealers();
+    let mut record = game();
+    correspondence::record_event(
+        &mut record,
+        address(Color::White),
+        correspondence::Event::Resign,
+    )
+    .unwrap();
+    assert!(advance(&mut record, Color::White, &white).unwrap());
+    assert!(seed_revealed(&record, Color::White) && !seed_revealed(&record, Color::Black));
+    assert!(matches!(check(&record), Fairness::NotProven(_)));
+    assert!(advance(&mut record, Color::Black, &black).unwrap());
+    assert!(
+        matches!(check(&record), Fairness::DealProven { .. }),
+        "{}",
+        check(&record)
+    );
+    // Nothing more to add.
+    assert!(!advance(&mut record, Color::White, &white).unwrap());
+}
