@@ -391,6 +391,7 @@ fn check_leave(record: &Record, state: &State, you: Color, stamp: Stamp) -> Resu
 
 /// The legal turns of the side to move at the end of the main line, written canonically
 /// (among the turns the history allows) and sorted: what a refused turn is answered with.
+/// When the last turn awaits a part (a card), the parts the awaited side may add.
 pub fn legal_turns(record: &Record) -> Result<Vec<String>, PlayError> {
     let variant = replay::variant_of(record)
         .map_err(|name| PlayError::Invalid(format!("unsupported variant \"{name}\"")))?;
@@ -402,6 +403,9 @@ fn legal_turns_in<G: Game>(record: &Record) -> Result<Vec<String>, PlayError> {
     let (Some(start), Some(position)) = (replayed.start, replayed.position) else {
         return Err(PlayError::Invalid("no playable position".to_owned()));
     };
+    if position.awaiting().is_some() {
+        return Ok(position.awaited_parts());
+    }
     let history = History::of_line(&start, &replayed.turns);
     let forbidden = history.forbidden();
     let mut turns = Vec::new();

@@ -13,7 +13,7 @@ use encoding_rs::Encoding;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::{CliError, display_path};
-use crate::notation::{ReadError, Reader, Record};
+use crate::notation::{Decoded, ReadError, Reader, Record};
 
 /// The buffer of every stream read.
 const BUFFER: usize = 1 << 16;
@@ -200,16 +200,21 @@ pub fn warn_decoded<R: BufRead>(reader: &Reader<R>, name: &str, warned: &mut boo
     }
     if let Some(decoded) = reader.decoded() {
         *warned = true;
-        eprintln!(
-            "warning: {name}:{}:{}: not utf-8 text (the byte 0x{:02x}); game {} and the \
-             games like it are read as {}",
-            decoded.first.line,
-            decoded.first.column,
-            decoded.byte,
-            decoded.game,
-            decoded.encoding.name().to_ascii_lowercase()
-        );
+        warn_decoded_at(name, decoded);
     }
+}
+
+/// The warning of [`warn_decoded`], for the first game of a file that was not UTF-8.
+pub fn warn_decoded_at(name: &str, decoded: Decoded) {
+    eprintln!(
+        "warning: {name}:{}:{}: not utf-8 text (the byte 0x{:02x}); game {} and the \
+         games like it are read as {}",
+        decoded.first.line,
+        decoded.first.column,
+        decoded.byte,
+        decoded.game,
+        decoded.encoding.name().to_ascii_lowercase()
+    );
 }
 
 /// Reads game number `number` (from 1) of a file; a parse error in it is a usage error

@@ -373,8 +373,10 @@ pub fn check_smtp(home: &Home, out: &mut dyn Write) -> Result<Status, CliError> 
     };
     writeln!(
         out,
-        "smtp: {}:{} ({:?})",
-        smtp.host, smtp.port, smtp.security
+        "smtp: {}:{} ({})",
+        smtp.host,
+        smtp.port,
+        format!("{:?}", smtp.security).to_ascii_lowercase()
     )?;
     let settings = smtp_settings(smtp)?;
     mail::check(&settings)
@@ -700,6 +702,13 @@ fn receive_imap(home: &Home, out: &mut dyn Write) -> Result<(Status, Vec<String>
     };
     let mut mailbox = mail::imap::Mailbox::open(&settings).map_err(failed)?;
     let uids = mailbox.search().map_err(failed)?;
+    // With `after: seen`, a mail judged before that is still unseen was taken in by a run
+    // stopped before it could flag it: this run flags it.
+    let unseen = if imap.after == AfterTaken::Seen {
+        mailbox.unseen().map_err(failed)?
+    } else {
+        Vec::new()
+    };
     let mut ledger = Ledger::load(home.games.dir())?;
     let mut run = Run::default();
     // The folder's mails by user, host (not port: tls and starttls reach the same
@@ -720,8 +729,13 @@ fn receive_imap(home: &Home, out: &mut dyn Write) -> Result<(Status, Vec<String>
         if let Some(entry) = &earlier
             && !entry.open_refusal()
         {
-            // Judged before; a move a stopped run did not make is made now.
-            if entry.outcome != Outcome::Refused && imap.after == AfterTaken::Move {
+            // Judged before; a flag or a move a stopped run did not make is made now.
+            let unfinished = match imap.after {
+                AfterTaken::Move => true,
+                AfterTaken::Seen => unseen.binary_search(&uid).is_ok(),
+                AfterTaken::Leave => false,
+            };
+            if entry.outcome != Outcome::Refused && unfinished {
                 dispose(&mut mailbox, uid, imap).map_err(failed)?;
             }
             continue;
@@ -799,9 +813,9 @@ pub fn check_imap(home: &Home, out: &mut dyn Write) -> Result<Status, CliError> 
     let settings = imap_settings(imap)?;
     writeln!(
         out,
-        "imap: {} ({:?}), folder {}",
+        "imap: {} ({}), folder {}",
         settings.server(),
-        imap.security,
+        format!("{:?}", imap.security).to_ascii_lowercase(),
         imap.folder
     )?;
     mail::imap::check(&settings)

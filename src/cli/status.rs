@@ -141,6 +141,17 @@ pub fn run(args: &Args, home: &Home, out: &mut dyn Write) -> Result<Status, CliE
                 line
             }
         };
+        let line = match (&state.secret, finished) {
+            (Some(_), false) => format!(
+                "{line}; with a secret, typed turns {}",
+                if state.allow_typed {
+                    "allowed"
+                } else {
+                    "refused (`--allow-typed` allows them)"
+                }
+            ),
+            _ => line,
+        };
         writeln!(out, "{line}")?;
         shown += 1;
     }

@@ -265,13 +265,21 @@ fn validate_game(
     }
 }
 
-/// `--jobs N` above 1: the games of every file, in order, replayed by a pool of threads.
+/// `--jobs N` above 1: the games of every file, in order, read and replayed by a pool of
+/// threads.
 ///
-/// This thread reads the files one after the other with the streaming reader and cuts
-/// the games into batches, which go to `jobs` workers through a channel; each worker
-/// replays its batch and writes what it found into a buffer of its own, and this thread
-/// writes the buffers in the order of the batches. At most `WINDOW` batches per worker are
-/// read ahead of the output, so memory stays flat however large the input.
+/// This thread only splits each file into chunks at game boundaries
+/// ([`Reader::next_chunk`](crate::notation::Reader::next_chunk): no parsing) and cuts them
+/// into batches of raw bytes, which go to `jobs` workers through a bounded channel; each
+/// worker parses its batch ([`Reader::feed`](crate::notation::Reader::feed)), replays the
+/// games and writes what it found into a buffer of its own, and this thread writes the
+/// buffers in the order of the batches. At most `WINDOW` batches per worker are read ahead
+/// of the output, so memory stays flat however large the input.
+///
+/// Game numbers: a batch numbers its games on from the chunks before it, since a chunk is
+/// one game but for rare ones (several games without tags, or none). When a worker finds
+/// that the games before its batch were not as many as the chunks, this thread replays the
+/// batch again with the right numbers, so the output is the same as with `--jobs 1`.
 mod parallel {
     use std::collections::BTreeMap;
     use std::io::Write;
@@ -281,26 +289,40 @@ mod parallel {
 
     use super::{Args, CliError, Source, Tally, end_file, input, validate_game};
     use crate::cli::display_path;
-    use crate::notation::{ParseError, ReadError, Record, Span};
+    use crate::notation::{Chunk, Decoded, Reader};
 
     /// Batches in flight per worker.
     const WINDOW: usize = 4;
-    /// A batch is cut after this many games or this many bytes of game text.
-    const BATCH_GAMES: usize = 32;
+    /// A batch is cut after this many chunks or this many bytes.
+    const BATCH_CHUNKS: usize = 64;
     const BATCH_BYTES: usize = 64 << 10;
 
-    /// Games of one file, read in order.
+    /// Chunks of one file, read in order, as raw bytes.
     struct Batch {
         name: Arc<str>,
-        /// Each game, and its text as a range of `text` with where it starts in the file.
-        games: Vec<(Result<Record, ParseError>, std::ops::Range<usize>, Span)>,
-        text: String,
+        /// The game number before the batch's first, if each chunk before it is one game.
+        games_before: usize,
+        /// Each chunk, as a range of `bytes` with where it was in the file.
+        chunks: Vec<(std::ops::Range<usize>, Chunk)>,
+        bytes: Vec<u8>,
+    }
+
+    /// What a worker made of a batch.
+    struct Replayed {
+        output: Vec<u8>,
+        tally: Tally,
+        /// Games read (the tally counts them too, but it is empty after an error).
+        games: usize,
+        /// The first game of the batch that was not UTF-8, if any.
+        decoded: Option<Decoded>,
+        /// The batch, kept to replay it again if it was numbered wrong.
+        batch: Batch,
     }
 
     /// What comes out at one place of the output order.
     enum Piece {
         /// A batch's output and counts.
-        Done(Vec<u8>, Tally),
+        Done(Result<Replayed, CliError>),
         /// The end of a file: its summary line.
         EndOfFile(Arc<str>),
         /// Reading stopped: an error to return once everything before it is written.
@@ -322,13 +344,15 @@ mod parallel {
                 let queue = Arc::clone(&queue);
                 let done = done.clone();
                 scope.spawn(move || {
+                    let mut reader = Reader::for_chunks();
                     loop {
                         // The lock is held only to take the next batch.
                         let next = queue.lock().map(|queue| queue.recv());
                         let Ok(Ok((index, batch))) = next else {
                             return;
                         };
-                        if done.send((index, run_batch(batch, args, styled))).is_err() {
+                        let piece = Piece::Done(run_batch(&mut reader, batch, None, args, styled));
+                        if done.send((index, piece)).is_err() {
                             return;
                         }
                     }
@@ -338,8 +362,12 @@ mod parallel {
             let mut collector = Collector {
                 pending: BTreeMap::new(),
                 next: 0,
+                games: 0,
+                decoded: false,
                 file: Tally::default(),
                 total: Tally::default(),
+                reader: Reader::for_chunks(),
+                styled,
             };
             let mut sent = 0;
             let mut in_flight = 0;
@@ -364,9 +392,7 @@ mod parallel {
                 sent += 1;
                 Ok(())
             };
-            let read = read_files(files, args.input.encoding, &mut |piece| {
-                send(piece, &mut collector, out)
-            });
+            let read = read_files(files, &mut |piece| send(piece, &mut collector, out));
             drop(batches);
             let stopped = read.err();
             for (index, piece) in results.iter() {
@@ -381,27 +407,31 @@ mod parallel {
         })
     }
 
-    /// Reads every file into batches and end-of-file marks, handed to `send` in order.
+    /// Splits every file into batches of chunks and end-of-file marks, handed to `send`
+    /// in order.
     fn read_files(
         files: &[PathBuf],
-        encoding: input::Fallback,
         send: &mut dyn FnMut(Result<Batch, Piece>) -> Result<(), CliError>,
     ) -> Result<(), CliError> {
         for path in files {
             let name: Arc<str> = display_path(path).into();
-            let mut reader = match input::open_with(path, encoding, None) {
+            // Chunks are raw bytes: the workers decode them.
+            let mut reader = match input::open_with(path, input::Fallback(None), None) {
                 Ok(reader) => reader,
                 Err(error) => return send(Err(Piece::Failed(error))),
             };
-            let mut batch = Batch::new(&name);
-            let mut warned = false;
-            while let Some(item) = reader.next() {
-                input::warn_decoded(&reader, &name, &mut warned);
-                let item = match item {
-                    Ok(record) => Ok(record),
-                    Err(ReadError::Parse(error)) => Err(error),
-                    Err(ReadError::Io(source)) => {
-                        send(Ok(std::mem::replace(&mut batch, Batch::new(&name))))?;
+            let mut chunks = 0;
+            let mut batch = Batch::new(&name, 0);
+            loop {
+                let from = batch.bytes.len();
+                let chunk = match reader.next_chunk(&mut batch.bytes) {
+                    None => break,
+                    Some(Ok(chunk)) => chunk,
+                    Some(Err(source)) => {
+                        batch.bytes.truncate(from);
+                        if !batch.chunks.is_empty() {
+                            send(Ok(batch))?;
+                        }
                         let error = CliError::Io {
                             path: name.to_string(),
                             source,
@@ -409,15 +439,13 @@ mod parallel {
                         return send(Err(Piece::Failed(error)));
                     }
                 };
-                let (text, start) = reader.game_text();
-                let from = batch.text.len();
-                batch.text.push_str(text);
-                batch.games.push((item, from..batch.text.len(), start));
-                if batch.games.len() >= BATCH_GAMES || batch.text.len() >= BATCH_BYTES {
-                    send(Ok(std::mem::replace(&mut batch, Batch::new(&name))))?;
+                chunks += 1;
+                batch.chunks.push((from..batch.bytes.len(), chunk));
+                if batch.chunks.len() >= BATCH_CHUNKS || batch.bytes.len() >= BATCH_BYTES {
+                    send(Ok(std::mem::replace(&mut batch, Batch::new(&name, chunks))))?;
                 }
             }
-            if !batch.games.is_empty() {
+            if !batch.chunks.is_empty() {
                 send(Ok(batch))?;
             }
             send(Err(Piece::EndOfFile(name)))?;
@@ -426,40 +454,85 @@ mod parallel {
     }
 
     impl Batch {
-        fn new(name: &Arc<str>) -> Batch {
+        fn new(name: &Arc<str>, games_before: usize) -> Batch {
             Batch {
                 name: Arc::clone(name),
-                games: Vec::new(),
-                text: String::new(),
+                games_before,
+                chunks: Vec::new(),
+                bytes: Vec::with_capacity(BATCH_BYTES + (BATCH_BYTES >> 2)),
             }
         }
     }
 
-    /// Replays a batch's games, writing what is found into a buffer.
-    fn run_batch(batch: Batch, args: &Args, styled: bool) -> Piece {
+    /// Reads and replays a batch's games, numbered on from `games_before` (by default the
+    /// batch's own guess), writing what is found into a buffer.
+    fn run_batch(
+        reader: &mut Reader<std::io::Empty>,
+        batch: Batch,
+        games_before: Option<usize>,
+        args: &Args,
+        styled: bool,
+    ) -> Result<Replayed, CliError> {
+        let reader = {
+            reader.forget_decoded();
+            reader.set_fallback_encoding(args.input.encoding.0);
+            reader
+        };
         let mut output = Vec::new();
         let mut tally = Tally::default();
-        for (item, range, start) in batch.games {
-            let source = Source {
-                path: &batch.name,
-                text: &batch.text[range],
-                start,
-            };
-            if let Err(error) = validate_game(item, &source, args, styled, &mut tally, &mut output)
-            {
-                return Piece::Failed(error);
+        let mut games = games_before.unwrap_or(batch.games_before);
+        let first = games;
+        for (range, chunk) in &batch.chunks {
+            let fed = reader.feed(&batch.bytes[range.clone()], *chunk, games);
+            if let Err(error) = fed {
+                let (text, start) = reader.game_text();
+                let source = Source {
+                    path: &batch.name,
+                    text,
+                    start,
+                };
+                validate_game(Err(error), &source, args, styled, &mut tally, &mut output)?;
             }
+            while let Some(item) = reader.next() {
+                let item = item.map_err(|error| match error {
+                    crate::notation::ReadError::Parse(error) => error,
+                    crate::notation::ReadError::Io(_) => {
+                        unreachable!("a fed reader reads no input")
+                    }
+                });
+                let (text, start) = reader.game_text();
+                let source = Source {
+                    path: &batch.name,
+                    text,
+                    start,
+                };
+                validate_game(item, &source, args, styled, &mut tally, &mut output)?;
+            }
+            games = reader.games_read();
         }
-        Piece::Done(output, tally)
+        Ok(Replayed {
+            output,
+            tally,
+            games: games - first,
+            decoded: reader.decoded(),
+            batch,
+        })
     }
 
     /// Writes the pieces in order as they arrive in any order.
     struct Collector {
         pending: BTreeMap<usize, Piece>,
         next: usize,
+        /// Games of the file being written so far.
+        games: usize,
+        /// Whether the file being written was said not to be UTF-8.
+        decoded: bool,
         /// The counts of the file being written.
         file: Tally,
         total: Tally,
+        /// For the batches that must be replayed again with other game numbers.
+        reader: Reader<std::io::Empty>,
+        styled: bool,
     }
 
     impl Collector {
@@ -474,12 +547,31 @@ mod parallel {
             while let Some(piece) = self.pending.remove(&self.next) {
                 self.next += 1;
                 match piece {
-                    Piece::Done(output, tally) => {
-                        out.write_all(&output)?;
-                        self.file.add(tally);
+                    Piece::Done(replayed) => {
+                        let mut replayed = replayed?;
+                        if replayed.batch.games_before != self.games {
+                            replayed = run_batch(
+                                &mut self.reader,
+                                replayed.batch,
+                                Some(self.games),
+                                args,
+                                self.styled,
+                            )?;
+                        }
+                        if !self.decoded
+                            && let Some(decoded) = replayed.decoded
+                        {
+                            self.decoded = true;
+                            input::warn_decoded_at(&replayed.batch.name, decoded);
+                        }
+                        out.write_all(&replayed.output)?;
+                        self.games += replayed.games;
+                        self.file.add(replayed.tally);
                     }
                     Piece::EndOfFile(name) => {
                         let file = std::mem::take(&mut self.file);
+                        self.games = 0;
+                        self.decoded = false;
                         end_file(&name, file, args, &mut self.total, out)?;
                     }
                     Piece::Failed(error) => return Err(error),

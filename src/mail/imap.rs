@@ -246,6 +246,24 @@ impl Mailbox {
         Ok(uids)
     }
 
+    /// The UIDs of the mails that [`pbem_search`] finds and that are not flagged `\Seen`,
+    /// lowest first.
+    ///
+    /// # Errors
+    ///
+    /// When the search fails.
+    pub fn unseen(&mut self) -> Result<Vec<u32>, ImapError> {
+        let query = format!("UNSEEN {}", pbem_search());
+        let found = self.runtime.block_on(step(
+            &self.settings,
+            "searching for unseen pbem mail",
+            self.session.uid_search(&query),
+        ))?;
+        let mut uids: Vec<u32> = found.into_iter().collect();
+        uids.sort_unstable();
+        Ok(uids)
+    }
+
     /// The whole message with this UID, without setting `\Seen`; `None` when the server no
     /// longer has it (deleted since the search).
     ///

@@ -182,7 +182,8 @@ fn ends_own_text(line: &str) -> bool {
 
 /// The turn token of a line typed by hand: the line may start with the turn's number
 /// (`12.`, `12...`, `12…`, `12. ...`) and must then hold exactly one word; `None`
-/// otherwise. Annotation marks at its end (`!`, `?`) are dropped.
+/// otherwise. Annotation marks at its end (`!`, `?`) are dropped. A card answer is one
+/// word too (`S5`), and so is `-`, the Cards II thrower declining the second pair.
 #[must_use]
 pub fn typed_turn(line: &str) -> Option<String> {
     let mut rest = line.trim();
@@ -198,6 +199,9 @@ pub fn typed_turn(line: &str) -> Option<String> {
     let word = words.next()?;
     if words.next().is_some() {
         return None;
+    }
+    if word == "-" {
+        return Some(word.to_owned());
     }
     let word = word.trim_end_matches(['!', '?']);
     (word.chars().any(char::is_alphanumeric)).then(|| word.to_owned())
@@ -357,6 +361,9 @@ mod tests {
             ("12… Nf3!", Some("Nf3")),
             ("3. d2NE=e2", Some("d2NE=e2")),
             ("  Ke2:w9  ", Some("Ke2:w9")),
+            ("S5", Some("S5")),
+            ("-", Some("-")),
+            ("--", None),
             ("2. Nf3 Nc6", None),
             ("Thanks for the game", None),
             ("12.", None),

@@ -74,6 +74,21 @@ pub struct Reader<R> {
     decoded: Option<Decoded>,
 }
 
+/// Where one chunk of raw input (the bytes up to the next game boundary: one game, or
+/// several games without tags) was in the input, as [`Reader::next_chunk`] finds it.
+///
+/// A parallel reader splits the input into chunks on one thread (cheap: the splitter looks
+/// at each byte once, with memchr) and parses them elsewhere with [`Reader::feed`], which
+/// gives the same records, errors and spans as reading the whole input in one reader.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Chunk {
+    /// Where the chunk's first byte is in the input.
+    pub start: Span,
+    /// The chunk's length in the input, which exceeds the bytes kept when the chunk is
+    /// larger than the game size limit.
+    pub length: usize,
+}
+
 /// Games that were not UTF-8 and were read in the fallback encoding
 /// ([`Reader::with_fallback_encoding`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -131,8 +146,13 @@ impl<R: BufRead> Reader<R> {
         mut self,
         encoding: Option<&'static encoding_rs::Encoding>,
     ) -> Reader<R> {
-        self.fallback = encoding.filter(|encoding| *encoding != encoding_rs::UTF_8);
+        self.set_fallback_encoding(encoding);
         self
+    }
+
+    /// [`Reader::with_fallback_encoding`] on a reader already made.
+    pub fn set_fallback_encoding(&mut self, encoding: Option<&'static encoding_rs::Encoding>) {
+        self.fallback = encoding.filter(|encoding| *encoding != encoding_rs::UTF_8);
     }
 
     /// The games read so far that were not UTF-8 (decoded in the fallback encoding), if
@@ -165,6 +185,30 @@ impl<R: BufRead> Reader<R> {
     #[must_use]
     pub fn games_read(&self) -> usize {
         self.games
+    }
+
+    /// Reads the raw bytes of the next chunk of the input (see [`Chunk`]) and appends them
+    /// to `into` (at most the game size limit of them), without parsing them; `None` at
+    /// the end of the input. Mixing this with [`Iterator::next`] on one reader skips games.
+    pub fn next_chunk(&mut self, into: &mut Vec<u8>) -> Option<io::Result<Chunk>> {
+        if self.finished && !self.seed_bracket {
+            return None;
+        }
+        match self.read_chunk() {
+            Ok(0) if self.finished => None,
+            Ok(length) => {
+                into.extend_from_slice(&self.buffer);
+                Some(Ok(Chunk {
+                    start: self.chunk_start,
+                    length,
+                }))
+            }
+            Err(error) => {
+                self.finished = true;
+                self.seed_bracket = false;
+                Some(Err(error))
+            }
+        }
     }
 
     /// Reads the next chunk of the input (the bytes up to the next game boundary) into
@@ -365,6 +409,42 @@ fn located(error: &SyntaxError<'_>, locator: &mut Locator<'_>, game: usize) -> P
         message: error.message(),
         span: locator.locate(offset),
         game,
+    }
+}
+
+impl Reader<io::Empty> {
+    /// A reader of chunks split elsewhere ([`Reader::next_chunk`]): give it one with
+    /// [`Reader::feed`], then take its games with [`Iterator::next`] until `None`.
+    #[must_use]
+    pub fn for_chunks() -> Reader<io::Empty> {
+        let mut reader = Reader::new(io::empty());
+        reader.finished = true;
+        reader.started = true;
+        reader
+    }
+
+    /// Makes `bytes`, the chunk `chunk` of an input, the text to read next; the games in
+    /// it are numbered on from `games_before`. An error means the chunk cannot be read at
+    /// all (too large, or not UTF-8 without a fallback encoding): it counts as one game
+    /// whose text is [`Reader::game_text`], and [`Iterator::next`] then gives `None`.
+    ///
+    /// What [`Reader::decoded`] says covers the chunks fed since [`Reader::forget_decoded`].
+    pub fn feed(
+        &mut self,
+        bytes: &[u8],
+        chunk: Chunk,
+        games_before: usize,
+    ) -> Result<(), ParseError> {
+        self.buffer.clear();
+        self.buffer.extend_from_slice(bytes);
+        self.chunk_start = chunk.start;
+        self.games = games_before;
+        self.take_chunk(chunk.length)
+    }
+
+    /// Forgets the games read in the fallback encoding so far.
+    pub fn forget_decoded(&mut self) {
+        self.decoded = None;
     }
 }
 

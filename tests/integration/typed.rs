@@ -44,12 +44,23 @@ fn reply_from_fixture(fixture: &str, id: &str, answered: &Path) -> Vec<u8> {
 /// A plain reply by hand: `first` as its first line, then a quote; threaded to
 /// `answered` when given.
 fn hand_reply(from: &str, first: &str, message_id: &str, answered: Option<&Path>) -> Vec<u8> {
+    hand_reply_to(from, "alice@example.org", first, message_id, answered)
+}
+
+/// [`hand_reply`] to `to`.
+fn hand_reply_to(
+    from: &str,
+    to: &str,
+    first: &str,
+    message_id: &str,
+    answered: Option<&Path>,
+) -> Vec<u8> {
     let threading = answered.map_or(String::new(), |path| {
         let id = header(&std::fs::read_to_string(path).unwrap(), "Message-ID");
         format!("In-Reply-To: {id}\r\nReferences: {id}\r\n")
     });
     format!(
-        "From: {from}\r\nTo: alice@example.org\r\nSubject: Re: your move\r\n\
+        "From: {from}\r\nTo: {to}\r\nSubject: Re: your move\r\n\
          Message-ID: <{message_id}@example.org>\r\n{threading}\
          Content-Type: text/plain; charset=utf-8\r\n\r\n{first}\r\n\r\nOn Sunday, Alice wrote:\r\n> Move\r\n"
     )
@@ -243,6 +254,18 @@ fn with_a_secret_typed_turns_are_refused_unless_the_game_allows_them() {
             extra.push("--allow-typed");
         }
         let id = homes.start("2026-11-01T09:00:00Z", &extra);
+        // The status says whether the game takes typed turns.
+        let status = ok(&alice.run("2026-11-01T09:30:00Z", &["status"]));
+        let said = if allow {
+            "; with a secret, typed turns allowed"
+        } else {
+            "; with a secret, typed turns refused (`--allow-typed` allows them)"
+        };
+        let line = status
+            .lines()
+            .find(|line| line.starts_with(&id))
+            .unwrap_or_else(|| panic!("{status}"));
+        assert!(line.ends_with(said), "{status}");
         ok(&alice.run("2026-11-01T10:00:00Z", &["move", &id, "d4"]));
         let first = mail_of(alice, "2026-11-01T10:00:00Z", &id);
         let reply = hand_reply(
@@ -296,4 +319,230 @@ fn a_typed_reply_in_a_maildir_is_taken_in_and_other_mail_left_alone() {
         &["receive", "--maildir", inbox.to_str().unwrap()],
     ));
     assert_eq!(again.trim(), "no new moves");
+}
+
+/// A clock for a game played by mail: each call is a minute later.
+struct Clock(u32);
+
+impl Clock {
+    fn tick(&mut self) -> String {
+        self.0 += 1;
+        format!("2026-11-01T{:02}:{:02}:00Z", 10 + self.0 / 60, self.0 % 60)
+    }
+}
+
+/// The other player of the two.
+fn other<'a>(homes: &'a Homes, player: &Player) -> &'a Player {
+    if player.dir == homes.alice.dir {
+        &homes.bob
+    } else {
+        &homes.alice
+    }
+}
+
+/// Plays `turns` by pbem mail in game `id`, each by `player` then the other in turn
+/// (a card answer is a turn of its own, by whoever `who` names): the player moves,
+/// writes the mail and the other takes it in. Returns the last mail written.
+fn by_mail<'a>(
+    homes: &'a Homes,
+    id: &str,
+    turns: &[(&str, &'a Player)],
+    clock: &mut Clock,
+) -> PathBuf {
+    let mut last = None;
+    for (turn, player) in turns {
+        let now = clock.tick();
+        ok(&player.run(&now, &["move", id, turn]));
+        let mail = mail_of(player, &now, id);
+        let taken =
+            ok(&other(homes, player).run(&clock.tick(), &["receive", mail.to_str().unwrap()]));
+        assert!(!taken.contains("no new moves"), "{turn}: {taken}");
+        last = Some(mail);
+    }
+    last.expect("a turn")
+}
+
+/// `receive` of a typed reply, with what it printed.
+fn receive_typed(
+    player: &Player,
+    clock: &mut Clock,
+    from: &str,
+    to: &str,
+    first: &str,
+    answered: &Path,
+) -> (Option<i32>, String) {
+    let tag = format!("typed-{}", clock.0);
+    let reply = hand_reply_to(from, to, first, &tag, Some(answered));
+    let output = receive(player, &clock.tick(), &format!("{tag}.eml"), &reply);
+    (output.status.code(), text(&output.stdout))
+}
+
+#[test]
+fn a_typed_sowing_that_names_the_touchstone_square_is_taken_in_and_a_typo_refused() {
+    // African Chess: Black's touchstone and two stones on d8, sown south-east, may end
+    // the touchstone on e7, f6 or g5, so the token names where (`d8SE=f6`, the shape of
+    // `d2NE=e2`).
+    let homes = Homes::new("typed-african", "");
+    let id = homes.start(
+        "2026-11-01T09:00:00Z",
+        &[
+            "--variant",
+            "African Chess",
+            "--fen",
+            "3(tpp)4/8/8/3(PP)4/3P4/8/8/7T w 1",
+        ],
+    );
+    let alice = &homes.alice;
+    let mut clock = Clock(0);
+    ok(&alice.run(&clock.tick(), &["move", &id, "Th1-g1"]));
+    let first = mail_of(alice, &clock.tick(), &id);
+    let bob = "Bob <bob@example.org>";
+    let to = "alice@example.org";
+    // A typo: e6 is not on the diagonal.
+    let (code, said) = receive_typed(alice, &mut clock, bob, to, "1... d8SE=e6", &first);
+    assert_eq!(code, Some(1), "{said}");
+    assert!(said.contains("\"1... d8SE=e6\", is refused"), "{said}");
+    assert!(said.contains("legal turns (17):"), "{said}");
+    for legal in ["d8SE=e7", "d8SE=f6", "d8SE=g5"] {
+        assert!(said.contains(legal), "{legal}: {said}");
+    }
+    // The short form alone fits three turns: refused as ambiguous.
+    let (code, said) = receive_typed(alice, &mut clock, bob, to, "d8SE", &first);
+    assert_eq!(code, Some(1), "{said}");
+    assert!(said.contains("\"d8SE\", is refused"), "{said}");
+    // Where the touchstone goes, named: taken in.
+    let (code, said) = receive_typed(alice, &mut clock, bob, to, "1... d8SE=f6", &first);
+    assert_eq!(code, Some(0), "{said}");
+    assert!(
+        said.contains("bob@example.org played 1... d8SE=f6 (typed by hand)"),
+        "{said}"
+    );
+}
+
+#[test]
+fn a_typed_throw_into_the_wicket_is_taken_in_and_a_typo_refused() {
+    // Chess with wickets: the opening of examples/wickets-dice.pgn played by pbem mail,
+    // then White (Alice) answers Bob's mail by hand with the throw `Nxe5:w9`.
+    let homes = Homes::new("typed-wickets", "");
+    let id = homes.start("2026-11-01T09:00:00Z", &["--variant", "wickets"]);
+    let (alice, bob) = (&homes.alice, &homes.bob);
+    let mut clock = Clock(0);
+    let last = by_mail(
+        &homes,
+        &id,
+        &[
+            ("e4", alice),
+            ("e5", bob),
+            ("Ke2:f3", alice),
+            ("Ke7", bob),
+            ("Nxf3", alice),
+            ("Kd6", bob),
+        ],
+        &mut clock,
+    );
+    let from = "Alice <alice@example.org>";
+    let (code, said) = receive_typed(
+        bob,
+        &mut clock,
+        from,
+        "bob@example.org",
+        "4. Nxe6:w9",
+        &last,
+    );
+    assert_eq!(code, Some(1), "{said}");
+    assert!(said.contains("\"4. Nxe6:w9\", is refused"), "{said}");
+    assert!(said.contains(" Nxe5:w9"), "{said}");
+    let (code, said) = receive_typed(
+        bob,
+        &mut clock,
+        from,
+        "bob@example.org",
+        "4. Nxe5:w9",
+        &last,
+    );
+    assert_eq!(code, Some(0), "{said}");
+    assert!(
+        said.contains("alice@example.org played 4. Nxe5:w9"),
+        "{said}"
+    );
+    assert!(said.contains("(typed by hand)"), "{said}");
+}
+
+/// The opening of examples/wickets-cards.pgn by pbem mail, then White's attempt on w9
+/// with its lead card `lead`: the last mail written, Alice's, awaits Bob's card.
+fn cards_attempt(
+    homes: &Homes,
+    decision: &str,
+    lead: &str,
+    clock: &mut Clock,
+) -> (String, PathBuf) {
+    let id = homes.start(
+        "2026-11-01T09:00:00Z",
+        &["--variant", "wickets", "--decision", decision],
+    );
+    let (alice, bob) = (&homes.alice, &homes.bob);
+    let last = by_mail(
+        homes,
+        &id,
+        &[
+            ("e4", alice),
+            ("e5", bob),
+            ("Ke2:f3", alice),
+            ("Ke7", bob),
+            ("Nxf3", alice),
+            ("Kd6", bob),
+            ("Nxe5:w9", alice),
+            (lead, alice),
+        ],
+        clock,
+    );
+    (id, last)
+}
+
+#[test]
+fn a_card_typed_in_reply_completes_the_attempt_and_a_played_card_is_refused() {
+    let homes = Homes::new("typed-cards", "");
+    let mut clock = Clock(0);
+    let (id, last) = cards_attempt(&homes, "Cards", "S9", &mut clock);
+    let alice = &homes.alice;
+    let legal = ok(&alice.run(&clock.tick(), &["legal", &id]));
+    let cards: Vec<&str> = legal.lines().collect();
+    assert!(cards.contains(&"S6") && !cards.contains(&"S9"), "{legal}");
+    let bob = "Bob <bob@example.org>";
+    // S9 was White's lead: no card Bob may play.
+    let (code, said) = receive_typed(alice, &mut clock, bob, "alice@example.org", "S9", &last);
+    assert_eq!(code, Some(1), "{said}");
+    assert!(said.contains("\"S9\", is refused"), "{said}");
+    assert!(
+        said.contains(&format!("({}): {}", cards.len(), cards.join(" "))),
+        "{said}"
+    );
+    // S6, as in the example: 9 beats 6 + 2.5, the wicket is taken.
+    let (code, said) = receive_typed(alice, &mut clock, bob, "alice@example.org", "S6", &last);
+    assert_eq!(code, Some(0), "{said}");
+    assert!(said.contains("Nxe5:w9_cS9_cS6"), "{said}");
+    assert!(said.contains("(typed by hand)"), "{said}");
+    let game = std::fs::read_to_string(alice.dir.join("games").join(format!("{id}.pgn"))).unwrap();
+    assert!(game.contains("Nxe5:w9_cS9_cS6"), "{game}");
+}
+
+#[test]
+fn in_cards_ii_the_thrower_declines_the_second_pair_with_a_typed_dash() {
+    let homes = Homes::new("typed-cards2", "");
+    let mut clock = Clock(0);
+    let (id, _) = cards_attempt(&homes, "Cards II", "S1", &mut clock);
+    let bob = &homes.bob;
+    // Bob's ten beats the one: the first pair fails, the thrower (Alice) chooses.
+    let last = by_mail(&homes, &id, &[("S10", bob)], &mut clock);
+    let legal = ok(&bob.run(&clock.tick(), &["legal", &id]));
+    assert!(legal.lines().any(|line| line == "-"), "{legal}");
+    let alice = "Alice <alice@example.org>";
+    let (code, said) = receive_typed(bob, &mut clock, alice, "bob@example.org", "S1", &last);
+    assert_eq!(code, Some(1), "{said}");
+    assert!(said.contains("\"S1\", is refused"), "{said}");
+    assert!(said.contains(" -"), "{said}");
+    let (code, said) = receive_typed(bob, &mut clock, alice, "bob@example.org", "-", &last);
+    assert_eq!(code, Some(0), "{said}");
+    assert!(said.contains("Nxe5:w9_cS1_cS10_c-"), "{said}");
+    assert!(said.contains("(typed by hand)"), "{said}");
 }

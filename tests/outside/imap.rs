@@ -55,7 +55,8 @@ pub fn probe() -> Result<(), String> {
 }
 
 const PASSWORD_VARIABLE: &str = "PBEM_TEST_IMAP_PASSWORD";
-const PASSWORD: &str = "imap horse";
+/// The password of both users.
+pub const PASSWORD: &str = "imap horse";
 
 /// A running Dovecot. Dropping it stops it and removes its folder.
 pub struct ImapServer {
@@ -684,7 +685,7 @@ fn config_check_logs_in_over_tls_and_starttls() {
 }
 
 /// Moves what the SMTP server accepted into the recipients' IMAP mailboxes.
-fn relay(smtp: &SmtpServer, imap: &ImapServer, relayed: &mut usize) {
+pub fn relay(smtp: &SmtpServer, imap: &ImapServer, relayed: &mut usize) {
     let mut mails = smtp.delivered();
     mails.sort();
     for mail in mails {
@@ -793,10 +794,9 @@ fn a_connection_dropped_half_way_loses_nothing_and_the_next_run_finishes() {
     let server = start("dropped");
     let homes = Homes::new("imap-dropped", "");
     let alice = &homes.alice;
-    let games: Vec<String> = two_replies_waiting(&server, &homes)
-        .into_iter()
-        .map(|(id, _, _)| id)
-        .collect();
+    let replies = two_replies_waiting(&server, &homes);
+    let games: Vec<String> = replies.iter().map(|(id, _, _)| id.clone()).collect();
+    let inbox = server.maildir("alice@example.org");
     // pbem stops once the first reply is taken in; the server's imap process for its
     // session is killed there, as a dropped connection.
     let (child, flag) = paused_receive(alice);
@@ -828,7 +828,16 @@ fn a_connection_dropped_half_way_loses_nothing_and_the_next_run_finishes() {
         "{}",
         text(&output.stdout)
     );
-    // The next run takes in the other reply, and the first is not taken twice.
+    // The first reply was taken in, but the connection dropped before it was flagged
+    // (after: seen): it is still there, unflagged.
+    let (_, first_name, first_reply) = &replies[0];
+    assert!(
+        untouched(&inbox, first_name, first_reply),
+        "{:?}",
+        place(&inbox, first_name, first_reply)
+    );
+    // The next run takes in the other reply, and the first is not taken twice; both are
+    // flagged seen.
     let taken = ok(&pbem(
         alice,
         "2026-11-01T11:10:00Z",
@@ -837,6 +846,13 @@ fn a_connection_dropped_half_way_loses_nothing_and_the_next_run_finishes() {
     ));
     assert!(taken.contains("played 1... d5 (typed by hand)"), "{taken}");
     assert!(!taken.contains("e5"), "{taken}");
+    for (_, name, reply) in &replies {
+        assert!(
+            seen_in(&inbox, "cur/", name, reply),
+            "{:?}",
+            place(&inbox, name, reply)
+        );
+    }
     let first =
         std::fs::read_to_string(alice.dir.join("games").join(format!("{}.pgn", games[0]))).unwrap();
     let e5 = first

@@ -28,6 +28,7 @@ mod reference;
 mod shared_files;
 mod shared_samples;
 mod smtp;
+mod walkthrough;
 mod wickets_reference;
 
 /// Something a test needs from outside the project.
@@ -155,6 +156,7 @@ fn main() -> ExitCode {
         shared_files::tests(),
         shared_samples::tests(),
         smtp::tests(),
+        walkthrough::tests(),
         wickets_reference::tests(),
     ]
     .into_iter()
