@@ -1,6 +1,7 @@
-//! Fair dice by mail (issue 16): the cost of a player's hash chain (a value is up to
+//! Fair chance by mail (issue 16): the cost of a player's hash chain (a value is up to
 //! 1000 SHA-256 from the seed), of a roll, and of checking a game's transcript from the
-//! record alone; and the mail bytes the transcript adds (printed once).
+//! record alone; and the mail bytes the transcript adds (printed once). For the Cards
+//! deal: the bytes and time of each of its steps, and of checking it with the seeds.
 
 use std::hint::black_box;
 
@@ -96,44 +97,124 @@ fn dice(c: &mut Criterion) {
     });
 }
 
-/// The mental-poker deal of the Cards modes: its three messages and the opening of both
-/// hands, with the mail bytes each message adds (printed once).
+/// The mental-poker deal of the Cards modes as the record carries it (`fair::cards`):
+/// the mail bytes each step of the deal adds to the game file, and to a card play, printed
+/// once; the time of each step, and of checking the whole transcript with both seeds.
 fn deal(c: &mut Criterion) {
-    use pbem::fair::deal::{self, Dealer};
-    let (first, second) = (Dealer::from_seed([3; 32]), Dealer::from_seed([4; 32]));
-    let whole = || {
-        let m1 = first.mask_and_shuffle();
-        let m2 = second.shuffle_with_card_keys(&m1).unwrap();
-        let m3 = first.rekey(&m2).unwrap();
-        // Each player opens its hand of ten with the other's keys for it.
-        let hands: Vec<usize> = (0..20)
-            .filter_map(|i| deal::open(&m3, i, &first.card_key(i), &second.card_key(i)))
-            .collect();
-        (m1, m2, m3, hands)
+    use pbem::fair::cards;
+    use pbem::fair::deal::Dealer;
+    let (white, black) = (Dealer::from_seed([3; 32]), Dealer::from_seed([4; 32]));
+    let stamp = Stamp {
+        received: parse_instant("2026-11-22T10:00:00Z"),
+        sent: parse_instant("2026-11-23T10:00:00Z"),
+        leave_days: 0,
     };
-    let (m1, m2, m3, hands) = whole();
-    assert_eq!(hands.len(), 20);
-    let key = 64; // a revealed card key: one scalar, 64 hex digits
+    let mut record = correspondence::new_record(&NewGame {
+        variant: Variant::ChessWithWickets,
+        white: player("Alice"),
+        black: player("Bob"),
+        position: None,
+        time_control: None,
+        game_id: "g-20261122-0000000f".to_owned(),
+        started: parse_instant("2026-11-22T10:00:00Z").unwrap(),
+    })
+    .unwrap();
+    record.set_tag("Decision", "Cards II");
+    let size = |r: &Record| correspondence::to_text(r).len();
+    let mut sizes = Vec::new();
+    let mut step = |r: &mut Record, side: Color, dealer: &Dealer| {
+        let before = size(r);
+        cards::advance(r, side, dealer).unwrap();
+        sizes.push(size(r) - before);
+    };
+    step(&mut record, Color::White, &white);
+    let start = record.clone();
+    let address = |side: Color| match side {
+        Color::White => "alice@example.org",
+        Color::Black => "bob@example.org",
+    };
+    for (i, token) in ["e4", "e5", "Ke2:f3", "Ke7", "Nxf3", "Kd6"]
+        .iter()
+        .enumerate()
+    {
+        let side = if i % 2 == 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        correspondence::play(&mut record, address(side), token, stamp).unwrap();
+        let other = side.other();
+        step(
+            &mut record,
+            other,
+            if other == Color::White {
+                &white
+            } else {
+                &black
+            },
+        );
+    }
+    let lead = cards::hand(&record, Color::White, &white).unwrap().cards[0].1;
+    let before = record.clone();
+    let text_before = size(&record);
+    correspondence::play(
+        &mut record,
+        address(Color::White),
+        &format!("Nxe5:w9_c{lead}"),
+        stamp,
+    )
+    .unwrap();
+    let token = format!("Nxe5:w9_c{lead}").len() + 4;
+    cards::after_move(&before, &mut record, Color::White, &white).unwrap();
+    let play = size(&record) - text_before - token;
+    cards::reveal_seed(&mut record, Color::White, &white);
+    cards::reveal_seed(&mut record, Color::Black, &black);
+    let seeds = size(&record) - text_before - token - play;
+    let deal: usize = sizes.iter().sum();
     println!(
-        "deal mail bytes (hex): step 1 {}, step 2 {}, step 3 {} + the other's ten hand keys {}, \
-         then the other's ten hand keys {}: {} in all; a card play or draw later adds one key ({key})",
-        deal::to_hex(&m1).len(),
-        deal::to_hex(&m2).len(),
-        deal::to_hex(&m3).len(),
-        10 * key,
-        10 * key,
-        deal::to_hex(&m1).len() + deal::to_hex(&m2).len() + deal::to_hex(&m3).len() + 20 * key
+        "deal mail bytes (base64 in the game file): White's message 1 {}, Black's message 2 \
+         with its keys for White's hand {}, White's message 3 with its keys for Black's hand \
+         {}: {deal} in all; a card play adds {play} (its opening key and the key of the \
+         reply's replacement, beside the stamp), both seeds {seeds}",
+        sizes[0], sizes[1], sizes[2]
     );
+    println!("verdict: {}", fair::check(&record));
     let mut group = c.benchmark_group("fair deal");
     group.sample_size(10);
-    group.bench_function("whole deal (3 messages, 20 cards opened)", |b| {
-        b.iter(whole)
+    group.bench_function("message 1 (White: mask and shuffle 40)", |b| {
+        b.iter(|| {
+            let mut r = start.clone();
+            r.moves.comments.clear();
+            cards::advance(black_box(&mut r), Color::White, &white).unwrap()
+        })
     });
-    group.bench_function("step 1 (mask and shuffle 40)", |b| {
-        b.iter(|| first.mask_and_shuffle())
+    let mut after_first = start.clone();
+    correspondence::play(&mut after_first, address(Color::White), "e4", stamp).unwrap();
+    group.bench_function(
+        "message 2 (Black: shuffle, mask, keys for White's hand)",
+        |b| {
+            b.iter(|| {
+                let mut r = after_first.clone();
+                cards::advance(black_box(&mut r), Color::Black, &black).unwrap()
+            })
+        },
+    );
+    let mut after_second = after_first.clone();
+    cards::advance(&mut after_second, Color::Black, &black).unwrap();
+    correspondence::play(&mut after_second, address(Color::Black), "e5", stamp).unwrap();
+    group.bench_function("message 3 (White: rekey, keys for Black's hand)", |b| {
+        b.iter(|| {
+            let mut r = after_second.clone();
+            cards::advance(black_box(&mut r), Color::White, &white).unwrap()
+        })
     });
-    group.bench_function("verify with both seeds", |b| {
-        b.iter(|| deal::verify(&first, &second, [&m1, &m2, &m3]).unwrap())
+    let mut dealt = after_second.clone();
+    cards::advance(&mut dealt, Color::White, &white).unwrap();
+    group.bench_function("a hand opened (10 cards)", |b| {
+        b.iter(|| cards::hand(black_box(&dealt), Color::Black, &black).unwrap())
+    });
+    group.bench_function("check with both seeds (deal verified, 1 card)", |b| {
+        b.iter(|| fair::check(black_box(&record)))
     });
     group.finish();
 }

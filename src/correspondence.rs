@@ -565,7 +565,11 @@ fn event_commands(text: &str) -> Vec<(Color, &str, &str)> {
         Color::White
     };
     commands(text)
-        .filter(|(name, _)| matches!(*name, "draw" | "resign" | "chance"))
+        .filter(|(name, value)| {
+            matches!(*name, "draw" | "resign" | "chance")
+                // A seed revealed for the fair deal is an act of its own (to be mailed).
+                || (*name == "deal" && value.starts_with("seed"))
+        })
         .map(|(name, value)| (side, name, value))
         .collect()
 }

@@ -46,6 +46,10 @@ pub struct NewArgs {
     /// det2, dice, dice2, cards, cards2). Written as the game's `[Decision]` tag.
     #[arg(long, value_name = "MODE")]
     pub decision: Option<String>,
+    /// Chess with wickets, Cards modes: no fair deal; the players write their cards
+    /// themselves (the honour system), as `[Dealing "by hand"]`.
+    #[arg(long)]
+    pub cards_by_hand: bool,
     /// Give the game a shared secret: every mail then carries an authentication code.
     /// The secret is printed once (on standard error) for you to tell your opponent.
     #[arg(long)]
@@ -159,6 +163,15 @@ pub fn new(args: &NewArgs, home: &Home, out: &mut dyn Write) -> Result<Status, C
         record.set_tag("Decision", mode.name());
         // The start must still be playable (a --fen's mode field must agree).
         correspondence::state(&record).map_err(|error| CliError::Usage(error.to_string()))?;
+    }
+    if args.cards_by_hand {
+        if args.variant != Variant::ChessWithWickets {
+            return Err(CliError::Usage(format!(
+                "--cards-by-hand is for Chess with wickets, not {}",
+                args.variant
+            )));
+        }
+        record.set_tag(fair::cards::BY_HAND_TAG, fair::cards::BY_HAND);
     }
     let Some(you) = correspondence::side_of(&record, &home.settings.player.email) else {
         return Err(CliError::Usage(format!(

@@ -30,6 +30,23 @@ use crate::replay;
 /// The comment command of the deal.
 const COMMAND: &str = "deal";
 
+/// The tag that keeps a Cards game on the honour system: `[Dealing "by hand"]` (`pbem
+/// new --cards-by-hand`): no deal is started, the players write their cards.
+pub const BY_HAND_TAG: &str = "Dealing";
+
+/// The value of [`BY_HAND_TAG`].
+pub const BY_HAND: &str = "by hand";
+
+/// Whether the game starts with the whole deck (no `[FEN]` with discards or an attempt
+/// under way): only then is there a deal to make.
+fn fresh_deck(record: &Record) -> bool {
+    record.tag("FEN").is_none_or(|fen| {
+        fen.split_whitespace()
+            .nth(7)
+            .is_none_or(|mode| !mode.contains('/') || mode.ends_with("/-"))
+    })
+}
+
 /// The cards dealt to each hand.
 const HAND: usize = 10;
 
@@ -553,7 +570,14 @@ pub fn advance(record: &mut Record, side: Color, dealer: &Dealer) -> Result<bool
         Some(deal) => deal,
         None => {
             let plays = plays_of(record).map_err(|(_, why)| why)?;
-            if side != Color::White || !plays.plays.is_empty() || record.tag("Deal").is_some() {
+            if side != Color::White
+                || !plays.plays.is_empty()
+                || !fresh_deck(record)
+                || record.tag("Deal").is_some()
+                || record
+                    .tag(BY_HAND_TAG)
+                    .is_some_and(|v| v.trim().eq_ignore_ascii_case(BY_HAND))
+            {
                 return Ok(false);
             }
             push(record, side, &mask_text(1, &dealer.mask_and_shuffle()));

@@ -205,7 +205,7 @@ fn a_cards_scoring_attempt_is_played_by_mail_through_a_tie_and_the_reshuffle() {
         );
         let id = homes.start(
             "2026-11-01T09:00:00Z",
-            &["--variant", "wickets", "--fen", &fen],
+            &["--variant", "wickets", "--fen", &fen, "--cards-by-hand"],
         );
         exchange(&homes.alice, &homes.bob, &id, "2026-11-01T09:01:00Z");
         ok(&homes
@@ -281,7 +281,7 @@ fn a_failing_first_pair_in_cards_two_asks_the_thrower_for_a_second_pair_by_mail(
         let fen = "7k/7p/8/8/8/8/PPP5/3QK2b w - - -,- e1,h8 d1,h1 cards2 0 1";
         let id = homes.start(
             "2026-11-01T09:00:00Z",
-            &["--variant", "wickets", "--fen", fen],
+            &["--variant", "wickets", "--fen", fen, "--cards-by-hand"],
         );
         exchange(&homes.alice, &homes.bob, &id, "2026-11-01T09:01:00Z");
         ok(&homes

@@ -14,6 +14,7 @@ mod chess;
 mod chesscala;
 mod cli;
 mod convert;
+mod fair_cards;
 mod fair_dice;
 mod lost;
 mod mail;

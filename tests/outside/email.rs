@@ -19,6 +19,7 @@ pub fn tests() -> Vec<Test> {
         a_failed_send_waits_in_the_outbox_and_a_retry_delivers_it_once,
         a_cards_game_is_played_by_mail_through_an_attempt_a_tie_and_the_reshuffle,
         a_dice_two_game_by_real_mail_is_proven_fair_on_both_sides,
+        a_cards_two_game_by_real_mail_is_proven_fair_on_both_sides,
     ]
 }
 
@@ -159,7 +160,7 @@ fn a_cards_game_is_played_by_mail_through_an_attempt_a_tie_and_the_reshuffle() {
         );
         let id = homes.start(
             "2026-11-01T09:00:00Z",
-            &["--variant", "wickets", "--fen", &fen],
+            &["--variant", "wickets", "--fen", &fen, "--cards-by-hand"],
         );
         let mut ids = Vec::new();
         let mut mail = |from: &Player, to: &Player, now: &str| {
@@ -662,6 +663,108 @@ fn a_dice_two_game_by_real_mail_is_proven_fair_on_both_sides() {
         let said = text(&out.stdout);
         assert_eq!(out.status.code(), Some(0), "{said}");
         assert!(said.contains("; chance proven fair ("), "{said}");
+    }
+    assert_eq!(
+        std::fs::read_to_string(game(&homes.alice)).unwrap(),
+        std::fs::read_to_string(game(&homes.bob)).unwrap()
+    );
+}
+
+/// Chess with wickets in Cards II by real mail (issue 16): the deal rides in the first
+/// three mails, each side plays its attempt's cards from the hand only its own pbem
+/// shows, both reveal their seeds, and each side's file validates "chance proven fair".
+fn a_cards_two_game_by_real_mail_is_proven_fair_on_both_sides() {
+    let server = smtp::start("wickets_cards_fair_by_mail", Options::default());
+    let homes = Homes::new("wickets-cards-fair-mail", &smtp_config(&server));
+    let id = homes.start(
+        "2026-11-01T09:00:00Z",
+        &["--variant", "wickets", "--decision", "Cards II"],
+    );
+    let mail = |from: &Player, to: &Player, now: &str| {
+        ok(&pbem(from, &server, now, &["send", &id]));
+        assert_eq!(deliver(&server, &homes), 1);
+        receive(to, &server, now)
+    };
+    for (i, token) in ["e4", "e5", "Ke2:f3", "Ke7", "Nxf3", "Kd6"]
+        .iter()
+        .enumerate()
+    {
+        let now = format!("2026-11-0{}T10:00:00Z", i + 1);
+        let (from, to) = if i % 2 == 0 {
+            (&homes.alice, &homes.bob)
+        } else {
+            (&homes.bob, &homes.alice)
+        };
+        ok(&pbem(from, &server, &now, &["move", &id, token]));
+        mail(from, to, &now);
+    }
+    let shown = ok(&pbem(
+        &homes.alice,
+        &server,
+        "2026-11-07T09:00:00Z",
+        &["show", &id],
+    ));
+    let lead = shown
+        .lines()
+        .find_map(|line| line.strip_prefix("your hand: "))
+        .and_then(|hand| hand.split_whitespace().next())
+        .unwrap_or_else(|| panic!("{shown}"))
+        .to_owned();
+    ok(&pbem(
+        &homes.alice,
+        &server,
+        "2026-11-07T10:00:00Z",
+        &["move", &id, &format!("Nxe5:w9_c{lead}")],
+    ));
+    mail(&homes.alice, &homes.bob, "2026-11-07T10:00:00Z");
+    // Each awaited card comes from its player's hand, as `pbem legal` lists it.
+    let mut turn = (&homes.bob, &homes.alice);
+    for _ in 0..8 {
+        let legal = pbem(turn.0, &server, "2026-11-08T10:00:00Z", &["legal", &id]);
+        if !text(&legal.stderr).contains("from your hand") {
+            break;
+        }
+        let cards = text(&legal.stdout);
+        let lines: Vec<&str> = cards.lines().collect();
+        let card = if lines.contains(&"-") { "-" } else { lines[0] };
+        ok(&pbem(
+            turn.0,
+            &server,
+            "2026-11-08T10:00:00Z",
+            &["move", &id, card],
+        ));
+        mail(turn.0, turn.1, "2026-11-08T10:00:00Z");
+        turn = (turn.1, turn.0);
+    }
+    // The seeds, as for an arbiter.
+    ok(&pbem(
+        &homes.bob,
+        &server,
+        "2026-11-09T10:00:00Z",
+        &["fair", "reveal", &id],
+    ));
+    mail(&homes.bob, &homes.alice, "2026-11-09T10:00:00Z");
+    ok(&pbem(
+        &homes.alice,
+        &server,
+        "2026-11-09T11:00:00Z",
+        &["fair", "reveal", &id],
+    ));
+    mail(&homes.alice, &homes.bob, "2026-11-09T11:00:00Z");
+    let game = |player: &Player| player.dir.join("games").join(format!("{id}.pgn"));
+    for player in [&homes.alice, &homes.bob] {
+        let out = pbem(
+            player,
+            &server,
+            "2026-11-09T12:00:00Z",
+            &["validate", game(player).to_str().unwrap()],
+        );
+        let said = text(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{said}");
+        assert!(
+            said.contains("; chance proven fair (the deal and "),
+            "{said}"
+        );
     }
     assert_eq!(
         std::fs::read_to_string(game(&homes.alice)).unwrap(),
