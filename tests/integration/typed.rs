@@ -476,9 +476,16 @@ fn cards_attempt(
     lead: &str,
     clock: &mut Clock,
 ) -> (String, PathBuf) {
+    // Typed cards are the honour system: no fair deal (its keys are not typed).
     let id = homes.start(
         "2026-11-01T09:00:00Z",
-        &["--variant", "wickets", "--decision", decision],
+        &[
+            "--variant",
+            "wickets",
+            "--decision",
+            decision,
+            "--cards-by-hand",
+        ],
     );
     let (alice, bob) = (&homes.alice, &homes.bob);
     let last = by_mail(
