@@ -190,7 +190,7 @@ fn validate_file(
     while let Some(item) = reader.next() {
         input::warn_decoded(&reader, name, &mut warned);
         if let Some(progress) = progress.as_deref_mut() {
-            progress.game();
+            progress.game(&reader);
         }
         let item = match item {
             Ok(record) => Ok(record),
@@ -209,6 +209,9 @@ fn validate_file(
             start,
         };
         validate_game(item, &source, args, styled, &mut tally, out)?;
+    }
+    if let Some(progress) = progress {
+        progress.end_file();
     }
     Ok(tally)
 }
@@ -364,9 +367,13 @@ mod parallel {
                 sent += 1;
                 Ok(())
             };
-            let read = read_files(files, args.input.encoding, &mut |piece| {
-                send(piece, &mut collector, out)
-            });
+            let mut progress = input::Progress::new(files, args.quiet);
+            let read = read_files(
+                files,
+                args.input.encoding,
+                progress.as_mut(),
+                &mut |piece| send(piece, &mut collector, out),
+            );
             drop(batches);
             let stopped = read.err();
             for (index, piece) in results.iter() {
@@ -385,11 +392,12 @@ mod parallel {
     fn read_files(
         files: &[PathBuf],
         encoding: input::Fallback,
+        mut progress: Option<&mut input::Progress>,
         send: &mut dyn FnMut(Result<Batch, Piece>) -> Result<(), CliError>,
     ) -> Result<(), CliError> {
         for path in files {
             let name: Arc<str> = display_path(path).into();
-            let mut reader = match input::open_with(path, encoding, None) {
+            let mut reader = match input::open_with(path, encoding, progress.as_deref()) {
                 Ok(reader) => reader,
                 Err(error) => return send(Err(Piece::Failed(error))),
             };
@@ -397,6 +405,9 @@ mod parallel {
             let mut warned = false;
             while let Some(item) = reader.next() {
                 input::warn_decoded(&reader, &name, &mut warned);
+                if let Some(progress) = progress.as_deref_mut() {
+                    progress.game(&reader);
+                }
                 let item = match item {
                     Ok(record) => Ok(record),
                     Err(ReadError::Parse(error)) => Err(error),
@@ -419,6 +430,9 @@ mod parallel {
             }
             if !batch.games.is_empty() {
                 send(Ok(batch))?;
+            }
+            if let Some(progress) = progress.as_deref_mut() {
+                progress.end_file();
             }
             send(Err(Piece::EndOfFile(name)))?;
         }
