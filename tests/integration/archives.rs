@@ -441,7 +441,7 @@ fn fmt_keeps_every_embedded_command_on_one_line() {
 fn a_typed_list_is_converted_as_a_stream() {
     // Megabytes of prose around a game, on standard input: read piece by piece, the
     // finding shown on its line however far in it is.
-    let mut list = "Our game, as promised.\n".repeat(1);
+    let mut list = String::from("Our game, as promised.\n");
     list.push_str(&"the quick brown fox jumps over the lazy dog\n".repeat(100_000));
     list.push_str("1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n");
     let output = pbem_with_stdin(&["convert", "--from", "text", "-"], Some(list.as_bytes()));
