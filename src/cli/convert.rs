@@ -11,8 +11,8 @@ use crate::games::Variant;
 use crate::notation::{ReadError, Reader, Record, Span, complete_roster, write_record};
 use crate::replay::{self, Finding, FindingKind};
 
-/// The largest game `convert` reads: a pbem game, or a whole foreign file (which holds one
-/// game).
+/// The largest game `convert` reads: a pbem game, or a whole Zillions or Game Courier file
+/// (which holds one game).
 pub const MAX_GAME_BYTES: usize = 64 << 20;
 
 /// How much of the input is looked at to guess its format and to tell text from binary.
@@ -60,8 +60,9 @@ fn parse_format(name: &str) -> Result<Format, String> {
 }
 
 /// Runs `pbem convert`: a pbem input is read and written game by game (one game in
-/// memory at a time, at most [`MAX_GAME_BYTES`]); a foreign file, which holds one game, is
-/// read whole up to that size.
+/// memory at a time, at most [`MAX_GAME_BYTES`]); a typed move list is read as a stream
+/// while its game goes on; a Zillions or Game Courier file, which holds one game, is read
+/// whole up to that size.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<Status, CliError> {
     if args.to == Format::Text {
         return Err(CliError::Usage(
@@ -172,7 +173,8 @@ fn report(findings: &[Finding], game: usize, source: &Source<'_>) {
     }
 }
 
-/// A foreign file (one game): read whole, bounded, matched turn by turn.
+/// A foreign file (one game): a typed move list streamed ([`convert_text`]), another
+/// format read whole, bounded, matched turn by turn.
 fn convert_foreign(
     args: &Args,
     name: &str,
@@ -180,6 +182,9 @@ fn convert_foreign(
     stream: Box<dyn BufRead>,
     sink: &mut dyn Write,
 ) -> Result<Status, CliError> {
+    if from == Format::Text {
+        return convert_text(args, name, stream, sink);
+    }
     let mut bytes = Vec::new();
     stream
         .take(MAX_GAME_BYTES as u64 + 1)
@@ -230,6 +235,60 @@ fn convert_foreign(
     };
     let converted = convert::to_pbem(&foreign, &options);
     report(&converted.findings, 1, &source);
+    write_converted(args, name, &converted, sink)
+}
+
+/// A typed move list, read as a stream while the game goes on ([`convert::text::Stream`]):
+/// memory grows with the game, not with the input.
+fn convert_text(
+    args: &Args,
+    name: &str,
+    stream: Box<dyn BufRead>,
+    sink: &mut dyn Write,
+) -> Result<Status, CliError> {
+    let mut turns = convert::text::Stream::new(stream, args.encoding.0);
+    let options = Options {
+        variant: args.variant,
+        setup: args.setup.clone(),
+    };
+    let converted = convert::to_pbem_from(&convert::Foreign::default(), &mut turns, &options);
+    if let Some(source) = turns.take_error() {
+        return Err(CliError::Io {
+            path: name.to_owned(),
+            source,
+        });
+    }
+    if turns.decoded()
+        && let Some(encoding) = args.encoding.0
+    {
+        eprintln!(
+            "warning: {name}: not utf-8 text; read as {}",
+            encoding.name().to_ascii_lowercase()
+        );
+    }
+    if turns.turns_read() == 0 && turns.result().is_none() {
+        return Err(CliError::Invalid(format!(
+            "{name}: no game found: no move, no result (read as a typed move list, every \
+             move names a square; other words are left out as prose)"
+        )));
+    }
+    let (text, start) = turns.source();
+    let source = Source {
+        path: name,
+        text,
+        start,
+    };
+    report(&converted.findings, 1, &source);
+    write_converted(args, name, &converted, sink)
+}
+
+/// Writes a foreign game converted to pbem (its findings already shown).
+fn write_converted(
+    args: &Args,
+    name: &str,
+    converted: &convert::Converted,
+    sink: &mut dyn Write,
+) -> Result<Status, CliError> {
     let mut status = if converted.is_complete() {
         Status::Ok
     } else {

@@ -190,7 +190,7 @@ fn validate_file(
     while let Some(item) = reader.next() {
         input::warn_decoded(&reader, name, &mut warned);
         if let Some(progress) = progress.as_deref_mut() {
-            progress.game();
+            progress.game(&reader);
         }
         let item = match item {
             Ok(record) => Ok(record),
@@ -209,6 +209,9 @@ fn validate_file(
             start,
         };
         validate_game(item, &source, args, styled, &mut tally, out)?;
+    }
+    if let Some(progress) = progress {
+        progress.end_file();
     }
     Ok(tally)
 }
@@ -392,7 +395,10 @@ mod parallel {
                 sent += 1;
                 Ok(())
             };
-            let read = read_files(files, &mut |piece| send(piece, &mut collector, out));
+            let mut progress = input::Progress::new(files, args.quiet);
+            let read = read_files(files, progress.as_mut(), &mut |piece| {
+                send(piece, &mut collector, out)
+            });
             drop(batches);
             let stopped = read.err();
             for (index, piece) in results.iter() {
@@ -411,15 +417,17 @@ mod parallel {
     /// in order.
     fn read_files(
         files: &[PathBuf],
+        mut progress: Option<&mut input::Progress>,
         send: &mut dyn FnMut(Result<Batch, Piece>) -> Result<(), CliError>,
     ) -> Result<(), CliError> {
         for path in files {
             let name: Arc<str> = display_path(path).into();
             // Chunks are raw bytes: the workers decode them.
-            let mut reader = match input::open_with(path, input::Fallback(None), None) {
-                Ok(reader) => reader,
-                Err(error) => return send(Err(Piece::Failed(error))),
-            };
+            let mut reader =
+                match input::open_with(path, input::Fallback(None), progress.as_deref()) {
+                    Ok(reader) => reader,
+                    Err(error) => return send(Err(Piece::Failed(error))),
+                };
             let mut chunks = 0;
             let mut batch = Batch::new(&name, 0);
             loop {
@@ -439,6 +447,9 @@ mod parallel {
                         return send(Err(Piece::Failed(error)));
                     }
                 };
+                if let Some(progress) = progress.as_deref_mut() {
+                    progress.game_ending_at((chunk.start.offset + chunk.length) as u64);
+                }
                 chunks += 1;
                 batch.chunks.push((from..batch.bytes.len(), chunk));
                 if batch.chunks.len() >= BATCH_CHUNKS || batch.bytes.len() >= BATCH_BYTES {
@@ -447,6 +458,9 @@ mod parallel {
             }
             if !batch.chunks.is_empty() {
                 send(Ok(batch))?;
+            }
+            if let Some(progress) = progress.as_deref_mut() {
+                progress.end_file();
             }
             send(Err(Piece::EndOfFile(name)))?;
         }

@@ -282,11 +282,51 @@ impl Locator<'_> {
     }
 }
 
+/// The turns of a foreign game, taken one at a time ([`to_pbem_from`]): a stream of turns
+/// read as they are needed, and the result the file gives once all are taken.
+pub trait Turns: Iterator<Item = ForeignTurn> {
+    /// The result the file gives; asked only after every turn was taken.
+    fn result(&self) -> Option<GameResult>;
+}
+
+/// The turns of a [`Foreign`] game read whole.
+struct Listed<'a> {
+    turns: std::slice::Iter<'a, ForeignTurn>,
+    result: Option<GameResult>,
+}
+
+impl Iterator for Listed<'_> {
+    type Item = ForeignTurn;
+
+    fn next(&mut self) -> Option<ForeignTurn> {
+        self.turns.next().cloned()
+    }
+}
+
+impl Turns for Listed<'_> {
+    fn result(&self) -> Option<GameResult> {
+        self.result
+    }
+}
+
 /// Converts a foreign game into a pbem record, matching every turn against the legal
 /// turns of its position. The game is `options.variant`, else the one the file names,
 /// else Chess for a file that names none.
 #[must_use]
 pub fn to_pbem(foreign: &Foreign, options: &Options) -> Converted {
+    let mut turns = Listed {
+        turns: foreign.turns.iter(),
+        result: foreign.result,
+    };
+    to_pbem_from(foreign, &mut turns, options)
+}
+
+/// [`to_pbem`] with the turns taken one at a time from `turns` (a typed move list read
+/// from a stream, [`text::Stream`]); `foreign` gives the rest (its own turns are not
+/// looked at). Turns are taken only while the game goes on: the conversion stops at the
+/// first turn after the end of the game or that cannot be matched, so memory grows with
+/// the game, not with the input.
+pub fn to_pbem_from(foreign: &Foreign, turns: &mut dyn Turns, options: &Options) -> Converted {
     let mut findings = foreign.findings.clone();
     let named = foreign.game.as_deref().map(str::trim);
     let variant = match (options.variant, named) {
@@ -317,7 +357,7 @@ pub fn to_pbem(foreign: &Foreign, options: &Options) -> Converted {
         },
         (None, None) => Variant::Chess,
     };
-    with_game!(variant, G => convert_game::<G>(foreign, options, findings))
+    with_game!(variant, G => convert_game::<G>(foreign, turns, options, findings))
 }
 
 fn known_games() -> String {
@@ -330,6 +370,7 @@ fn known_games() -> String {
 
 fn convert_game<G: Game>(
     foreign: &Foreign,
+    turns: &mut dyn Turns,
     options: &Options,
     mut findings: Vec<Finding>,
 ) -> Converted {
@@ -389,12 +430,21 @@ fn convert_game<G: Game>(
 
     let mut position = start.clone();
     let mut history = History::starting_at(&start);
-    let mut tokens = Vec::with_capacity(foreign.turns.len());
-    // The foreign turn each token comes from (its first part).
-    let mut sources = Vec::with_capacity(foreign.turns.len());
-    let mut index = 0;
-    while let Some(turn) = foreign.turns.get(index) {
+    let mut tokens = Vec::new();
+    // Where the foreign turn each token comes from (its first part) is, and how it is
+    // written.
+    let mut sources: Vec<(Span, String)> = Vec::new();
+    // The turns taken and not yet converted (a turn and the parts that may continue it).
+    let mut ahead: std::collections::VecDeque<ForeignTurn> = std::collections::VecDeque::new();
+    let complete = loop {
+        if ahead.is_empty() {
+            match turns.next() {
+                Some(turn) => ahead.push_back(turn),
+                None => break true,
+            }
+        }
         if let Some(outcome) = history.outcome(&position) {
+            let turn = &ahead[0];
             let mut found = finding(
                 FindingKind::AfterEnd,
                 format!("a turn after the end of the game ({outcome})"),
@@ -402,25 +452,33 @@ fn convert_game<G: Game>(
             );
             found.token = Some(turn.written.clone());
             findings.push(found);
-            break;
+            break false;
         }
-        let (matched, parts) = match &turn.body {
+        let (matched, parts) = match &ahead[0].body {
             TurnBody::Ops(_) => {
-                match_parts(&position, history.forbidden(), &foreign.turns[index..])
+                // Every part that may continue it is taken, and the turn after them.
+                while ahead.len() == 1 + continuations(ahead.iter().skip(1)) {
+                    match turns.next() {
+                        Some(turn) => ahead.push_back(turn),
+                        None => break,
+                    }
+                }
+                match_parts(&position, history.forbidden(), ahead.make_contiguous())
             }
             TurnBody::Token(token) => (
                 matching::match_token(&position, history.forbidden(), token),
                 1,
             ),
-            TurnBody::Unreadable => break,
+            TurnBody::Unreadable => break false,
         };
+        let turn = &ahead[0];
         match matched {
             Ok(legal) => {
                 tokens.push(position.write_turn_except(&legal, history.forbidden()));
-                sources.push(index);
+                sources.push((turn.span, turn.written.clone()));
                 position.play(&legal);
                 history.enter(&position);
-                index += parts;
+                ahead.drain(..parts);
             }
             Err(unmatched) => {
                 let mut found = finding(
@@ -432,13 +490,13 @@ fn convert_game<G: Game>(
                 found.ply = u32::try_from(tokens.len() + 1).ok();
                 found.legal = unmatched.candidates;
                 findings.push(found);
-                break;
+                break false;
             }
         }
-    }
-    let complete = index == foreign.turns.len();
+    };
+    let given = if complete { turns.result() } else { None };
     let ruled = history.outcome(&position).map(|outcome| outcome.result());
-    let result = match (foreign.result, ruled) {
+    let result = match (given, ruled) {
         // An open result may not stand after the rules have ended the game: the rules'
         // result is written.
         (Some(GameResult::Unknown), Some(ruled)) if complete => ruled,
@@ -467,13 +525,13 @@ fn convert_game<G: Game>(
             .filter(|&ply| ply >= 1 && ply <= tokens.len());
         let mut found = match at {
             Some(ply) => {
-                let turn = &foreign.turns[sources[ply - 1]];
+                let (span, written) = &sources[ply - 1];
                 let mut found = finding(
                     error.kind,
-                    format!("cannot convert {}: {}", turn.written, error.message),
-                    turn.span,
+                    format!("cannot convert {written}: {}", error.message),
+                    *span,
                 );
-                found.token = Some(turn.written.clone());
+                found.token = Some(written.clone());
                 if error.legal.is_empty() {
                     found.legal = other_turns(&start, &tokens[..ply - 1], &tokens[ply - 1]);
                 }
@@ -508,10 +566,7 @@ fn match_parts<G: Game>(
         TurnBody::Ops(ops) => Some(ops.clone()),
         TurnBody::Token(_) | TurnBody::Unreadable => None,
     };
-    let parts = 1 + turns[1..]
-        .iter()
-        .take_while(|turn| turn.may_continue && ops_of(turn).is_some())
-        .count();
+    let parts = 1 + continuations(turns[1..].iter());
     for count in (2..=parts).rev() {
         let joined: Vec<Op> = turns[..count].iter().filter_map(ops_of).flatten().collect();
         let hint = turns[..count]
@@ -527,6 +582,13 @@ fn match_parts<G: Game>(
         matching::match_ops(position, forbidden, &first, turns[0].hint.as_deref()),
         1,
     )
+}
+
+/// How many of these turns, from the first, may continue the turn before them.
+fn continuations<'a>(turns: impl Iterator<Item = &'a ForeignTurn>) -> usize {
+    turns
+        .take_while(|turn| turn.may_continue && matches!(turn.body, TurnBody::Ops(_)))
+        .count()
 }
 
 /// The legal turns other than `refused` after `played` from `start`, canonically: the

@@ -436,3 +436,38 @@ fn fmt_keeps_every_embedded_command_on_one_line() {
         );
     }
 }
+
+#[test]
+fn a_typed_list_is_converted_as_a_stream() {
+    // Megabytes of prose around a game, on standard input: read piece by piece, the
+    // finding shown on its line however far in it is.
+    let mut list = String::from("Our game, as promised.\n");
+    list.push_str(&"the quick brown fox jumps over the lazy dog\n".repeat(100_000));
+    list.push_str("1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n");
+    let output = pbem_with_stdin(&["convert", "--from", "text", "-"], Some(list.as_bytes()));
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(
+        stdout(&output).contains("4. Qxf7# 1-0"),
+        "{}",
+        stdout(&output)
+    );
+
+    let mut list = "the quick brown fox jumps over the lazy dog\n".repeat(100_000);
+    list.push_str("1. e4 e5 2. Ke3 Nc6\n");
+    let output = pbem_with_stdin(&["convert", "--from", "text", "-"], Some(list.as_bytes()));
+    assert_eq!(output.status.code(), Some(1));
+    let err = stderr(&output);
+    assert!(err.contains("<stdin>:100001:13"), "{err}");
+    assert!(err.contains("1. e4 e5 2. Ke3 Nc6"), "{err}");
+    assert!(
+        stdout(&output).contains("1. e4 e5 *"),
+        "{}",
+        stdout(&output)
+    );
+
+    // A list that ends by repetition is not read past the end of the game.
+    let list = "Nf3 Nf6 Ng1 Ng8 ".repeat(2_000_000);
+    let output = pbem_with_stdin(&["convert", "--from", "text", "-"], Some(list.as_bytes()));
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stdout(&output).contains("1/2-1/2"), "{}", stdout(&output));
+}

@@ -606,10 +606,7 @@ fn a_second_pbem_waits_for_the_lock_then_says_plainly_that_another_is_working() 
     assert!(!stderr.contains("os error"), "{stderr}");
     // The refused move changed nothing (the file is compared whole: a random game id
     // or secret may itself contain "e4").
-    assert_eq!(
-        std::fs::read(game_path(&homes.alice, &id)).unwrap(),
-        before
-    );
+    assert_eq!(std::fs::read(game_path(&homes.alice, &id)).unwrap(), before);
     ok(&resume(holder, &flag));
 
     // A second pbem that starts while the first works waits for it, then does its work.
