@@ -496,6 +496,9 @@ pub(crate) fn resolve(position: &Chess, san: &San) -> Result<Move, IllegalTurn> 
             if let Some(rank) = rank {
                 from_mask &= Bitboard::rank(rank);
             }
+            if let Some(m) = resolve_unique(position, role, from_mask, capture, to, promotion) {
+                return Ok(m);
+            }
             let mut moves = TargetList::new();
             position.generate(from_mask, Bitboard::from_square(to), &mut moves);
             // `Kg1` is a king step; castling is written `O-O`, or with the full origin in
@@ -537,6 +540,97 @@ pub(crate) fn resolve(position: &Chess, san: &San) -> Result<Move, IllegalTurn> 
         } else {
             error
         }
+    })
+}
+
+/// The fast path of resolving a piece move, which is what almost every token of a real
+/// game is: the pieces on `from_mask` that reach `to` are found by looking back from
+/// `to` (a knight on `to` sees the knights that reach it, a push has one origin), and
+/// only those are tested for leaving the king in check, by the attacks on the king with
+/// the occupancy after the move. Returns the move when exactly one fits the token as
+/// [`choose`] would accept it; `None` sends the caller to the full resolution, which
+/// also explains a token that does not resolve (no candidate, an ambiguity, en passant,
+/// castling, a missing promotion piece, a capture sign without a capture).
+fn resolve_unique(
+    position: &Chess,
+    role: Role,
+    from_mask: Bitboard,
+    capture: bool,
+    to: Square,
+    promotion: Option<Role>,
+) -> Option<Move> {
+    let b = &position.board;
+    let us = position.turn;
+    let them = us.other();
+    let ours = b.by_color(us);
+    let theirs = b.by_color(them);
+    if ours.contains(to) {
+        return None;
+    }
+    let occupied = ours | theirs;
+    let kind = if theirs.contains(to) {
+        MoveKind::Capture
+    } else {
+        MoveKind::Normal
+    };
+    if capture && kind != MoveKind::Capture {
+        return None;
+    }
+    let t = tables();
+    let candidates = match role {
+        Role::Pawn => {
+            // Every pawn move to the last rank promotes, and only those do.
+            if promotion.is_some() != (to.relative(us).rank() == 7) {
+                return None;
+            }
+            if kind == MoveKind::Capture {
+                attacks::pawn(them, to) & from_mask
+            } else if position.ep_square == Some(to) {
+                return None;
+            } else {
+                let back: i8 = if us == Color::White { -8 } else { 8 };
+                let one = to.offset(back)?;
+                if occupied.contains(one) {
+                    Bitboard::from_square(one) & from_mask
+                } else if to.relative(us).rank() == 3 {
+                    Bitboard::from_square(one.offset(back)?) & from_mask
+                } else {
+                    Bitboard::EMPTY
+                }
+            }
+        }
+        _ if promotion.is_some() => return None,
+        Role::Knight => attacks::knight(to) & from_mask,
+        Role::Bishop => t.bishop(to, occupied) & from_mask,
+        Role::Rook => t.rook(to, occupied) & from_mask,
+        Role::Queen => t.queen(to, occupied) & from_mask,
+        Role::King => attacks::king(to) & from_mask,
+    };
+    let king = position.our_king();
+    let mut found = None;
+    for from in candidates {
+        let safe = if role == Role::King {
+            position
+                .attackers_to(to, them, occupied.without(from))
+                .is_empty()
+        } else {
+            // A piece taken on `to` attacks nothing any more.
+            let after = occupied.without(from).with(to);
+            (position.attackers_to(king, them, after) & !Bitboard::from_square(to)).is_empty()
+        };
+        if safe {
+            if found.is_some() {
+                return None;
+            }
+            found = Some(from);
+        }
+    }
+    Some(Move {
+        from: found?,
+        to,
+        role,
+        promotion,
+        kind,
     })
 }
 
@@ -1350,5 +1444,85 @@ mod tests {
         let e = resolve_token(&p, "exd6").unwrap_err();
         assert_eq!(e.kind, IllegalKind::LeavesKingInCheck);
         assert_eq!(e.message, "exd6 would leave the king on h5 in check");
+    }
+
+    /// The fast path agrees with the full resolution on every piece move a token can
+    /// name, in positions with pins, checks, promotions, en passant and castling, and
+    /// takes every unambiguous move that is neither en passant nor castling.
+    #[test]
+    fn the_fast_path_agrees_with_full_generation() {
+        let fens = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            "1b1k4/8/8/1rPpK3/8/8/8/8 w - d6 0 1",
+            "4k3/8/8/8/1b6/8/3N4/4K2q w - - 0 1",
+            "3k4/8/8/2Pp4/8/8/8/3K4 w - d6 0 1",
+            "4k3/1P6/8/8/3pP3/8/6p1/4K2R b K e3 0 1",
+            "7k/8/8/8/8/1N3N2/8/1N3NK1 w - - 0 1",
+        ];
+        let roles = [
+            Role::Pawn,
+            Role::Knight,
+            Role::Bishop,
+            Role::Rook,
+            Role::Queen,
+            Role::King,
+        ];
+        let mut fast = 0;
+        for fen in fens {
+            let mut position =
+                Chess::from_position_string(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+            for ply in 0..12usize {
+                for role in roles {
+                    let pieces = position.board.by_piece(position.turn, role);
+                    let mut masks = vec![pieces];
+                    for line in 0..8 {
+                        masks.push(pieces & Bitboard::file(line));
+                        masks.push(pieces & Bitboard::rank(line));
+                    }
+                    for (from_mask, to, promotion, capture) in masks.iter().flat_map(|&mask| {
+                        (0..64).flat_map(move |to| {
+                            [None, Some(Role::Queen), Some(Role::Knight)]
+                                .into_iter()
+                                .flat_map(move |promotion| {
+                                    [false, true]
+                                        .map(|capture| (mask, Square::new(to), promotion, capture))
+                                })
+                        })
+                    }) {
+                        let mut moves = TargetList::new();
+                        position.generate(from_mask, Bitboard::from_square(to), &mut moves);
+                        moves.retain(|m| m.kind != MoveKind::Castle);
+                        let full = choose(&position, &moves, promotion, capture, to);
+                        let quick =
+                            resolve_unique(&position, role, from_mask, capture, to, promotion);
+                        match (quick, full) {
+                            (Some(m), Some(Ok(expected))) => {
+                                assert_eq!(m, expected, "{fen} ply {ply}");
+                                fast += 1;
+                            }
+                            (Some(m), other) => {
+                                panic!("{fen} ply {ply}: fast {m:?}, full {other:?}")
+                            }
+                            (None, Some(Ok(expected))) => assert_eq!(
+                                expected.kind,
+                                MoveKind::EnPassant,
+                                "{fen} ply {ply}: missed {expected:?}"
+                            ),
+                            (None, _) => {}
+                        }
+                    }
+                }
+                let moves = position.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let m = moves[(ply * 37 + 11) % moves.len()];
+                position.play_move(&m);
+            }
+        }
+        assert!(fast > 1000, "the fast path was taken {fast} times");
     }
 }
