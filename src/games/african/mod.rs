@@ -213,9 +213,8 @@ impl Game for African {
     }
 
     fn play(&mut self, turn: &Turn) {
-        if let Ok(applied) = apply(&self.board, self.turn, turn) {
-            self.board = applied.board;
-        }
+        // A turn that cannot be made leaves the board as it was.
+        let _ = movegen::make(&mut self.board, self.turn, turn);
         if self.turn == Color::Black {
             self.fullmove_number = crate::games::count_up(self.fullmove_number);
         }

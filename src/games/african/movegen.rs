@@ -155,6 +155,14 @@ impl Turn {
         }
     }
 
+    /// The turn with where the touchstone ends written in, when it is a sowing.
+    pub(crate) const fn landing_touchstone(mut self, square: Option<Square>) -> Turn {
+        if let TurnKind::Sow { touchstone, .. } = &mut self.kind {
+            *touchstone = square;
+        }
+        self
+    }
+
     pub(crate) const fn sow(from: Square, direction: Direction, order: u8) -> Turn {
         Turn {
             from,
@@ -201,30 +209,87 @@ pub struct Applied {
     pub touchstone: Option<Square>,
 }
 
+/// What a turn did to the board it was made on in place ([`make`]), and the squares it
+/// changed as they were before, to take it back ([`Effect::undo`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Effect {
+    /// The squares where stones were captured, as a bit set (a1 = bit 0).
+    pub captures: u64,
+    /// Whether the turn would capture the enemy touchstone.
+    pub takes_touchstone: bool,
+    /// Where the mover's touchstone ends (when it moved).
+    pub touchstone: Option<Square>,
+    /// The squares whose stones the turn changed, as a bit set.
+    pub touched: u64,
+    /// Each changed square with its stones before the turn (the origin and at most seven
+    /// squares of one line).
+    saved: [(u8, Cell); 8],
+    saved_len: u8,
+}
+
+impl Effect {
+    const fn new() -> Effect {
+        Effect {
+            captures: 0,
+            takes_touchstone: false,
+            touchstone: None,
+            touched: 0,
+            saved: [(0, Cell::EMPTY); 8],
+            saved_len: 0,
+        }
+    }
+
+    /// The square's stones, to change: the first time, they are saved for [`Effect::undo`].
+    fn cell<'b>(&mut self, board: &'b mut Board, square: Square) -> &'b mut Cell {
+        let index = square.index();
+        let bit = 1u64 << index;
+        if self.touched & bit == 0 {
+            self.touched |= bit;
+            self.saved[usize::from(self.saved_len)] = (index as u8, board[index]);
+            self.saved_len += 1;
+        }
+        &mut board[index]
+    }
+
+    /// Puts back the stones of every square the turn changed.
+    pub(crate) fn undo(&self, board: &mut Board) {
+        for &(index, cell) in &self.saved[..usize::from(self.saved_len)] {
+            board[usize::from(index)] = cell;
+        }
+    }
+}
+
 /// A stone of `color` enters `square`: captures by ruling 4 (a single or last stone, by
 /// what the square held before it arrived) or ruling 5 (the touchstone takes every enemy
 /// stone), then it is put down. The 4-stone limit is the caller's.
-fn enter(applied: &mut Applied, square: Square, color: Color, touchstone: bool, last: bool) {
+fn enter(
+    board: &mut Board,
+    effect: &mut Effect,
+    square: Square,
+    color: Color,
+    touchstone: bool,
+    last: bool,
+) {
     let enemy = color.other();
-    let cell = &mut applied.board[square.index()];
+    let cell = effect.cell(board, square);
     let before = *cell;
     if touchstone {
         if before.stones(enemy) > 0 {
-            applied.takes_touchstone |= before.has_touchstone(enemy);
+            effect.takes_touchstone |= before.has_touchstone(enemy);
             cell.clear(enemy);
-            applied.captures |= 1 << square.index();
+            effect.captures |= 1 << square.index();
         }
-        applied.touchstone = Some(square);
+        effect.touchstone = Some(square);
     } else if last {
         if before.has_touchstone(enemy) {
-            applied.takes_touchstone = true;
+            effect.takes_touchstone = true;
             cell.remove(enemy, true);
-            applied.captures |= 1 << square.index();
+            effect.captures |= 1 << square.index();
         } else if (before.total() == 1 && before.plain(enemy) == 1)
             || (before.total() == 3 && before.stones(color) == 1 && before.plain(enemy) == 2)
         {
             cell.clear(enemy);
-            applied.captures |= 1 << square.index();
+            effect.captures |= 1 << square.index();
         }
     }
     cell.add(color, touchstone);
@@ -232,20 +297,47 @@ fn enter(applied: &mut Applied, square: Square, color: Color, touchstone: bool, 
 
 /// The mechanics of a turn of `color` on `board`, or why it cannot be made.
 pub fn apply(board: &Board, color: Color, turn: &Turn) -> Result<Applied, Failure> {
+    let mut after = *board;
+    let effect = make(&mut after, color, turn)?;
+    Ok(Applied {
+        board: after,
+        captures: effect.captures,
+        takes_touchstone: effect.takes_touchstone,
+        touchstone: effect.touchstone,
+    })
+}
+
+/// Makes a turn of `color` on `board` in place ([`Effect::undo`] takes it back), or says
+/// why it cannot be made and leaves the board as it was.
+pub(crate) fn make(board: &mut Board, color: Color, turn: &Turn) -> Result<Effect, Failure> {
+    let mut effect = Effect::new();
+    match make_on(board, color, turn, &mut effect) {
+        Ok(()) => Ok(effect),
+        Err(failure) => {
+            effect.undo(board);
+            Err(failure)
+        }
+    }
+}
+
+fn make_on(
+    board: &mut Board,
+    color: Color,
+    turn: &Turn,
+    effect: &mut Effect,
+) -> Result<(), Failure> {
     let origin = board[turn.from.index()];
     let own = origin.stones(color);
     if own == 0 {
         return Err(Failure::NoStone);
     }
-    let mut applied = Applied {
-        board: *board,
-        captures: 0,
-        takes_touchstone: false,
-        touchstone: None,
-    };
     match turn.kind {
         TurnKind::Step { to, touchstone } => {
-            if Direction::between(turn.from, to).is_none() {
+            let (files, ranks) = (
+                turn.from.file().abs_diff(to.file()),
+                turn.from.rank().abs_diff(to.rank()),
+            );
+            if files > 1 || ranks > 1 || turn.from == to {
                 return Err(Failure::NotAdjacent);
             }
             let stepping_touchstone = origin.has_touchstone(color);
@@ -259,9 +351,9 @@ pub fn apply(board: &Board, color: Color, turn: &Turn) -> Result<Applied, Failur
             if !touchstone && target.total() >= MAX_STONES {
                 return Err(Failure::TargetFull(to));
             }
-            applied.board[turn.from.index()].remove(color, touchstone);
-            enter(&mut applied, to, color, touchstone, true);
-            if applied.board[to.index()].total() > MAX_STONES {
+            effect.cell(board, turn.from).remove(color, touchstone);
+            enter(board, effect, to, color, touchstone, true);
+            if board[to.index()].total() > MAX_STONES {
                 return Err(Failure::TargetFull(to));
             }
         }
@@ -271,7 +363,7 @@ pub fn apply(board: &Board, color: Color, turn: &Turn) -> Result<Applied, Failur
             }
             let with_touchstone = origin.has_touchstone(color);
             let order = if with_touchstone { turn.order } else { u8::MAX };
-            applied.board[turn.from.index()].clear(color);
+            effect.cell(board, turn.from).clear(color);
             let mut last_reached: Option<Square> = None;
             let mut placed = 0;
             let mut distance = 1;
@@ -281,7 +373,7 @@ pub fn apply(board: &Board, color: Color, turn: &Turn) -> Result<Applied, Failur
                 let blocked = match next {
                     None => true,
                     Some(square) => {
-                        let cell = applied.board[square.index()];
+                        let cell = board[square.index()];
                         let staying = if is_touchstone {
                             cell.stones(color)
                         } else {
@@ -300,7 +392,7 @@ pub fn apply(board: &Board, color: Color, turn: &Turn) -> Result<Applied, Failur
                     // The stones left count against the limit with what the square
                     // holds, less what the touchstone among them would capture (ruling 5);
                     // a plain stone's capture does not make room (ruling 3).
-                    let cell = applied.board[deposit.index()];
+                    let cell = board[deposit.index()];
                     let staying = if (placed..own).contains(&order) {
                         cell.stones(color)
                     } else {
@@ -311,7 +403,8 @@ pub fn apply(board: &Board, color: Color, turn: &Turn) -> Result<Applied, Failur
                     }
                     for index in placed..own {
                         enter(
-                            &mut applied,
+                            board,
+                            effect,
                             deposit,
                             color,
                             index == order,
@@ -322,7 +415,8 @@ pub fn apply(board: &Board, color: Color, turn: &Turn) -> Result<Applied, Failur
                 }
                 let square = next.unwrap_or(turn.from);
                 enter(
-                    &mut applied,
+                    board,
+                    effect,
                     square,
                     color,
                     is_touchstone,
@@ -334,7 +428,7 @@ pub fn apply(board: &Board, color: Color, turn: &Turn) -> Result<Applied, Failur
             }
         }
     }
-    Ok(applied)
+    Ok(())
 }
 
 /// Where a colour's touchstone stands.
@@ -346,15 +440,50 @@ pub fn touchstone_square(board: &Board, color: Color) -> Option<Square> {
         .map(|index| Square::new(index as u8))
 }
 
+/// The squares a guard against a touchstone on `target` depends on, as a bit set: the
+/// target and the squares of the eight lines through it up to four away. A turn that
+/// can capture on the target starts at most four squares away on one of those lines and
+/// reads only squares of that line within four squares of its origin, at most three
+/// beyond the target; so a turn that changes none of these squares and does not move
+/// the touchstone leaves the guard as it was.
+fn guard_squares(target: Square) -> u64 {
+    let mut squares = 1u64 << target.index();
+    for direction in Direction::ALL {
+        for distance in 1..=4i8 {
+            let Some(square) = direction.walk(target, distance) else {
+                break;
+            };
+            squares |= 1 << square.index();
+        }
+    }
+    squares
+}
+
 /// Whether `attacker` has a turn (legal or not for its own touchstone) that would capture
 /// the touchstone of the other side: guard, the check of this game. Only stones on the
 /// eight lines through the touchstone, at most four squares away, can reach it.
 #[must_use]
 pub fn is_guarded(board: &Board, defender: Color) -> bool {
-    let Some(target) = touchstone_square(board, defender) else {
-        return false;
-    };
+    let mut scratch = *board;
+    guarded_in(&mut scratch, defender)
+}
+
+/// [`is_guarded`] on a board it makes the attacker's turns on and takes them back (the
+/// board ends as it was).
+fn guarded_in(board: &mut Board, defender: Color) -> bool {
+    touchstone_square(board, defender).is_some_and(|target| guarded_at(board, defender, target))
+}
+
+/// [`guarded_in`] with the defender's touchstone on `target`.
+fn guarded_at(board: &mut Board, defender: Color, target: Square) -> bool {
     let attacker = defender.other();
+    let takes = |board: &mut Board, turn: Turn| match make(board, attacker, &turn) {
+        Ok(effect) => {
+            effect.undo(board);
+            effect.takes_touchstone
+        }
+        Err(_) => false,
+    };
     for direction in Direction::ALL {
         for distance in 1..=4i8 {
             // The origin lies `distance` squares back from the target.
@@ -366,12 +495,12 @@ pub fn is_guarded(board: &Board, defender: Color) -> bool {
             if stones == 0 {
                 continue;
             }
-            let takes = |turn: Turn| {
-                apply(board, attacker, &turn).is_ok_and(|applied| applied.takes_touchstone)
-            };
             if distance == 1
                 && (stones == 1 || cell.has_touchstone(attacker))
-                && takes(Turn::step(origin, target, cell.has_touchstone(attacker)))
+                && takes(
+                    board,
+                    Turn::step(origin, target, cell.has_touchstone(attacker)),
+                )
             {
                 return true;
             }
@@ -381,7 +510,7 @@ pub fn is_guarded(board: &Board, defender: Color) -> bool {
                 } else {
                     1
                 };
-                if (0..orders).any(|order| takes(Turn::sow(origin, direction, order))) {
+                if (0..orders).any(|order| takes(board, Turn::sow(origin, direction, order))) {
                     return true;
                 }
             }
@@ -392,26 +521,61 @@ pub fn is_guarded(board: &Board, defender: Color) -> bool {
 
 impl African {
     /// Appends every legal turn of the side to move, or of the origin only when given.
+    ///
+    /// Each candidate is made on one working board and taken back. Whether it leaves the
+    /// mover's touchstone guarded is worked out again only when it moves the touchstone,
+    /// or changes a square the guard depends on ([`guard_squares`]) while an enemy stone
+    /// stands on one of them (a turn never adds enemy stones); otherwise it is the guard
+    /// before the turn.
     pub(crate) fn generate(&self, only_from: Option<Square>, out: &mut Vec<Turn>) {
         let color = self.turn;
-        let keep = |turn: Turn, out: &mut Vec<Turn>| -> Option<Applied> {
-            let applied = apply(&self.board, color, &turn).ok()?;
-            if applied.takes_touchstone || is_guarded(&applied.board, color) {
-                return None;
+        let mut board = self.board;
+        let Some(home) = touchstone_square(&board, color) else {
+            return self.generate_with(only_from, out, &mut board, |_, _| false);
+        };
+        let watched = guard_squares(home);
+        let enemy_near = board
+            .iter()
+            .enumerate()
+            .any(|(index, cell)| watched & (1 << index) != 0 && cell.stones(color.other()) > 0);
+        let guarded_before = enemy_near && guarded_at(&mut board, color, home);
+        self.generate_with(only_from, out, &mut board, |board, effect| {
+            if let Some(moved) = effect.touchstone {
+                guarded_at(board, color, moved)
+            } else if effect.touched & watched == 0 || !enemy_near {
+                guarded_before
+            } else {
+                guarded_at(board, color, home)
             }
-            let mut turn = turn;
-            if let TurnKind::Sow { touchstone, .. } = &mut turn.kind {
-                *touchstone = applied.touchstone;
+        });
+    }
+
+    /// [`African::generate`] with `guarded`, whether the mover's touchstone is guarded
+    /// on the board a turn (its effect given) has just been made on.
+    fn generate_with(
+        &self,
+        only_from: Option<Square>,
+        out: &mut Vec<Turn>,
+        board: &mut Board,
+        mut guarded: impl FnMut(&mut Board, &Effect) -> bool,
+    ) {
+        let color = self.turn;
+        // Makes the turn; keeps it when legal; takes it back. `None` when it cannot be made.
+        let mut keep = |board: &mut Board, turn: Turn, out: &mut Vec<Turn>| -> Option<Effect> {
+            let effect = make(board, color, &turn).ok()?;
+            let legal = !effect.takes_touchstone && !guarded(board, &effect);
+            effect.undo(board);
+            if legal {
+                out.push(turn.landing_touchstone(effect.touchstone));
             }
-            out.push(turn);
-            Some(applied)
+            Some(effect)
         };
         for index in 0..64u8 {
             let from = Square::new(index);
             if only_from.is_some_and(|only| only != from) {
                 continue;
             }
-            let cell = self.board[from.index()];
+            let cell = board[from.index()];
             let stones = cell.stones(color);
             if stones == 0 {
                 continue;
@@ -420,7 +584,7 @@ impl African {
             if stones == 1 || touchstone {
                 for direction in Direction::ALL {
                     if let Some(to) = direction.walk(from, 1) {
-                        keep(Turn::step(from, to, touchstone), out);
+                        keep(board, Turn::step(from, to, touchstone), out);
                     }
                 }
             }
@@ -429,7 +593,7 @@ impl African {
             }
             for direction in Direction::ALL {
                 if !touchstone {
-                    keep(Turn::sow(from, direction, 0), out);
+                    keep(board, Turn::sow(from, direction, 0), out);
                     continue;
                 }
                 // Orders that leave the touchstone on the same square give the same
@@ -437,16 +601,17 @@ impl African {
                 let mut seen: [Option<Square>; 4] = [None; 4];
                 let mut count = 0;
                 for order in 0..stones {
-                    let Ok(applied) = apply(&self.board, color, &Turn::sow(from, direction, order))
-                    else {
+                    let turn = Turn::sow(from, direction, order);
+                    let Ok(effect) = make(board, color, &turn) else {
                         continue;
                     };
-                    if seen[..count].contains(&applied.touchstone) {
+                    effect.undo(board);
+                    if seen[..count].contains(&effect.touchstone) {
                         continue;
                     }
-                    seen[count] = applied.touchstone;
+                    seen[count] = effect.touchstone;
                     count += 1;
-                    keep(Turn::sow(from, direction, order), out);
+                    keep(board, turn, out);
                 }
             }
         }

@@ -73,3 +73,79 @@ fn the_start_is_the_page_setup() {
     assert!(!start.is_guarded());
     assert!(start.has_legal_turn());
 }
+
+/// The legal turns by the plain definition: every turn made on a copy of the board, kept
+/// when it neither takes the enemy touchstone nor leaves the mover's guarded (each
+/// touchstone place of a sowing once, by its first order), for [`African::generate`] to
+/// agree with.
+fn plain_legal_turns(position: &African) -> Vec<Turn> {
+    let color = position.turn;
+    let mut out = Vec::new();
+    for index in 0..64u8 {
+        let from = Square::new(index);
+        let mut candidates = Vec::new();
+        for direction in Direction::ALL {
+            for touchstone in [false, true] {
+                if let Some(to) = direction.walk(from, 1) {
+                    candidates.push(Turn::step(from, to, touchstone));
+                }
+            }
+        }
+        for direction in Direction::ALL {
+            let mut seen = Vec::new();
+            for order in 0..position.board[from.index()].stones(color).max(1) {
+                let turn = Turn::sow(from, direction, order);
+                if let Ok(applied) = apply(&position.board, color, &turn)
+                    && !seen.contains(&applied.touchstone)
+                {
+                    seen.push(applied.touchstone);
+                    candidates.push(turn);
+                }
+            }
+        }
+        for turn in candidates {
+            let Ok(applied) = apply(&position.board, color, &turn) else {
+                continue;
+            };
+            if applied.takes_touchstone || is_guarded(&applied.board, color) {
+                continue;
+            }
+            out.push(turn.landing_touchstone(applied.touchstone));
+        }
+    }
+    out
+}
+
+#[test]
+fn generation_agrees_with_the_plain_definition_along_random_games() {
+    let starts = [
+        "pppptppp/pppppppp/8/8/8/8/PPPPPPPP/PPPPTPPP w 1",
+        "4t3/8/2(pp)(PP)(pp)3/2(Pp)(TPpp)(pp)3/2(PPp)(pP)(PPP)3/8/8/8 w 1",
+        "(pppp)1(ppp)1(tpp)1(pp)1/pppp4/8/8/8/8/4PPPP/1(PP)1(TPP)1(PPP)1(PPPP) w 1",
+        "8/8/8/3(tpp)4/3P4/8/8/T7 b 1",
+    ];
+    let mut state = 17u64;
+    let mut positions = 0;
+    for start in starts {
+        for _game in 0..12 {
+            let mut position = African::from_position_string(start).unwrap();
+            for _ply in 0..120 {
+                let mut turns = Vec::new();
+                position.generate(None, &mut turns);
+                let mut expected = plain_legal_turns(&position);
+                let key = |t: &Turn| format!("{t:?}");
+                turns.sort_by_key(key);
+                expected.sort_by_key(key);
+                assert_eq!(turns, expected, "{}", position.position_string());
+                positions += 1;
+                if turns.is_empty() {
+                    break;
+                }
+                state = splitmix(state);
+                let turn = turns[(state % turns.len() as u64) as usize];
+                position.play(&turn);
+            }
+        }
+    }
+    assert!(positions > 1000, "{positions} positions");
+}

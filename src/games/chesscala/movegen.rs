@@ -455,8 +455,13 @@ impl Chesscala {
         let start = out.len();
         let side = self.turn;
         let multiple = self.check_count(side) >= 2;
+        let bomb = Piece::new(side, Role::Bomb);
         self.for_each_sowing(side, |sowing| {
             out.push(Turn::one(sowing));
+            // Without multiple checks only a Bomb the sowing laid down may follow it up.
+            if !multiple && !sowing.sown().contains(&bomb) {
+                return;
+            }
             let mut next = self.clone();
             let landed = next.apply(&sowing);
             if multiple {
