@@ -174,7 +174,7 @@ const MAX_WORD: usize = 1 << 20;
 const WINDOW: usize = 1 << 20;
 
 /// A typed move list read from a stream, one turn at a time, in flat memory: a piece of
-/// text (up to the last blank of [`PIECE`] bytes) is read when its turns are needed, so a
+/// text (up to the last blank of 64 KiB) is read when its turns are needed, so a
 /// converter that stops at the end of the game or at a turn it cannot match reads no
 /// further. Text that is not UTF-8 is read in the fallback encoding, piece by piece. The
 /// last megabyte or so of text is kept ([`Stream::source`]) to show findings.
