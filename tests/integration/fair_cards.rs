@@ -170,9 +170,10 @@ fn a_cards_two_game_by_maildir_is_proven_fair_on_both_sides() {
     );
 }
 
-#[test]
-fn a_swapped_card_or_an_edited_key_in_a_mail_is_refused_with_the_ply() {
-    let homes = Homes::new("fair-cards-tamper", "");
+/// A dealt Cards II game played by mail to White's scoring attempt with a card led,
+/// mailed to Black, whose card is now awaited; also the lead.
+fn to_the_lead(name: &str) -> (Homes, String, String) {
+    let homes = Homes::new(name, "");
     let id = homes.start(
         "2026-11-01T09:00:00Z",
         &["--variant", "wickets", "--decision", "Cards II"],
@@ -197,6 +198,42 @@ fn a_swapped_card_or_an_edited_key_in_a_mail_is_refused_with_the_ply() {
         &["move", &id, &format!("Nxe5:w9_c{lead}")],
     ));
     post(alice, bob, "2026-11-07T10:01:00Z", &id, "lead");
+    (homes, id, lead)
+}
+
+#[test]
+fn a_card_typed_by_hand_in_a_dealt_game_is_refused_and_changes_nothing() {
+    let (homes, id, _) = to_the_lead("fair-cards-typed");
+    let (alice, bob) = (&homes.alice, &homes.bob);
+    let card = awaited_card(bob, &id).unwrap();
+    let answered = std::fs::read_to_string(mail_of(alice, "2026-11-07T10:30:00Z", &id)).unwrap();
+    let message_id = answered
+        .lines()
+        .find_map(|line| line.strip_prefix("Message-ID: "))
+        .unwrap()
+        .trim()
+        .to_owned();
+    let typed = format!(
+        "From: bob@example.org\r\nTo: alice@example.org\r\nSubject: Re: [pbem {id}] your move\r\n\
+         Message-ID: <typed-card@example.org>\r\nIn-Reply-To: {message_id}\r\n\
+         References: {message_id}\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{card}\r\n"
+    );
+    let before = std::fs::read(game_path(alice, &id)).unwrap();
+    let out = deliver(alice, "2026-11-08T10:00:00Z", typed.as_bytes(), "typed");
+    let said = text(&out.stdout) + &text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(said.contains(&format!("\"{card}\", is refused")), "{said}");
+    assert!(said.contains("carries no key to open it"), "{said}");
+    assert_eq!(std::fs::read(game_path(alice, &id)).unwrap(), before);
+    // Bob's pbem answer is still taken in afterwards.
+    ok(&bob.run("2026-11-08T10:00:00Z", &["move", &id, &card]));
+    post(bob, alice, "2026-11-08T11:00:00Z", &id, "answer");
+}
+
+#[test]
+fn a_swapped_card_or_an_edited_key_in_a_mail_is_refused_with_the_ply() {
+    let (homes, id, lead) = to_the_lead("fair-cards-tamper");
+    let (alice, bob) = (&homes.alice, &homes.bob);
     let reply = awaited_card(bob, &id).unwrap();
     ok(&bob.run("2026-11-08T10:00:00Z", &["move", &id, &reply]));
     let bob_file = game_path(bob, &id);

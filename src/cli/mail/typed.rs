@@ -149,6 +149,20 @@ pub(super) fn take_typed(reply: &Reply, id: &str, home: &Home) -> Result<Taken, 
             )));
         }
     };
+    // A card typed by hand carries no opening key of the fair deal (only pbem's mail
+    // does), so in a dealt game it would leave the record unprovable: refused.
+    if let crate::fair::Fairness::Broken { ply, reason } = crate::fair::check(&record)
+        && !matches!(
+            crate::fair::check(&local),
+            crate::fair::Fairness::Broken { .. }
+        )
+    {
+        return Err(refused(format!(
+            "{id}: the turn {opponent} typed, \"{line}\", is refused: the game's cards are dealt \
+             fairly and a card typed by hand carries no key to open it (only {opponent}'s pbem \
+             can send it), ply {ply}: {reason}; nothing was changed"
+        )));
+    }
     let game = correspondence::state(&record).map_err(|error| refused(error.to_string()))?;
     state.received = Some(now);
     home.games
