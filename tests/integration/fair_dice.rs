@@ -3,39 +3,7 @@
 //! both game files validate "chance proven fair", and tampered mails are refused with
 //! the ply and the reason.
 
-use std::path::{Path, PathBuf};
-
-use crate::support::homes::{Homes, Player, maildir, ok, text};
-
-fn game_path(player: &Player, id: &str) -> PathBuf {
-    player.dir.join("games").join(format!("{id}.pgn"))
-}
-
-/// The mail of the player's latest state (`send --dry-run`).
-fn mail_of(player: &Player, now: &str, id: &str) -> PathBuf {
-    let drafts = player.dir.join("drafts");
-    PathBuf::from(ok(&player.run(now, &["send", "--dry-run", drafts.to_str().unwrap(), id])).trim())
-}
-
-/// Delivers a mail's bytes into the player's Maildir and runs `receive --maildir`.
-fn deliver(to: &Player, now: &str, bytes: &[u8], name: &str) -> std::process::Output {
-    let dir = maildir(to);
-    std::fs::write(dir.join("new").join(name), bytes).unwrap();
-    to.run(now, &["receive", "--maildir", dir.to_str().unwrap()])
-}
-
-fn post(from: &Player, to: &Player, now: &str, id: &str, name: &str) -> String {
-    let mail = mail_of(from, now, id);
-    ok(&deliver(to, now, &std::fs::read(mail).unwrap(), name))
-}
-
-fn validate(path: &Path) -> std::process::Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_pbem"))
-        .arg("validate")
-        .arg(path)
-        .output()
-        .unwrap()
-}
+use crate::support::homes::{Homes, deliver, game_path, mail_of, ok, post, text, validate};
 
 /// Plays a Dice II game by Maildir up to White's attempt and Black's reply; returns the
 /// homes, the game id and the mail that carried the completed roll.

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::support::homes::{Homes, Player, maildir, ok, text};
+use crate::support::homes::{Homes, Player, game_path, mail_of, maildir, ok, text};
 
 /// The names and contents of every file in a folder, sorted by name.
 fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
@@ -28,17 +28,6 @@ fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
 
 fn names(dir: &Path) -> Vec<String> {
     snapshot(dir).into_iter().map(|(name, _)| name).collect()
-}
-
-/// Alice's mail of the game's current state, written with `send --dry-run`.
-fn mail_of(player: &Player, now: &str, id: &str) -> PathBuf {
-    let drafts = player.dir.join("drafts");
-    let out = ok(&player.run(now, &["send", "--dry-run", drafts.to_str().unwrap(), id]));
-    PathBuf::from(out.trim())
-}
-
-fn game_path(player: &Player, id: &str) -> PathBuf {
-    player.dir.join("games").join(format!("{id}.pgn"))
 }
 
 /// A plain mail that is not for pbem.

@@ -7,14 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::support::homes::{Homes, Player, maildir, ok, text};
-
-/// Alice's mail of the game's current state, written with `send --dry-run`.
-fn mail_of(player: &Player, now: &str, id: &str) -> PathBuf {
-    let drafts = player.dir.join("drafts");
-    let out = ok(&player.run(now, &["send", "--dry-run", drafts.to_str().unwrap(), id]));
-    PathBuf::from(out.trim())
-}
+use crate::support::homes::{Homes, Player, mail_of, maildir, ok, text};
 
 fn header(mail: &str, name: &str) -> String {
     mail.lines()

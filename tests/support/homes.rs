@@ -139,6 +139,40 @@ pub fn maildir(player: &Player) -> PathBuf {
     dir
 }
 
+/// The player's game file.
+pub fn game_path(player: &Player, id: &str) -> PathBuf {
+    player.dir.join("games").join(format!("{id}.pgn"))
+}
+
+/// The mail of the player's latest state, written with `send --dry-run` into its
+/// `drafts` folder.
+pub fn mail_of(player: &Player, now: &str, id: &str) -> PathBuf {
+    let drafts = player.dir.join("drafts");
+    PathBuf::from(ok(&player.run(now, &["send", "--dry-run", drafts.to_str().unwrap(), id])).trim())
+}
+
+/// Delivers a mail's bytes into the player's Maildir and runs `receive --maildir`.
+pub fn deliver(to: &Player, now: &str, bytes: &[u8], name: &str) -> Output {
+    let dir = maildir(to);
+    std::fs::write(dir.join("new").join(name), bytes).unwrap();
+    to.run(now, &["receive", "--maildir", dir.to_str().unwrap()])
+}
+
+/// Mails `from`'s latest state of game `id` to `to`'s Maildir and takes it in there.
+pub fn post(from: &Player, to: &Player, now: &str, id: &str, name: &str) -> String {
+    let mail = mail_of(from, now, id);
+    ok(&deliver(to, now, &std::fs::read(mail).unwrap(), name))
+}
+
+/// `pbem validate PATH`.
+pub fn validate(path: &Path) -> Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_pbem"))
+        .arg("validate")
+        .arg(path)
+        .output()
+        .unwrap()
+}
+
 /// How many entries a folder has (0 when it does not exist).
 pub fn count(dir: &Path) -> usize {
     std::fs::read_dir(dir)
