@@ -204,7 +204,7 @@ pub fn read_placement(text: &str) -> Result<Board, SetupError> {
         let mut file: u8 = 0;
         let mut chars = rank_text.chars();
         while let Some(c) = chars.next() {
-            if file >= 8 && c != ')' {
+            if file >= 8 {
                 return Err(SetupError::new(format!(
                     "rank {} has more than 8 squares",
                     rank + 1

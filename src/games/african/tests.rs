@@ -149,3 +149,15 @@ fn generation_agrees_with_the_plain_definition_along_random_games() {
     }
     assert!(positions > 1000, "{positions} positions");
 }
+
+/// A stray `)` after a full rank (found by the `validate` fuzz target) is an error, not a
+/// panic.
+#[test]
+fn a_stray_parenthesis_after_a_full_rank_is_refused() {
+    for placement in ["8)/8/8/8/8/8/8/8", "8/8/8/8/8/8/8/7w)"] {
+        assert!(
+            super::board::read_placement(placement).is_err(),
+            "{placement}"
+        );
+    }
+}
