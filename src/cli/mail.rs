@@ -125,10 +125,13 @@ pub fn send(args: &SendArgs, home: &Home, out: &mut dyn Write) -> Result<Status,
     }
     let Some(smtp) = &home.settings.smtp else {
         return Err(CliError::Usage(format!(
-            "no smtp section in {}: {} mail{} wait in {} (add smtp settings, then run `pbem send --retry`)",
+            "no smtp section in {}: {} in {} (add smtp settings, then run `pbem send --retry`)",
             home.path.display(),
-            pending.len(),
-            if pending.len() == 1 { "" } else { "s" },
+            if pending.len() == 1 {
+                "1 mail waits".to_string()
+            } else {
+                format!("{} mails wait", pending.len())
+            },
             home.settings.outbox.display()
         )));
     };
@@ -161,8 +164,12 @@ pub fn send(args: &SendArgs, home: &Home, out: &mut dyn Write) -> Result<Status,
     }
     if failed > 0 {
         return Err(CliError::Usage(format!(
-            "{failed} mail{} could not be sent and wait in the outbox",
-            if failed == 1 { "" } else { "s" }
+            "{failed} {} in the outbox",
+            if failed == 1 {
+                "mail could not be sent and waits"
+            } else {
+                "mails could not be sent and wait"
+            }
         )));
     }
     Ok(Status::Ok)

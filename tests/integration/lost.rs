@@ -526,7 +526,7 @@ fn a_mail_and_temporary_files_left_by_a_kill_are_found_at_the_next_start() {
     // Without smtp settings it cannot go, but it is there, not "the outbox is empty".
     assert_eq!(retry.status.code(), Some(2));
     assert!(!text(&retry.stdout).contains("empty"));
-    assert!(stderr.contains("1 mail wait"), "{stderr}");
+    assert!(stderr.contains("1 mail waits in"), "{stderr}");
     assert_eq!(
         names(&outbox),
         vec![format!("{id}.1.eml"), format!("{id}.1.envelope")]

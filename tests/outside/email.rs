@@ -523,6 +523,11 @@ fn a_failed_send_waits_in_the_outbox_and_a_retry_delivers_it_once() {
     );
     assert_eq!(failed.status.code(), Some(2));
     assert!(!text(&failed.stderr).contains(refused_login.password));
+    assert!(
+        text(&failed.stderr).contains("1 mail could not be sent and waits in the outbox"),
+        "{}",
+        text(&failed.stderr)
+    );
     assert_eq!(count(&homes.alice.dir.join("outbox")), 2);
     let check = pbem(
         &homes.alice,
