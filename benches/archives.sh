@@ -13,49 +13,26 @@
 #
 # Usage: benches/archives.sh [RUNS]     (RUNS defaults to 3; SIZES="20 200" to choose)
 set -euo pipefail
-
-runs=${1:-3}
-sizes=${SIZES:-"20 200"}
-root=$(cd "$(dirname "$0")/.." && pwd)
-cd "$root"
-data=${PBEM_SHARED_DATA:-../shared/data}
-samples=("$data/pgn/lichess_db_1000k.pgn" "$data/pgn/twic1599_1000k.pgn")
-for sample in "${samples[@]}"; do
-    [[ -f $sample ]] || { echo "missing $sample (set PBEM_SHARED_DATA)" >&2; exit 2; }
-done
+# shellcheck source=benches/common.sh
+source "$(dirname "$0")/common.sh"
+bench_args 3 "20 200" "$@"
 [[ -x /usr/bin/time ]] || { echo "needs /usr/bin/time (GNU time)" >&2; exit 2; }
 out=target/archives
 mkdir -p "$out"
 cargo build --release --locked --quiet --bin pbem
 pbem=target/release/pbem
 
-# The best wall seconds, the median CPU seconds (user + system, every thread) and the
-# largest peak RSS in MB of RUNS runs of a command (standard output discarded).
+# The best wall seconds, the median CPU seconds and the largest peak RSS in MB of RUNS
+# runs of a command.
 measure() {
-    local walls=() cpus=() rss=() line wall user system kb
-    for ((r = 0; r < runs; r++)); do
-        line=$( { /usr/bin/time -f 'TIMES %e %U %S %M' "$@" > /dev/null; } 2>&1 | grep '^TIMES' || true)
-        read -r _ wall user system kb <<< "$line"
-        walls+=("$wall")
-        cpus+=("$(echo "$user + $system" | bc -l)")
-        rss+=("$kb")
-    done
-    printf '%8.2f %8.2f %8.1f\n' \
-        "$(printf '%s\n' "${walls[@]}" | sort -g | head -1)" \
-        "$(printf '%s\n' "${cpus[@]}" | sort -g | awk '{ t[NR] = $1 } END { print t[int((NR + 1) / 2)] }')" \
-        "$(printf '%s\n' "${rss[@]}" | sort -g | tail -1 | awk '{ print $1 / 1024 }')"
+    local best median cpu peak
+    read -r best median cpu peak < <(time_runs "$@")
+    printf '%8.2f %8.2f %8.1f\n' "$best" "$cpu" "$peak"
 }
 
 printf '%-34s %8s %8s %8s\n' "case" "wall s" "cpu s" "peak MB"
 for megabytes in $sizes; do
-    file=$out/games-${megabytes}mb.pgn
-    if [[ ! -f $file ]]; then
-        : > "$file.tmp"
-        for ((i = 0; i < (megabytes + 1) / 2; i++)); do
-            cat "${samples[@]}" >> "$file.tmp"
-        done
-        mv "$file.tmp" "$file"
-    fi
+    file=$(games_input "$out" "$megabytes")
     for tool in "gzip -6" "zstd -3 -q" "bzip2 -9"; do
         extension=$(case $tool in gzip*) echo gz ;; zstd*) echo zst ;; bzip2*) echo bz2 ;; esac)
         if [[ ! -f $file.$extension ]] && command -v "${tool%% *}" > /dev/null; then

@@ -7,21 +7,14 @@
 # (PBEM_SHARED_DATA, default ../shared/data), runs each side RUNS times per input (one
 # process per run, so both pay for start-up and reading the file) and prints the best and
 # median wall time, MB/s, games/s, pbem's ratio (the other side's time over pbem's: above
-# 1 means pbem is faster) and the peak RSS of one run of each.
+# 1 means pbem is faster) and the largest peak RSS of the runs of each.
 #
 # Usage: benches/compare.sh [RUNS]      (RUNS defaults to 5; SIZES="25 200" to choose)
 # Measurements on a shared machine are noisy: compare medians, and look at the load.
 set -euo pipefail
-
-runs=${1:-5}
-sizes=${SIZES:-"25 200"}
-root=$(cd "$(dirname "$0")/.." && pwd)
-cd "$root"
-data=${PBEM_SHARED_DATA:-../shared/data}
-samples=("$data/pgn/lichess_db_1000k.pgn" "$data/pgn/twic1599_1000k.pgn")
-for sample in "${samples[@]}"; do
-    [[ -f $sample ]] || { echo "missing $sample (set PBEM_SHARED_DATA)" >&2; exit 2; }
-done
+# shellcheck source=benches/common.sh
+source "$(dirname "$0")/common.sh"
+bench_args 5 "25 200" "$@"
 out=target/compare
 mkdir -p "$out"
 
@@ -33,65 +26,6 @@ cargo build --release --locked --quiet \
         --manifest-path benches/compare/Cargo.toml --target-dir "$out/build"
 pbem=target/release/pbem
 other=$out/build/release/pbem-compare
-
-# Inputs: one lichess + one TWIC sample is 2 MB and 1,548 games; repeat the pair.
-make_input() {
-    local megabytes=$1 file=$out/games-$1mb.pgn copies
-    copies=$(( (megabytes + 1) / 2 ))
-    if [[ ! -f $file ]]; then
-        : > "$file.tmp"
-        for ((i = 0; i < copies; i++)); do
-            cat "${samples[@]}" >> "$file.tmp"
-        done
-        mv "$file.tmp" "$file"
-    fi
-    echo "$file"
-}
-
-# Runs a command RUNS times; prints "best median cpu": the best and median wall seconds and
-# the median processor seconds (user + system, all threads), which a loaded machine
-# disturbs less than the wall time.
-time_runs() {
-    local walls=() cpus=() line
-    for ((r = 0; r < runs; r++)); do
-        if [[ -x /usr/bin/time ]]; then
-            line=$( /usr/bin/time -f 'TIMES %e %U %S' "$@" 2>&1 > /dev/null | grep '^TIMES' || true)
-            read -r _ wall user system <<< "$line"
-            walls+=("$wall")
-            cpus+=("$(echo "$user + $system" | bc -l)")
-        else
-            local start end
-            start=$(date +%s.%N)
-            "$@" > /dev/null 2>&1 || true
-            end=$(date +%s.%N)
-            walls+=("$(echo "$end - $start" | bc -l)")
-            cpus+=("0")
-        fi
-    done
-    local best median cpu
-    best=$(printf '%s\n' "${walls[@]}" | sort -g | head -1)
-    median=$(printf '%s\n' "${walls[@]}" | sort -g | awk '{ t[NR] = $1 } END { print t[int((NR + 1) / 2)] }')
-    cpu=$(printf '%s\n' "${cpus[@]}" | sort -g | awk '{ t[NR] = $1 } END { print t[int((NR + 1) / 2)] }')
-    printf '%.3f %.3f %.3f\n' "$best" "$median" "$cpu"
-}
-
-# Peak resident memory of one run, in MB.
-peak_rss() {
-    if [[ -x /usr/bin/time ]]; then
-        /usr/bin/time -v "$@" 2>&1 > /dev/null | awk -F': ' '/Maximum resident/ { printf "%.1f", $2 / 1024 }'
-    else
-        # Without GNU time: poll the process's VmHWM in /proc.
-        "$@" > /dev/null &
-        local pid=$! hwm=0 value
-        while kill -0 "$pid" 2> /dev/null; do
-            value=$(awk '/VmHWM/ { print $2 }' "/proc/$pid/status" 2> /dev/null || echo 0)
-            [[ -n $value && $value -gt $hwm ]] && hwm=$value
-            sleep 0.01
-        done
-        wait "$pid" || true
-        awk -v kb="$hwm" 'BEGIN { printf "%.1f", kb / 1024 }'
-    fi
-}
 
 cores=$(nproc 2> /dev/null || echo 1)
 # pbem before `--jobs` validated on one core.
@@ -107,11 +41,11 @@ cp "${samples[0]}" "$small"
 printf '%-6s %-26s %7s %8s %7s %7s %9s %9s %9s %7s\n' \
     input side best_s median_s cpu_s MB/s games/s ratio cpu_ratio rss_MB
 for size in $sizes; do
-    file=$(make_input "$size")
+    file=$(games_input "$out" "$size")
     bytes=$(stat -c %s "$file")
     line=$("$other" "$file")
     games=$(sed -n 's/.* games=\([0-9]*\).*/\1/p' <<< "$line")
-    read -r other_best other_median other_cpu < <(time_runs "$other" "$file")
+    read -r other_best other_median other_cpu other_rss < <(time_runs "$other" "$file")
     # MB/s and games/s from the median wall time; ratio: the other side's median wall
     # time over pbem's; cpu_ratio: the same with processor time.
     report() {
@@ -121,18 +55,17 @@ for size in $sizes; do
             "$(echo "$games / $median" | bc -l)" "$(echo "$other_median / $median" | bc -l)" \
             "$(echo "$other_cpu / $cpu" | bc -l 2> /dev/null || echo 0)" "$rss"
     }
-    report "pgn-reader+shakmaty" "$other_best" "$other_median" "$other_cpu" \
-        "$(peak_rss "$other" "$file")"
+    report "pgn-reader+shakmaty" "$other_best" "$other_median" "$other_cpu" "$other_rss"
     for jobs in "${job_counts[@]}"; do
         args=(validate --quiet)
         [[ -z $jobs ]] || args+=(--jobs "$jobs")
-        read -r best median cpu < <(time_runs "$pbem" "${args[@]}" "$file")
-        report "pbem ${args[*]:1}" "$best" "$median" "$cpu" \
-            "$(peak_rss "$pbem" "${args[@]}" "$file")"
+        read -r best median cpu rss < <(time_runs "$pbem" "${args[@]}" "$file")
+        report "pbem ${args[*]:1}" "$best" "$median" "$cpu" "$rss"
     done
 done
 for jobs in "${job_counts[@]}"; do
     args=(validate --quiet)
     [[ -z $jobs ]] || args+=(--jobs "$jobs")
-    echo "pbem ${args[*]:1} peak RSS on the 1 MB lichess sample: $(peak_rss "$pbem" "${args[@]}" "$small") MB"
+    read -r _ _ _ rss < <(runs=1 time_runs "$pbem" "${args[@]}" "$small")
+    echo "pbem ${args[*]:1} peak RSS on the 1 MB lichess sample: $rss MB"
 done

@@ -27,11 +27,19 @@ const EVALUATIONS: [&str; 14] = [
     "+-", "-+", "+=", "=+", "±", "∓", "⩲", "⩱", "=", "∞", "+/-", "-/+", "+/=", "=/+",
 ];
 
+/// Brackets nested deeper than this are counted, not kept: a text of nothing but opening
+/// brackets keeps flat memory.
+const MAX_NESTING: usize = 64;
+
 /// Where blanking stands between two pieces of a text: the brackets open, and whether
 /// only blanks were seen since the start of the line.
 #[derive(Clone, Debug)]
 struct Asides {
+    /// The closing brackets awaited, innermost last, the first [`MAX_NESTING`] of them.
     depth: Vec<char>,
+    /// How many brackets are open beyond those: any closing bracket closes one of them
+    /// (everything inside is blanked anyway, whatever its kind).
+    deeper: u64,
     line_start: bool,
 }
 
@@ -39,6 +47,7 @@ impl Default for Asides {
     fn default() -> Asides {
         Asides {
             depth: Vec::new(),
+            deeper: 0,
             line_start: true,
         }
     }
@@ -58,7 +67,14 @@ impl Asides {
                 _ => None,
             };
             let blank = if let Some(closing) = closing {
-                self.depth.push(closing);
+                if self.depth.len() < MAX_NESTING {
+                    self.depth.push(closing);
+                } else {
+                    self.deeper = self.deeper.saturating_add(1);
+                }
+                true
+            } else if self.deeper > 0 && matches!(c, '}' | ')' | ']') {
+                self.deeper -= 1;
                 true
             } else if self.depth.last() == Some(&c) {
                 self.depth.pop();
@@ -502,6 +518,27 @@ mod tests {
         let (kept, start) = stream.source();
         assert!(kept.len() <= WINDOW + PIECE);
         assert_eq!(&text[start.offset..], kept);
+    }
+
+    #[test]
+    fn brackets_nested_deeper_than_the_limit_are_counted() {
+        // A million brackets never closed: the stack stays at the limit, and the text
+        // after them is blanked.
+        let mut asides = Asides::default();
+        let open = "({[".repeat(1_000_000 / 3);
+        asides.blank(&open);
+        assert_eq!(asides.depth.len(), MAX_NESTING);
+        assert_eq!(asides.deeper, (open.len() - MAX_NESTING) as u64);
+        assert_eq!(asides.blank("1. e4"), "     ");
+        // Closing them all, of any kind beyond the limit, comes back out.
+        let close = ")".repeat(open.len() - MAX_NESTING);
+        assert_eq!(asides.blank(&close).trim(), "");
+        let kept: String = asides.depth.iter().rev().collect();
+        asides.blank(&kept);
+        assert!(asides.depth.is_empty() && asides.deeper == 0);
+        assert_eq!(asides.blank("1. e4"), "1. e4");
+        // Within the limit, a closing bracket of another kind stays inside.
+        assert_eq!(tokens("( { ) e5 } ) d4"), vec!["d4"]);
     }
 
     #[test]

@@ -317,7 +317,8 @@ fn tag_name(input: &str) -> PResult<'_, &str> {
 }
 
 // tag-value = '"' , { value-char | '\"' | '\\' } , '"' ;
-// value-char = any character but '"', "\" and newline ;   ("\" before anything else is kept)
+// value-char = any character but '"', "\" and newline ;   ("\" before anything else is kept;
+//              a carriage return is read as a space)
 fn tag_value(input: &str) -> PResult<'_, CompactString> {
     let (mut rest, _) = context("a tag value in double quotes", char('"')).parse(input)?;
     let mut value = CompactString::default();
@@ -325,11 +326,11 @@ fn tag_value(input: &str) -> PResult<'_, CompactString> {
         let bytes = rest.as_bytes();
         match memchr3(b'"', b'\\', b'\n', bytes) {
             Some(i) if bytes[i] == b'"' => {
-                value.push_str(&rest[..i]);
+                push_value_text(&mut value, &rest[..i]);
                 return Ok((&rest[i + 1..], value));
             }
             Some(i) if bytes[i] == b'\\' => {
-                value.push_str(&rest[..i]);
+                push_value_text(&mut value, &rest[..i]);
                 match bytes.get(i + 1) {
                     Some(&escaped @ (b'"' | b'\\')) => {
                         value.push(char::from(escaped));
@@ -352,6 +353,18 @@ fn tag_value(input: &str) -> PResult<'_, CompactString> {
                 );
             }
         }
+    }
+}
+
+/// Appends a piece of a tag value's text, a carriage return as a space. A bare carriage
+/// return is a line break to many programs, and the writer writes a line break in a value
+/// as a space: reading it as one here keeps what was read and what `fmt` writes the same
+/// value (a game that validated must validate the same after `fmt`).
+fn push_value_text(value: &mut CompactString, text: &str) {
+    if memchr(b'\r', text.as_bytes()).is_none() {
+        value.push_str(text);
+    } else {
+        value.extend(text.chars().map(|c| if c == '\r' { ' ' } else { c }));
     }
 }
 

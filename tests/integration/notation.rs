@@ -253,6 +253,27 @@ fn parse_record_wants_exactly_one_game() {
 }
 
 #[test]
+fn a_carriage_return_in_a_tag_value_is_read_as_a_space() {
+    // The writer writes a line break in a value as a space; reading a bare carriage
+    // return as one keeps the value the same after `fmt` (found by the validate fuzz
+    // target: a Chesscala `[Array]` with carriage returns inside was valid before `fmt`
+    // and invalid after it).
+    let text = "[Array \"o\r\r\rrthodox\tarmy\"]\r\n[Site \"a\\\r\"]\r\n\r\n*\r\n";
+    let record = parse_record(text).unwrap();
+    assert_eq!(record.tag("Array"), Some("o   rthodox\tarmy"));
+    assert_eq!(record.tag("Site"), Some("a\\ "));
+    let written = record_to_string(&record, Numbering::default());
+    assert_eq!(
+        written,
+        "[Site \"a\\\\ \"]\n[Array \"o   rthodox\tarmy\"]\n\n*\n"
+    );
+    let again = parse_record(&written).unwrap();
+    for name in ["Array", "Site"] {
+        assert_eq!(again.tag(name), record.tag(name));
+    }
+}
+
+#[test]
 fn numbering_comes_from_the_fen_tag() {
     let record = parse_record(
         "[FEN \"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 7\"]\n\ne5 Nf3 *",
@@ -424,8 +445,11 @@ fn tag() -> impl Strategy<Value = Tag> {
         Just("White".to_owned()),
         "[A-Za-z][A-Za-z0-9_+#=:-]{0,10}",
     ];
-    let value = proptest::collection::vec(prop_oneof![text_char(), Just(' ')], 0..20)
-        .prop_map(|chars| chars.into_iter().collect::<String>());
+    let value = proptest::collection::vec(
+        prop_oneof![8 => text_char(), 2 => Just(' '), 1 => Just('\t')],
+        0..20,
+    )
+    .prop_map(|chars| chars.into_iter().collect::<String>());
     (names, value).prop_map(|(name, value)| Tag {
         name: name.into(),
         value: value.into(),
@@ -539,6 +563,9 @@ fn pgnish() -> impl Strategy<Value = String> {
         Just(" 1-0".to_owned()),
         Just(" *".to_owned()),
         Just("\r\n".to_owned()),
+        Just("\r".to_owned()),
+        Just("\t".to_owned()),
+        Just("[Array \"o\r\rrthodox army\"]".to_owned()),
         Just("[".to_owned()),
         Just("\"".to_owned()),
         "[ -~]{1,4}",

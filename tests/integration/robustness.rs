@@ -97,6 +97,41 @@ fn check(input: &str) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// The tags that choose a game and its setup, for every game, with odd white space and
+/// control characters put anywhere in their values: whatever validates must validate
+/// after `fmt` (the validate fuzz target found a Chesscala `[Array "o\r\r…rthodox army"]`
+/// that was valid before `fmt` and invalid after it).
+fn setup_tags() -> impl Strategy<Value = String> {
+    let pair = prop::sample::select(vec![
+        ("Array", "orthodox army"),
+        ("Array", "rooks' rearguard"),
+        ("Array", "standard"),
+        ("Draws", "no"),
+        ("Draws", "yes"),
+        ("SetUp", "1"),
+        ("FEN", "k(BBBB)4/6/6/N5/2p1p1/6/6/RQ3K w - - 0/0 - 1"),
+        ("FEN", "4k3/8/8/8/8/8/8/4K2R w K - 0 1"),
+        ("Variant", "Chesscala"),
+        ("Variant", "African Chess"),
+        ("Variant", "Chess with wickets"),
+    ]);
+    let blank = prop::sample::select(vec![
+        " ", "  ", "\t", "\r", "\r\r\r", "\u{b}", "\u{c}", "\u{a0}", "\u{1b}",
+    ]);
+    let blanks = prop::collection::vec((any::<prop::sample::Index>(), blank), 0..3);
+    let tag = (pair, blanks).prop_map(|((name, value), blanks)| {
+        let mut value = value.to_owned();
+        for (at, blank) in blanks {
+            let at = at.index(value.len() + 1);
+            if value.is_char_boundary(at) {
+                value.insert_str(at, blank);
+            }
+        }
+        format!("[{name} \"{value}\"]\n")
+    });
+    prop::collection::vec(tag, 1..4).prop_map(|tags| tags.concat())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 
@@ -108,6 +143,20 @@ proptest! {
     #[test]
     fn arbitrary_text_never_panics(text in "\\PC{0,300}") {
         check(&text)?;
+    }
+}
+
+proptest! {
+    // Small games: many cases, so that the rarer combinations come up in every run.
+    #![proptest_config(ProptestConfig::with_cases(2048))]
+
+    #[test]
+    fn setup_tags_validate_the_same_after_fmt(
+        variant in prop::sample::select(vec!["Chesscala", "African Chess", "Cascudo", "Chesica", "Chess with wickets", "Chess"]),
+        tags in setup_tags(),
+        result in prop::sample::select(vec!["*", "1-0", ""]),
+    ) {
+        check(&format!("[Variant \"{variant}\"]\n{tags}\n{result}\n"))?;
     }
 }
 
