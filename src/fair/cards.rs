@@ -5,7 +5,10 @@
 //!
 //! White deals first (steps 1 and 3), Black second (step 2). Positions 0-9 of the final
 //! deck are White's hand, 10-19 Black's, and the j-th card played since the deal draws
-//! position 19 + j for its player. Each player reveals to the other its card key for
+//! position 19 + j for its player. When the deck runs out (the 21st card since the deal
+//! or the last reshuffle), the 21 discards are dealt again the same way, begun by the
+//! player whose card emptied it (`[%deal reshuffle K maskN ...]`); their places are
+//! positions 40 + 21 (K − 1) + i, so the rule of the replacements holds throughout. Each player reveals to the other its card key for
 //! every position the other holds (`[%deal keys P KEY ...]`), and opens each card it
 //! plays with its own key for its position (`[%deal open P KEY]`), so the record alone
 //! proves that a played card was the one its player held. The seeds (`[%deal seed S]`)

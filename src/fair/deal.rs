@@ -18,7 +18,10 @@
 //! With both seeds revealed at the end, [`verify`] recomputes the three messages and
 //! gives the deal's order, which proves the shuffle was a permutation of the 40 cards.
 //! All keys, permutations and masks come from a player's 32-byte secret seed (SHA-512
-//! with a label), so revealing the seed reveals everything at once.
+//! with a label), so revealing the seed reveals everything at once. A reshuffle of the
+//! discards takes the same three steps on its cards ([`Dealer::mask_cards`],
+//! [`Dealer::shuffle_deck`], [`Dealer::rekey_deck`], [`verify_cards`]), each player with
+//! the dealer [`Dealer::reshuffle`] derives from its seed.
 
 use curve25519_dalek::ristretto::{CompressedRistretto, RistrettoPoint};
 use curve25519_dalek::scalar::Scalar;
