@@ -334,7 +334,14 @@ fn play_awaited(homes: &Homes, id: &str, now: &str, serial: &mut usize) {
 
 /// One turn by `me`'s pbem (a scoring attempt leads a card of its hand), naming a pawn
 /// Defender first when it must, mailed to `other`; then the awaited cards.
-fn long_turn(homes: &Homes, id: &str, white: bool, token: &str, serial: &mut usize) {
+fn long_turn(
+    homes: &Homes,
+    id: &str,
+    white: bool,
+    token: &str,
+    serial: &mut usize,
+    before_post: &mut dyn FnMut(&Player, &Player),
+) {
     let (me, other) = if white {
         (&homes.alice, &homes.bob)
     } else {
@@ -360,6 +367,7 @@ fn long_turn(homes: &Homes, id: &str, white: bool, token: &str, serial: &mut usi
         "{token} cannot be played:\n{}",
         ok(&me.run(now, &["show", id]))
     );
+    before_post(me, other);
     *serial += 1;
     post(me, other, now, id, &format!("turn{serial}"));
     play_awaited(homes, id, now, serial);
@@ -377,9 +385,9 @@ fn opened_positions(player: &Player, id: &str) -> Vec<usize> {
 }
 
 /// A long Cards II game by Maildir: both Rooks attempt in turn until the deck has run out
-/// and a card of the reshuffle was played; `before_reshuffle_reply` runs when the mail
-/// the reshuffle has begun (message 1 in the game files), before the next turn.
-fn long_game(name: &str, tamper: &mut dyn FnMut(&Homes, &str)) -> (Homes, String) {
+/// and a card of the reshuffle was played; `tamper` runs with the mover and the other
+/// player once, before the mail of the first turn made after the reshuffle began.
+fn long_game(name: &str, tamper: &mut dyn FnMut(&Player, &Player)) -> (Homes, String) {
     let homes = Homes::new(name, "");
     let id = homes.start(
         "2026-11-01T09:00:00Z",
@@ -394,7 +402,7 @@ fn long_game(name: &str, tamper: &mut dyn FnMut(&Homes, &str)) -> (Homes, String
     );
     let mut serial = 0;
     for (white, token) in [(true, "Kb1"), (false, "Kg8"), (true, "Ka1"), (false, "Kh8")] {
-        long_turn(&homes, &id, white, token, &mut serial);
+        long_turn(&homes, &id, white, token, &mut serial, &mut |_, _| {});
     }
     let cycle = [
         (true, "Re7:w9"),
@@ -405,23 +413,31 @@ fn long_game(name: &str, tamper: &mut dyn FnMut(&Homes, &str)) -> (Homes, String
     let mut tampered = false;
     for &(white, token) in cycle.iter().cycle().take(120) {
         let record = std::fs::read_to_string(game_path(&homes.alice, &id)).unwrap();
-        if !tampered && record.contains("reshuffle 1 mask1") {
-            tamper(&homes, &id);
-            tampered = true;
-        }
+        let now_tamper = !tampered && record.contains("reshuffle 1 mask1");
+        tampered |= now_tamper;
         let cards = played(&homes.alice, &id).len();
-        if cards >= 30 && opened_positions(&homes.alice, &id).iter().any(|&p| p >= 40) {
+        if tampered
+            && !now_tamper
+            && cards >= 30
+            && opened_positions(&homes.alice, &id).iter().any(|&p| p >= 40)
+        {
             return (homes, id);
         }
         assert!(!record.contains("[Result \"1-0\"]") && !record.contains("[Result \"0-1\"]"));
-        long_turn(&homes, &id, white, token, &mut serial);
+        let mut nothing = |_: &Player, _: &Player| {};
+        let hook: &mut dyn FnMut(&Player, &Player) = if now_tamper {
+            &mut *tamper
+        } else {
+            &mut nothing
+        };
+        long_turn(&homes, &id, white, token, &mut serial, hook);
     }
     panic!("120 turns without a reshuffled card played");
 }
 
 #[test]
 fn a_cards_two_game_by_maildir_is_proven_fair_through_the_reshuffle() {
-    let (homes, id) = long_game("fair-reshuffle", &mut |_, _| {});
+    let (homes, id) = long_game("fair-reshuffle", &mut |_: &Player, _: &Player| {});
     let (alice, bob) = (&homes.alice, &homes.bob);
     let said = text(&validate(&game_path(alice, &id)).stdout);
     assert!(said.contains("and its reshuffle and checked"), "{said}");
@@ -445,4 +461,57 @@ fn a_cards_two_game_by_maildir_is_proven_fair_through_the_reshuffle() {
         std::fs::read_to_string(game_path(alice, &id)).unwrap(),
         std::fs::read_to_string(game_path(bob, &id)).unwrap()
     );
+}
+
+#[test]
+fn an_edited_reshuffle_message_is_refused_at_receipt_and_nothing_is_lost() {
+    let mut refused = 0;
+    let (homes, id) = long_game(
+        "fair-reshuffle-tamper",
+        &mut |me: &Player, other: &Player| {
+            let pgn = |player: &Player| {
+                std::fs::read_dir(player.dir.join("games"))
+                    .unwrap()
+                    .map(|e| e.unwrap().path())
+                    .find(|p| p.extension().is_some_and(|x| x == "pgn"))
+                    .unwrap()
+            };
+            let (mine, theirs) = (pgn(me), pgn(other));
+            let id = mine.file_stem().unwrap().to_str().unwrap().to_owned();
+            let record = std::fs::read_to_string(&mine).unwrap();
+            // The last message of the reshuffle in the mover's file, its first element
+            // repeated in place of the second.
+            let words: Vec<&str> = record.split_whitespace().collect();
+            let at = words
+                .windows(3)
+                .rposition(|w| w[0] == "[%deal" && w[1] == "reshuffle" && w[2] == "1")
+                .unwrap();
+            let step = words[at + 3].to_owned();
+            let (first, second) = (words[at + 4], words[at + 5]);
+            let forged =
+                record.replacen(&format!("{first} {second}"), &format!("{first} {first}"), 1);
+            assert_ne!(forged, record);
+            std::fs::write(&mine, &forged).unwrap();
+            let before = std::fs::read(&theirs).unwrap();
+            let bytes = std::fs::read(mail_of(me, "2026-11-10T10:30:00Z", &id)).unwrap();
+            let out = deliver(other, "2026-11-10T11:00:00Z", &bytes, "forged");
+            let said = text(&out.stdout) + &text(&out.stderr);
+            assert_eq!(out.status.code(), Some(1), "{said}");
+            let number = &step[4..];
+            assert!(
+                said.contains(&format!(
+                    ": message {number} of reshuffle 1: positions 0 and 1 hold the same masked card"
+                )) && said.contains("not fair: ply "),
+                "{said}"
+            );
+            assert_eq!(std::fs::read(&theirs).unwrap(), before, "nothing changed");
+            std::fs::write(&mine, &record).unwrap();
+            refused += 1;
+        },
+    );
+    assert_eq!(refused, 1);
+    // The true mails were taken in after the forgery, and the game went on through the
+    // reshuffle.
+    let said = text(&validate(&game_path(&homes.alice, &id)).stdout);
+    assert!(said.contains("and its reshuffle and checked"), "{said}");
 }
