@@ -515,3 +515,61 @@ fn an_edited_reshuffle_message_is_refused_at_receipt_and_nothing_is_lost() {
     let said = text(&validate(&game_path(&homes.alice, &id)).stdout);
     assert!(said.contains("and its reshuffle and checked"), "{said}");
 }
+
+/// The hand `show --ply N` tells the player.
+fn hand_at(player: &Player, id: &str, ply: usize) -> Vec<String> {
+    let shown = ok(&player.run(
+        "2026-11-09T00:00:00Z",
+        &["show", id, "--ply", &ply.to_string()],
+    ));
+    let prefix = format!("your hand after ply {ply}: ");
+    let line = shown
+        .lines()
+        .find_map(|line| line.strip_prefix(prefix.as_str()))
+        .unwrap_or_else(|| panic!("{shown}"));
+    line.split(" (")
+        .next()
+        .unwrap()
+        .split_whitespace()
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn show_and_legal_at_an_earlier_ply_tell_the_players_own_hand_only() {
+    let (homes, id, lead) = to_the_lead("fair-cards-ply");
+    let (alice, bob) = (&homes.alice, &homes.bob);
+    // Before her attempt White held the card she led; now she does not.
+    let before = hand_at(alice, &id, 6);
+    assert_eq!(before.len(), 10, "{before:?}");
+    assert!(before.contains(&lead), "{before:?}");
+    assert!(!hand(alice, &id).contains(&lead));
+    // Black sees his own hand at that ply, none of White's cards.
+    let his = hand_at(bob, &id, 6);
+    assert_eq!(his.len(), 10, "{his:?}");
+    assert!(
+        his.iter().all(|card| !before.contains(card)),
+        "{his:?} {before:?}"
+    );
+    // Before the deal gave Black his hand, `show --ply` says so.
+    let early = ok(&bob.run("2026-11-09T00:00:00Z", &["show", &id, "--ply", "1"]));
+    assert!(
+        early.contains("your hand after ply 1: not dealt yet"),
+        "{early}"
+    );
+    // `legal --ply 7`: Black's awaited card comes from his hand; White is told nothing of it.
+    let legal = bob.run("2026-11-09T00:00:00Z", &["legal", &id, "--ply", "7"]);
+    assert!(
+        text(&legal.stderr).contains("from your hand"),
+        "{}",
+        text(&legal.stderr)
+    );
+    let cards: Vec<String> = text(&legal.stdout).lines().map(str::to_owned).collect();
+    assert!(
+        !cards.is_empty() && cards.iter().all(|card| his.contains(card)),
+        "{cards:?}"
+    );
+    let theirs = alice.run("2026-11-09T00:00:00Z", &["legal", &id, "--ply", "7"]);
+    assert!(!text(&theirs.stderr).contains("from your hand"));
+    assert!(!text(&theirs.stdout).contains("your hand"));
+}
