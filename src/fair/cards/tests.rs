@@ -493,3 +493,46 @@ fn an_edited_reshuffle_or_a_card_from_outside_it_is_caught_with_its_ply() {
         "{reason}"
     );
 }
+
+#[test]
+fn a_second_reshuffle_is_proven_too_and_a_card_from_another_hand_is_caught() {
+    let mut record = long_game(48);
+    let deal = read_deal(&record).unwrap().unwrap();
+    assert!(
+        deal.reshuffles.get(&2).is_some_and(|m| m[2].is_some()),
+        "{} cards",
+        plays_of(&record).unwrap().plays.len()
+    );
+    // A card played from a reshuffled place its player does not hold (the other side's
+    // replacement): refused at its ply.
+    let plays = plays_of(&record).unwrap();
+    let (j, play) = plays
+        .plays
+        .iter()
+        .enumerate()
+        .skip(trigger(1) + 1)
+        .find(|(_, p)| p.nth == 0)
+        .unwrap();
+    let theirs = (DECK..2 * HAND + j)
+        .find(|&p| holder(p, &plays) == Some(play.side.other()))
+        .unwrap();
+    let mut stolen = record.clone();
+    let side = play.side.name().to_ascii_lowercase();
+    let turn = &mut stolen.moves.turns[play.ply - 1];
+    let comment = turn
+        .comments
+        .iter_mut()
+        .find(|c| c.text.starts_with(&format!("{side} [%deal open")))
+        .unwrap();
+    let words: Vec<&str> = comment.text.split_whitespace().collect();
+    comment.text = format!("{side} [%deal open {theirs} {}", words[4]).into();
+    let (ply, reason) = broken(&stolen);
+    assert_eq!(ply, play.ply);
+    assert!(reason.contains("not in its hand"), "{reason}");
+    reveal_both(&mut record);
+    let proven = check(&record);
+    assert!(
+        matches!(proven, Fairness::DealProven { reshuffles: 2, .. }),
+        "{proven}"
+    );
+}
