@@ -1,7 +1,8 @@
 //! Fair chance by mail (issue 16): the cost of a player's hash chain (a value is up to
 //! 1000 SHA-256 from the seed), of a roll, and of checking a game's transcript from the
 //! record alone; and the mail bytes the transcript adds (printed once). For the Cards
-//! deal: the bytes and time of each of its steps, and of checking it with the seeds.
+//! deal: the bytes and time of each of its steps, and of checking it with the seeds; the
+//! same for a reshuffle of the discards when the deck runs out.
 
 use std::hint::black_box;
 
@@ -219,5 +220,151 @@ fn deal(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, dice, deal);
+/// A Cards II game by the library's steps (`correspondence::play`, `cards::after_move`,
+/// `cards::advance` as `pbem move` and `pbem receive` call them), both Rooks attempting in
+/// turn on the e-file (the replies' bonus makes them fail mostly) until the deck ran out,
+/// was reshuffled and `cards` cards were played.
+fn reshuffled_game(dealers: &[pbem::fair::deal::Dealer; 2], cards: usize) -> Record {
+    use pbem::fair::cards;
+    let stamp = Stamp {
+        received: parse_instant("2026-11-22T10:00:00Z"),
+        sent: parse_instant("2026-11-23T10:00:00Z"),
+        leave_days: 0,
+    };
+    let address = |side: Color| match side {
+        Color::White => "alice@example.org",
+        Color::Black => "bob@example.org",
+    };
+    let index = |side: Color| usize::from(side == Color::Black);
+    let mut record = correspondence::new_record(&NewGame {
+        variant: Variant::ChessWithWickets,
+        white: player("Alice"),
+        black: player("Bob"),
+        position: Some(
+            "3q3k/5ppp/4R3/8/8/4r3/PPP5/K2Q4 w - - -,- e6,e3 d1,d8 cards2 0 1".to_owned(),
+        ),
+        time_control: None,
+        game_id: "g-20261122-0000001f".to_owned(),
+        started: parse_instant("2026-11-22T10:00:00Z").unwrap(),
+    })
+    .unwrap();
+    record.set_tag("Decision", "Cards II");
+    cards::advance(&mut record, Color::White, &dealers[0]).unwrap();
+    let play = |record: &mut Record, side: Color, token: &str| -> bool {
+        let dealer = &dealers[index(side)];
+        cards::advance(record, side, dealer).unwrap();
+        let before = record.clone();
+        if correspondence::play(record, address(side), token, stamp).is_err() {
+            return false;
+        }
+        cards::after_move(&before, record, side, dealer).unwrap();
+        cards::advance(record, side.other(), &dealers[index(side.other())]).unwrap();
+        true
+    };
+    let opening = [
+        (Color::White, "Kb1"),
+        (Color::Black, "Kg8"),
+        (Color::White, "Ka1"),
+        (Color::Black, "Kh8"),
+    ];
+    let cycle = [
+        (Color::White, "Re7:w9"),
+        (Color::Black, "Re2:w0"),
+        (Color::White, "Rxw9"),
+        (Color::Black, "Rxw0"),
+    ];
+    for &(side, token) in opening.iter().chain(cycle.iter().cycle().take(400)) {
+        let text = correspondence::to_text(&record);
+        if text.contains("reshuffle 1 mask3") && text.matches("[%deal open").count() >= cards {
+            return record;
+        }
+        let dealer = &dealers[index(side)];
+        let token = if token.contains(":w") {
+            let hand = cards::hand(&record, side, dealer).unwrap();
+            let low = hand.cards.iter().min_by_key(|(_, c)| c.value()).unwrap().1;
+            format!("{token}_c{low}")
+        } else {
+            token.to_owned()
+        };
+        let named = ["", "Da2:", "Db2:", "Dc2:", "Dh7:", "Dg7:", "Df7:"]
+            .iter()
+            .any(|name| play(&mut record, side, &format!("{name}{token}")));
+        assert!(named, "{token}");
+        while let Some(side) = correspondence::state(&record).unwrap().awaited {
+            let dealer = &dealers[index(side)];
+            let mut may = cards::may_play(&record, side, dealer).unwrap();
+            may.sort_by_key(|c| 10 - c.value());
+            assert!(play(&mut record, side, &may[0].to_string()));
+        }
+    }
+    panic!("no reshuffle");
+}
+
+/// The reshuffle of the discards when the deck runs out: the bytes each of its three
+/// messages adds to the mails, printed once; the time of each step and of checking a game
+/// through it with both seeds.
+fn reshuffle(c: &mut Criterion) {
+    use pbem::fair::cards;
+    use pbem::fair::deal::{self, Dealer};
+    let dealers = [Dealer::from_seed([3; 32]), Dealer::from_seed([4; 32])];
+    let mut record = reshuffled_game(&dealers, 30);
+    let comments: Vec<String> = record
+        .moves
+        .turns
+        .iter()
+        .flat_map(|turn| turn.comments.iter())
+        .map(|comment| comment.text.to_string())
+        .collect();
+    let bytes = |find: &str| {
+        comments
+            .iter()
+            .find(|text| text.contains(find))
+            .map_or(0, |text| text.len() + 3)
+    };
+    let key = comments
+        .iter()
+        .find(|text| text.contains("[%deal keys 4"))
+        .map_or(0, |text| text.len() + 3);
+    cards::reveal_seed(&mut record, Color::White, &dealers[0]);
+    cards::reveal_seed(&mut record, Color::Black, &dealers[1]);
+    println!(
+        "reshuffle mail bytes (base64 in the game file): message 1 {}, message 2 {}, message 3 \
+         {} (each beside the keys its writer then owes for reshuffled places, one key \
+         command such as {key} bytes); the game has {} cards played",
+        bytes("reshuffle 1 mask1"),
+        bytes("reshuffle 1 mask2"),
+        bytes("reshuffle 1 mask3"),
+        correspondence::to_text(&record)
+            .matches("[%deal open")
+            .count()
+    );
+    println!("verdict: {}", fair::check(&record));
+    let discards: Vec<usize> = (0..21).map(|i| i * 19 % 40).collect();
+    let (first, second) = (dealers[0].reshuffle(1), dealers[1].reshuffle(1));
+    let m1 = first.mask_cards(&discards);
+    let m2 = second.shuffle_deck(&m1, 21).unwrap();
+    let m3 = first.rekey_deck(&m2, 21).unwrap();
+    let mut group = c.benchmark_group("fair reshuffle");
+    group.sample_size(10);
+    group.bench_function("message 1 (mask and shuffle the 21 discards)", |b| {
+        b.iter(|| first.mask_cards(black_box(&discards)))
+    });
+    group.bench_function("message 2 (shuffle, mask with card keys)", |b| {
+        b.iter(|| second.shuffle_deck(black_box(&m1), 21).unwrap())
+    });
+    group.bench_function("message 3 (rekey)", |b| {
+        b.iter(|| first.rekey_deck(black_box(&m2), 21).unwrap())
+    });
+    group.bench_function("verify with both seeds (21 cards opened)", |b| {
+        b.iter(|| {
+            deal::verify_cards(&first, &second, &[&m1, &m2, &m3], black_box(&discards)).unwrap()
+        })
+    });
+    group.bench_function("check a game through the reshuffle with both seeds", |b| {
+        b.iter(|| fair::check(black_box(&record)))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, dice, deal, reshuffle);
 criterion_main!(benches);

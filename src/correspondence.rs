@@ -535,21 +535,26 @@ pub fn record_event(record: &mut Record, player: &str, event: Event) -> Result<(
 }
 
 /// Who acted last in the game: the side of the last event (offer, acceptance, claim,
-/// resignation) or part (a card answered by mail, with its own stamp) written after the
-/// last turn, else the side that made the last turn; `None` before any turn or event.
-/// `turns` is [`State::turns`].
+/// resignation, a fair deal's seed) or part (a card answered by mail, with its own stamp)
+/// written after the last turn, else the side that made the last turn; `None` before any
+/// turn or event. A fair-dice command (`[%chance commit]`, `[%chance reveal]`) is written
+/// by a player's pbem on receipt and is not that player's act, unless the roll it gives
+/// ended the game (then the result is that player's to mail). `turns` is
+/// [`State::turns`].
 #[must_use]
 pub fn last_actor(record: &Record, turns: &[(Color, Stamp)]) -> Option<Color> {
     let comments = match record.moves.turns.last() {
         Some(turn) => &turn.comments,
         None => &record.moves.comments,
     };
+    let over = check_open(record).is_err();
     comments
         .iter()
         .flat_map(|comment| {
             let part = Stamp::of_part(&comment.text).map(|(side, _)| side);
             event_commands(&comment.text)
                 .into_iter()
+                .filter(|(_, name, _)| over || *name != "chance")
                 .map(|(side, ..)| side)
                 .chain(part)
         })

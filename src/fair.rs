@@ -143,6 +143,8 @@ pub enum Fairness {
     DealProven {
         /// The cards played.
         cards: usize,
+        /// The reshuffles of the discards made (each proven like the deal).
+        reshuffles: usize,
     },
     /// Not proven: the reason (no transcript, cards).
     NotProven(String),
@@ -164,9 +166,14 @@ impl std::fmt::Display for Fairness {
                 "chance proven fair ({rolls} roll{})",
                 if *rolls == 1 { "" } else { "s" }
             ),
-            Fairness::DealProven { cards } => write!(
+            Fairness::DealProven { cards, reshuffles } => write!(
                 f,
-                "chance proven fair (the deal and {cards} card{})",
+                "chance proven fair (the deal{} and {cards} card{})",
+                match reshuffles {
+                    0 => String::new(),
+                    1 => ", 1 reshuffle".to_owned(),
+                    n => format!(", {n} reshuffles"),
+                },
                 if *cards == 1 { "" } else { "s" }
             ),
             Fairness::NotProven(reason) => write!(f, "chance not proven: {reason}"),

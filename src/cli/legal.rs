@@ -53,11 +53,12 @@ pub fn run(args: &Args, config: Option<&Path>, out: &mut dyn Write) -> Result<St
                 "the game is {variant}, not {wanted}"
             )));
         }
-        // A fair deal: the awaited card comes from the player's own hand.
-        if args.ply.is_none()
-            && let Ok(home) = super::home::Home::load(config)
-            && let Some((you, dealer, _)) = super::play::own_hand(&record, &home)
-            && let Some(cards) = crate::fair::cards::may_play(&record, you, &dealer)
+        // A fair deal: the awaited card comes from the player's own hand (at the ply
+        // asked for).
+        let at = show::at_ply(&record, args.ply);
+        if let Ok(home) = super::home::Home::load(config)
+            && let Some((you, dealer, _)) = super::play::own_hand(&at, &home)
+            && let Some(cards) = crate::fair::cards::may_play(&at, you, &dealer)
         {
             eprintln!(
                 "pbem: the cards you may play from your hand (by mail: `pbem move GAME CARD`)"
@@ -65,7 +66,7 @@ pub fn run(args: &Args, config: Option<&Path>, out: &mut dyn Write) -> Result<St
             for card in cards {
                 writeln!(out, "{card}")?;
             }
-            if crate::fair::cards::may_decline(&record) {
+            if crate::fair::cards::may_decline(&at) {
                 writeln!(out, "-")?;
             }
             return Ok(Status::Ok);

@@ -67,13 +67,21 @@ pub fn run(args: &Args, config: Option<&Path>, out: &mut dyn Write) -> Result<St
         }
         let name = super::display_path(&file);
         crate::with_game!(variant, G => show::<G>(&record, &name, args.ply, args.format, target))?;
-        // A fair deal: the player's own hand, from its local state (only its own).
+        // A fair deal: the player's own hand, from its local state (only its own), at the
+        // ply shown.
         if args.format == Format::Text
-            && args.ply.is_none()
             && let Ok(home) = super::home::Home::load(config)
-            && let Some((_, _, hand)) = super::play::own_hand(&record, &home)
+            && let Some((_, _, hand)) = super::play::own_hand(&at_ply(&record, args.ply), &home)
         {
-            writeln!(target, "{}", super::play::hand_line(&hand))?;
+            let line = super::play::hand_line(&hand);
+            match args.ply {
+                Some(ply) => writeln!(
+                    target,
+                    "{}",
+                    line.replacen("your hand:", &format!("your hand after ply {ply}:"), 1)
+                )?,
+                None => writeln!(target, "{line}")?,
+            }
         }
     } else {
         let variant = args.variant.unwrap_or(Variant::Chess);
@@ -90,6 +98,17 @@ pub fn run(args: &Args, config: Option<&Path>, out: &mut dyn Write) -> Result<St
         })?;
     }
     Ok(Status::Ok)
+}
+
+/// The record as it stood after `ply` plies (the whole record without one): its later
+/// turns dropped, with the comments written after each kept turn (a fair deal's steps
+/// ride there).
+pub(super) fn at_ply(record: &Record, ply: Option<usize>) -> Record {
+    let mut at = record.clone();
+    if let Some(ply) = ply {
+        at.moves.turns.truncate(ply);
+    }
+    at
 }
 
 /// A game argument: a file that exists (or `-`), else a game id, or the unique start of

@@ -5,7 +5,10 @@
 //!
 //! White deals first (steps 1 and 3), Black second (step 2). Positions 0-9 of the final
 //! deck are White's hand, 10-19 Black's, and the j-th card played since the deal draws
-//! position 19 + j for its player. Each player reveals to the other its card key for
+//! position 19 + j for its player. When the deck runs out (the 21st card since the deal
+//! or the last reshuffle), the 21 discards are dealt again the same way, begun by the
+//! player whose card emptied it (`[%deal reshuffle K maskN ...]`); their places are
+//! positions 40 + 21 (K − 1) + i, so the rule of the replacements holds throughout. Each player reveals to the other its card key for
 //! every position the other holds (`[%deal keys P KEY ...]`), and opens each card it
 //! plays with its own key for its position (`[%deal open P KEY]`), so the record alone
 //! proves that a played card was the one its player held. The seeds (`[%deal seed S]`)
@@ -18,6 +21,8 @@ use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD as B64;
 use curve25519_dalek::ristretto::CompressedRistretto;
 use curve25519_dalek::scalar::Scalar;
+
+use std::collections::BTreeMap;
 
 use super::deal::{self, DECK, Dealer, Masked};
 use super::{Fairness, Value};
@@ -50,14 +55,63 @@ fn fresh_deck(record: &Record) -> bool {
 /// The cards dealt to each hand.
 const HAND: usize = 10;
 
-/// Card plays the first deal lasts for: the 21st empties the deck and reshuffles.
-const PLAYS_PER_DEAL: usize = DECK - 2 * HAND;
+/// Cards in a reshuffled deck: the discards when the deck runs out, the card just played
+/// included (the 21st card since the deal or the last reshuffle).
+const RESHUFFLED: usize = DECK - 2 * HAND + 1;
+
+/// Positions beyond any game (a reshuffle every 21 cards): refused when read.
+const POSITIONS: usize = DECK + RESHUFFLED * 100_000;
 
 const SUITS: [char; 4] = ['C', 'D', 'H', 'S'];
 
 /// The card of a deal index (suit × 10 + value − 1).
 fn card_of(index: usize) -> Option<Card> {
     Card::new(*SUITS.get(index / 10)?, u8::try_from(index % 10 + 1).ok()?)
+}
+
+/// The deal index of a card.
+fn index_of(card: Card) -> usize {
+    SUITS.iter().position(|&s| s == card.suit()).unwrap_or(0) * 10 + usize::from(card.value()) - 1
+}
+
+/// The deck a position is in and its place there: `(0, p)` for the deal's 40 positions,
+/// `(k, i)` for place `i` of reshuffle `k` (positions 40 + 21 (k − 1) + i). Position
+/// `20 + j` is always the replacement drawn by the j-th card played (from 0), in the deal
+/// or, from the 21st card on, in a reshuffle.
+fn deck_of(p: usize) -> (usize, usize) {
+    if p < DECK {
+        (0, p)
+    } else {
+        ((p - DECK) / RESHUFFLED + 1, (p - DECK) % RESHUFFLED)
+    }
+}
+
+/// The card played (counted from 0 since the deal) that empties the deck and starts
+/// reshuffle `k`: 20, 41, 62, ...
+fn trigger(k: usize) -> usize {
+    RESHUFFLED * k - 1
+}
+
+/// The cards reshuffle `k` deals again, in deck order: the cards played since the deal
+/// or the previous reshuffle, the trigger included; `None` while the deck has not run out.
+fn discards(k: usize, plays: &Plays) -> Option<Vec<usize>> {
+    let from = RESHUFFLED * (k - 1);
+    let mut cards: Vec<usize> = plays
+        .plays
+        .get(from..=trigger(k))?
+        .iter()
+        .map(|play| index_of(play.card))
+        .collect();
+    cards.sort_unstable();
+    Some(cards)
+}
+
+/// A player's card key for any position (the deal's or a reshuffle's).
+fn key_at(dealer: &Dealer, p: usize) -> Scalar {
+    match deck_of(p) {
+        (0, i) => dealer.card_key(i),
+        (k, i) => dealer.reshuffle(k as u64).card_key(i),
+    }
 }
 
 fn text_of(bytes: &[u8]) -> String {
@@ -81,6 +135,8 @@ fn side_index(side: Color) -> usize {
 enum Step {
     /// Message 1, 2 or 3 of the deal: 40 masked cards.
     Mask(u8, Masked),
+    /// Message 1, 2 or 3 of reshuffle `k` (the first number): 21 masked cards.
+    Reshuffle(usize, u8, Masked),
     /// The writer's card keys for positions the other side holds.
     Keys(Vec<(usize, Scalar)>),
     /// A card played, opened with its player's key for its position.
@@ -129,6 +185,23 @@ fn transcript(record: &Record) -> Result<Vec<Entry>, (usize, String)> {
                             .collect::<Option<_>>()
                             .ok_or_else(bad)?,
                     ),
+                    [
+                        "reshuffle",
+                        k,
+                        mask @ ("mask1" | "mask2" | "mask3"),
+                        cards @ ..,
+                    ] => Step::Reshuffle(
+                        k.parse()
+                            .ok()
+                            .filter(|k| (1..100_000).contains(k))
+                            .ok_or_else(bad)?,
+                        mask.as_bytes()[4] - b'0',
+                        cards
+                            .iter()
+                            .map(|c| bytes_of(c).map(CompressedRistretto))
+                            .collect::<Option<_>>()
+                            .ok_or_else(bad)?,
+                    ),
                     ["keys", pairs @ ..] if pairs.len().is_multiple_of(2) => Step::Keys(
                         pairs
                             .chunks(2)
@@ -151,7 +224,7 @@ fn transcript(record: &Record) -> Result<Vec<Entry>, (usize, String)> {
 }
 
 fn position(text: &str) -> Option<usize> {
-    text.parse().ok().filter(|&p| p < DECK)
+    text.parse().ok().filter(|&p| p < POSITIONS)
 }
 
 /// A card played in the record.
@@ -167,11 +240,10 @@ struct Play {
 }
 
 /// The cards played along the main line, in order; with the side awaited at the end
-/// (whose card comes next) and the ply of a card played after the deck ran out.
+/// (whose card comes next).
 struct Plays {
     plays: Vec<Play>,
     awaited: Option<Color>,
-    reshuffle: Option<usize>,
 }
 
 fn plays_of(record: &Record) -> Result<Plays, (usize, String)> {
@@ -183,7 +255,6 @@ fn plays_of(record: &Record) -> Result<Plays, (usize, String)> {
         return Err((0, "no playable start".to_owned()));
     };
     let mut plays = Vec::new();
-    let mut reshuffle = None;
     for (i, turn) in replayed.turns.iter().enumerate() {
         let thrower = position.side_to_move();
         let cards: Vec<Card> = turn
@@ -195,10 +266,6 @@ fn plays_of(record: &Record) -> Result<Plays, (usize, String)> {
             })
             .collect();
         for (k, &card) in cards.iter().enumerate() {
-            if plays.len() == PLAYS_PER_DEAL {
-                reshuffle.get_or_insert(i + 1);
-                break;
-            }
             let side = if k % 2 == 0 { thrower } else { thrower.other() };
             plays.push(Play {
                 ply: i + 1,
@@ -219,11 +286,7 @@ fn plays_of(record: &Record) -> Result<Plays, (usize, String)> {
         .as_ref()
         .filter(|p| p.mode().is_cards())
         .and_then(Game::awaited_side);
-    Ok(Plays {
-        plays,
-        awaited,
-        reshuffle,
-    })
+    Ok(Plays { plays, awaited })
 }
 
 /// Who holds position `p` of the deal, given the plays so far (and the next one, awaited).
@@ -242,14 +305,19 @@ fn holder(p: usize, plays: &Plays) -> Option<Color> {
     }
 }
 
+/// One message of a reshuffle: its writer, ply and masked deck.
+type Remask = Option<(Color, usize, Masked)>;
+
 /// The deal as the record gives it so far.
 #[derive(Default)]
 struct Deal {
     /// The three messages, each with its ply.
     masks: [Option<(usize, Masked)>; 3],
+    /// The reshuffles begun, by number (1, 2, ...): their three messages.
+    reshuffles: BTreeMap<usize, [Remask; 3]>,
     /// Each side's revealed card keys (for the other side's positions), with their place
     /// in the transcript, by position.
-    keys: [Vec<Option<(usize, Scalar)>>; 2],
+    keys: [BTreeMap<usize, (usize, Scalar)>; 2],
     /// Each side's opens: (ply, position, key, place in the transcript).
     opens: [Vec<(usize, usize, Scalar, usize)>; 2],
     /// Each side's seed, with its ply.
@@ -263,10 +331,7 @@ fn read_deal(record: &Record) -> Result<Option<Deal>, (usize, String)> {
     if entries.is_empty() {
         return Ok(None);
     }
-    let mut deal = Deal {
-        keys: [vec![None; DECK], vec![None; DECK]],
-        ..Deal::default()
-    };
+    let mut deal = Deal::default();
     for (order, entry) in entries.into_iter().enumerate() {
         let (side, ply) = (entry.side, entry.ply);
         let s = side_index(side);
@@ -293,25 +358,53 @@ fn read_deal(record: &Record) -> Result<Option<Deal>, (usize, String)> {
                 deal::check(&masked).map_err(|e| (ply, format!("message {step}: {e}")))?;
                 deal.masks[index] = Some((ply, masked));
             }
-            Step::Keys(keys) => {
-                let last = if side == Color::White { 2 } else { 1 };
-                if deal.masks[last].is_none() {
+            Step::Reshuffle(k, step, masked) => {
+                if deal.masks[2].is_none() {
                     return Err((
                         ply,
                         format!(
-                            "{side} reveals card keys before its message {} of the deal",
-                            last + 1
+                            "message {step} of reshuffle {k} comes before the deal is complete"
                         ),
                     ));
                 }
+                let messages = deal.reshuffles.entry(k).or_default();
+                let index = usize::from(step - 1);
+                if messages[index].is_some() {
+                    return Err((ply, format!("message {step} of reshuffle {k} comes twice")));
+                }
+                if index > 0 && messages[index - 1].is_none() {
+                    return Err((
+                        ply,
+                        format!("message {step} of reshuffle {k} comes before message {index}"),
+                    ));
+                }
+                if let Some((first, ..)) = &messages[0] {
+                    let writer = if step == 2 { first.other() } else { *first };
+                    if side != writer {
+                        return Err((
+                            ply,
+                            format!(
+                                "message {step} of reshuffle {k} is {writer}'s ({first} began it)"
+                            ),
+                        ));
+                    }
+                }
+                deal::check_size(&masked, RESHUFFLED)
+                    .map_err(|e| (ply, format!("message {step} of reshuffle {k}: {e}")))?;
+                messages[index] = Some((side, ply, masked));
+            }
+            Step::Keys(keys) => {
                 for (p, key) in keys {
-                    if deal.keys[s][p].is_some() {
+                    if let Some(why) = not_ready(&deal, side, p) {
+                        return Err((ply, why));
+                    }
+                    if deal.keys[s].contains_key(&p) {
                         return Err((
                             ply,
                             format!("{side} reveals its key for position {p} twice"),
                         ));
                     }
-                    deal.keys[s][p] = Some((order, key));
+                    deal.keys[s].insert(p, (order, key));
                 }
             }
             Step::Open(p, key) => deal.opens[s].push((ply, p, key, order)),
@@ -324,6 +417,43 @@ fn read_deal(record: &Record) -> Result<Option<Deal>, (usize, String)> {
         }
     }
     Ok(Some(deal))
+}
+
+/// Why `side` may not reveal its key for position `p` yet (its last message of that
+/// position's deck not written), if so.
+fn not_ready(deal: &Deal, side: Color, p: usize) -> Option<String> {
+    match deck_of(p) {
+        (0, _) => {
+            let last = if side == Color::White { 2 } else { 1 };
+            deal.masks[last].is_none().then(|| {
+                format!(
+                    "{side} reveals card keys before its message {} of the deal",
+                    last + 1
+                )
+            })
+        }
+        (k, _) => {
+            let messages = deal.reshuffles.get(&k);
+            let first = messages.and_then(|m| m[0].as_ref()).map(|m| m.0);
+            let last = if first == Some(side) { 2 } else { 1 };
+            messages.is_none_or(|m| m[last].is_none()).then(|| {
+                format!(
+                    "{side} reveals its key for position {p} before its message {} of \
+                         reshuffle {k}",
+                    last + 1
+                )
+            })
+        }
+    }
+}
+
+/// The final masked deck of position `p` (the deal's or its reshuffle's message 3) and
+/// its place in it, when written.
+fn final_deck(deal: &Deal, p: usize) -> Option<(&Masked, usize)> {
+    match deck_of(p) {
+        (0, i) => deal.masks[2].as_ref().map(|(_, m)| (m, i)),
+        (k, i) => deal.reshuffles.get(&k)?[2].as_ref().map(|(_, _, m)| (m, i)),
+    }
 }
 
 /// Checks a Cards game's deal: every card played opened from the masked deal with both
@@ -343,11 +473,12 @@ fn check_deal(record: &Record) -> Result<Fairness, (usize, String)> {
         ));
     };
     let plays = plays_of(record)?;
+    check_reshuffles(&deal, &plays)?;
     let opened = open_plays(&deal, &plays)?;
     // Keys are revealed only for the other side's cards.
     for side in [Color::White, Color::Black] {
-        for (p, key) in deal.keys[side_index(side)].iter().enumerate() {
-            if key.is_some() && holder(p, &plays).is_some_and(|h| h == side) {
+        for &p in deal.keys[side_index(side)].keys() {
+            if holder(p, &plays).is_some_and(|h| h == side) {
                 let ply = entry_ply(record, side, p);
                 return Err((
                     ply,
@@ -356,13 +487,19 @@ fn check_deal(record: &Record) -> Result<Fairness, (usize, String)> {
             }
         }
     }
+    let reshuffles = deal.reshuffles.values().filter(|m| m[2].is_some()).count();
     let (Some((_, white)), Some((_, black))) = (deal.seeds[0], deal.seeds[1]) else {
         return Ok(Fairness::NotProven(format!(
-            "the seeds are not revealed yet ({} card{} opened from the masked deal and checked; \
-             the shuffle and suits followed are proven once both seeds are in, `pbem fair \
-             reveal`)",
+            "the seeds are not revealed yet ({} card{} opened from the masked deal{} and \
+             checked; the shuffle and suits followed are proven once both seeds are in, `pbem \
+             fair reveal`)",
             opened.len(),
-            if opened.len() == 1 { "" } else { "s" }
+            if opened.len() == 1 { "" } else { "s" },
+            match reshuffles {
+                0 => String::new(),
+                1 => " and its reshuffle".to_owned(),
+                n => format!(" and its {n} reshuffles"),
+            }
         )));
     };
     let dealers = [Dealer::from_seed(white), Dealer::from_seed(black)];
@@ -380,10 +517,37 @@ fn check_deal(record: &Record) -> Result<Fairness, (usize, String)> {
         };
         (ply, format!("the deal against the revealed seeds: {e}"))
     })?;
+    // Each reshuffle recomputed from the seeds, as far as it went: its final order.
+    let mut orders: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    for (&k, messages) in &deal.reshuffles {
+        let written: Vec<&(Color, usize, Masked)> = messages.iter().flatten().collect();
+        let Some(&&(first, ..)) = written.first() else {
+            continue;
+        };
+        let cards = discards(k, &plays).unwrap_or_default();
+        let decks: Vec<&[CompressedRistretto]> = written.iter().map(|m| m.2.as_slice()).collect();
+        let order = deal::verify_cards(
+            &dealers[side_index(first)].reshuffle(k as u64),
+            &dealers[side_index(first.other())].reshuffle(k as u64),
+            &decks,
+            &cards,
+        )
+        .map_err(|e| {
+            let ply = match e {
+                deal::DealError::Differs { step, .. } => written[usize::from(step - 1)].1,
+                _ => written[written.len() - 1].1,
+            };
+            (
+                ply,
+                format!("reshuffle {k} against the revealed seeds: {e}"),
+            )
+        })?;
+        orders.insert(k, order);
+    }
     for side in [Color::White, Color::Black] {
         let dealer = &dealers[side_index(side)];
-        for (p, key) in deal.keys[side_index(side)].iter().enumerate() {
-            if key.is_some_and(|(_, k)| k != dealer.card_key(p)) {
+        for (&p, &(_, k)) in &deal.keys[side_index(side)] {
+            if k != key_at(dealer, p) {
                 return Err((
                     entry_ply(record, side, p),
                     format!("{side}'s key for position {p} is not the one its seed gives"),
@@ -391,7 +555,7 @@ fn check_deal(record: &Record) -> Result<Fairness, (usize, String)> {
             }
         }
         for &(ply, p, key, _) in &deal.opens[side_index(side)] {
-            if key != dealer.card_key(p) {
+            if key != key_at(dealer, p) {
                 return Err((
                     ply,
                     format!("{side}'s opening key for position {p} is not the one its seed gives"),
@@ -400,6 +564,13 @@ fn check_deal(record: &Record) -> Result<Fairness, (usize, String)> {
         }
     }
     // Suits followed: each reply against the whole hand at that moment.
+    let card_at = |p: usize| match deck_of(p) {
+        (0, i) => card_of(order[i]),
+        (k, i) => orders
+            .get(&k)
+            .and_then(|o| o.get(i))
+            .and_then(|&c| card_of(c)),
+    };
     let mut hands: [Vec<usize>; 2] = [(0..HAND).collect(), (HAND..2 * HAND).collect()];
     for (j, (play, &p)) in plays.plays.iter().zip(&opened).enumerate() {
         let hand = &mut hands[side_index(play.side)];
@@ -408,7 +579,7 @@ fn check_deal(record: &Record) -> Result<Fairness, (usize, String)> {
         {
             let held: Vec<String> = hand
                 .iter()
-                .filter_map(|&q| card_of(order[q]))
+                .filter_map(|&q| card_at(q))
                 .filter(|c| c.suit() == lead.suit())
                 .map(|c| c.to_string())
                 .collect();
@@ -428,17 +599,41 @@ fn check_deal(record: &Record) -> Result<Fairness, (usize, String)> {
         hand.retain(|&q| q != p);
         hand.push(2 * HAND + j);
     }
-    if let Some(ply) = plays.reshuffle {
-        return Ok(Fairness::NotProven(format!(
-            "the deck ran out at ply {ply}: the cards after its reshuffle are written by \
-             their players (a fair reshuffle is not implemented); the {} cards before it are \
-             proven",
-            opened.len()
-        )));
-    }
     Ok(Fairness::DealProven {
         cards: opened.len(),
+        reshuffles,
     })
+}
+
+/// Checks who began each reshuffle and when: the player of the card that emptied the
+/// deck, at or after that card's ply.
+fn check_reshuffles(deal: &Deal, plays: &Plays) -> Result<(), (usize, String)> {
+    for (&k, messages) in &deal.reshuffles {
+        let Some((first, ply, _)) = &messages[0] else {
+            continue;
+        };
+        let Some(emptied) = plays.plays.get(trigger(k)) else {
+            return Err((
+                *ply,
+                format!(
+                    "reshuffle {k} begins before the deck ran out (the {}th card since the deal \
+                     empties it; {} played)",
+                    trigger(k) + 1,
+                    plays.plays.len()
+                ),
+            ));
+        };
+        if emptied.side != *first || *ply < emptied.ply {
+            return Err((
+                *ply,
+                format!(
+                    "reshuffle {k} is begun by {}, whose {} emptied the deck at ply {}",
+                    emptied.side, emptied.card, emptied.ply
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// The ply of `side`'s keys command that reveals position `p` (0 when not found).
@@ -453,11 +648,12 @@ fn entry_ply(record: &Record, side: Color, p: usize) -> usize {
 }
 
 /// Opens every card played: the position its player named, held by that player, opened
-/// with the other side's key revealed before and the player's own: the card played.
-/// Returns the position of each play.
+/// with the other side's key revealed before and the player's own: the card played (and,
+/// for a reshuffle's position, one of that reshuffle's discards). Returns the position
+/// of each play.
 fn open_plays(deal: &Deal, plays: &Plays) -> Result<Vec<usize>, (usize, String)> {
     let mut positions = Vec::with_capacity(plays.plays.len());
-    let mut played = [false; DECK];
+    let mut played = std::collections::BTreeSet::new();
     for (j, play) in plays.plays.iter().enumerate() {
         let (side, ply) = (play.side, play.ply);
         let Some(&(_, p, key, order)) = deal.opens[side_index(side)]
@@ -473,24 +669,35 @@ fn open_plays(deal: &Deal, plays: &Plays) -> Result<Vec<usize>, (usize, String)>
                 ),
             ));
         };
-        let Some((_, deck)) = &deal.masks[2] else {
+        if deal.masks[2].is_none() {
             return Err((
                 ply,
                 format!("{side} plays {} before the deal is complete", play.card),
             ));
-        };
+        }
         let drawn = p < 2 * HAND + j;
-        if holder(p, plays) != Some(side) || !drawn || played[p] {
+        let again = played.contains(&p);
+        if holder(p, plays) != Some(side) || !drawn || again {
             return Err((
                 ply,
                 format!(
                     "{side} plays {} from position {p}, which is not in its hand{}",
                     play.card,
-                    if played[p] { " (played before)" } else { "" }
+                    if again { " (played before)" } else { "" }
                 ),
             ));
         }
-        let Some((revealed, theirs)) = deal.keys[side_index(side.other())][p] else {
+        let Some((deck, i)) = final_deck(deal, p) else {
+            return Err((
+                ply,
+                format!(
+                    "{side} plays {} from position {p} before reshuffle {} is complete",
+                    play.card,
+                    deck_of(p).0
+                ),
+            ));
+        };
+        let Some(&(revealed, theirs)) = deal.keys[side_index(side.other())].get(&p) else {
             return Err((
                 ply,
                 format!("{} never revealed its key for position {p}", side.other()),
@@ -505,7 +712,7 @@ fn open_plays(deal: &Deal, plays: &Plays) -> Result<Vec<usize>, (usize, String)>
                 ),
             ));
         }
-        match deal::open(deck, p, &key, &theirs).and_then(card_of) {
+        match deal::open(deck, i, &key, &theirs).and_then(card_of) {
             None => {
                 return Err((
                     ply,
@@ -525,9 +732,21 @@ fn open_plays(deal: &Deal, plays: &Plays) -> Result<Vec<usize>, (usize, String)>
                     ),
                 ));
             }
-            Some(_) => {}
+            Some(card) => {
+                let (k, _) = deck_of(p);
+                if k > 0 && !discards(k, plays).is_some_and(|cards| cards.contains(&index_of(card)))
+                {
+                    return Err((
+                        ply,
+                        format!(
+                            "{side} plays {card} from position {p} of reshuffle {k}, but {card} \
+                             was not among the discards reshuffled"
+                        ),
+                    ));
+                }
+            }
         }
-        played[p] = true;
+        played.insert(p);
         positions.push(p);
     }
     Ok(positions)
@@ -600,21 +819,57 @@ pub fn advance(record: &mut Record, side: Color, dealer: &Dealer) -> Result<bool
         }
         _ => {}
     }
-    let ready = match side {
-        Color::White => deal.masks[2].is_some() || changed,
-        Color::Black => deal.masks[1].is_some() || changed,
-    };
-    if ready {
-        let plays = plays_of(record).map_err(|(_, why)| why)?;
-        let mine = &deal.keys[side_index(side)];
-        let owed: Vec<String> = (0..DECK)
-            .filter(|&p| mine[p].is_none() && holder(p, &plays) == Some(side.other()))
-            .map(|p| format!("{p} {}", text_of(dealer.card_key(p).as_bytes())))
-            .collect();
-        if !owed.is_empty() {
-            push(record, side, &format!("keys {}", owed.join(" ")));
+    let plays = plays_of(record).map_err(|(_, why)| why)?;
+    // Reshuffles: the player whose card emptied the deck writes message 1 (the discards
+    // masked and shuffled) and 3, the other side message 2.
+    for k in (1..).take_while(|&k| trigger(k) < plays.plays.len()) {
+        let first = plays.plays[trigger(k)].side;
+        let mine = dealer.reshuffle(k as u64);
+        let none = [None, None, None];
+        let messages = deal.reshuffles.get(&k).unwrap_or(&none);
+        let step = match messages {
+            [None, ..] if side == first => {
+                let cards = discards(k, &plays).unwrap_or_default();
+                Some((1, mine.mask_cards(&cards)))
+            }
+            [Some((_, _, m1)), None, _] if side != first => Some((
+                2,
+                mine.shuffle_deck(m1, RESHUFFLED)
+                    .map_err(|e| e.to_string())?,
+            )),
+            [Some(_), Some((_, _, m2)), None] if side == first => Some((
+                3,
+                mine.rekey_deck(m2, RESHUFFLED).map_err(|e| e.to_string())?,
+            )),
+            _ => None,
+        };
+        if let Some((step, masked)) = step {
+            let cards: Vec<String> = masked.iter().map(|c| text_of(c.as_bytes())).collect();
+            push(
+                record,
+                side,
+                &format!("reshuffle {k} mask{step} {}", cards.join(" ")),
+            );
             changed = true;
         }
+    }
+    // Keys for every position the other side holds (or draws with the card it is
+    // awaited for) whose deck has this side's last message.
+    let deal = read_deal(record)
+        .map_err(|(ply, why)| format!("ply {ply}: {why}"))?
+        .unwrap_or_default();
+    let mine = &deal.keys[side_index(side)];
+    let owed: Vec<String> = (0..=2 * HAND + plays.plays.len())
+        .filter(|&p| {
+            !mine.contains_key(&p)
+                && holder(p, &plays) == Some(side.other())
+                && not_ready(&deal, side, p).is_none()
+        })
+        .map(|p| format!("{p} {}", text_of(key_at(dealer, p).as_bytes())))
+        .collect();
+    if !owed.is_empty() {
+        push(record, side, &format!("keys {}", owed.join(" ")));
+        changed = true;
     }
     check_own(record, side, dealer)?;
     let over = !matches!(record.tag("Result").map(str::trim), None | Some("*"));
@@ -626,24 +881,33 @@ pub fn advance(record: &mut Record, side: Color, dealer: &Dealer) -> Result<bool
 }
 
 /// Checks, as only `side`'s pbem can before the seeds, that every key the other side
-/// revealed for `side`'s cards opens its position to a card, and no card twice.
+/// revealed for `side`'s cards opens its position to a card (in a reshuffle, one of its
+/// discards), and no card twice in a deck.
 fn check_own(record: &Record, side: Color, dealer: &Dealer) -> Result<(), String> {
     let Some(deal) = read_deal(record).map_err(|(ply, why)| format!("ply {ply}: {why}"))? else {
         return Ok(());
     };
-    let Some((_, deck)) = &deal.masks[2] else {
-        return Ok(());
-    };
-    let mut seen = [None; DECK];
-    for (p, key) in deal.keys[side_index(side.other())].iter().enumerate() {
-        let Some((_, key)) = key else { continue };
-        let Some(card) = deal::open(deck, p, &dealer.card_key(p), key) else {
+    let plays = plays_of(record).map_err(|(_, why)| why)?;
+    let mut seen = BTreeMap::new();
+    for (&p, (_, key)) in &deal.keys[side_index(side.other())] {
+        let Some((deck, i)) = final_deck(&deal, p) else {
+            continue;
+        };
+        let k = deck_of(p).0;
+        let Some(card) = deal::open(deck, i, &key_at(dealer, p), key) else {
             return Err(format!(
                 "{}'s key for position {p}, one of {side}'s cards, opens no card (an edited key)",
                 side.other()
             ));
         };
-        if let Some(q) = seen[card].replace(p) {
+        if k > 0 && !discards(k, &plays).is_some_and(|cards| cards.contains(&card)) {
+            return Err(format!(
+                "position {p} of {side}'s cards opens to {}, which was not among the discards \
+                 of reshuffle {k}",
+                card_of(card).map(|c| c.to_string()).unwrap_or_default()
+            ));
+        }
+        if let Some(q) = seen.insert((k, card), p) {
             return Err(format!(
                 "positions {q} and {p} of {side}'s cards open to the same card"
             ));
@@ -688,18 +952,16 @@ impl Hand {
     }
 }
 
-/// `side`'s hand now, opened with its own keys and the ones the other side revealed;
-/// `None` when the record has no deal (or it ran out: the reshuffle is not dealt fairly).
+/// `side`'s hand now, opened with its own keys and the ones the other side revealed
+/// (drawn cards whose key or reshuffle is still to come are `pending`); `None` when the
+/// record has no deal.
 #[must_use]
 pub fn hand(record: &Record, side: Color, dealer: &Dealer) -> Option<Hand> {
     let deal = read_deal(record).ok()??;
     let plays = plays_of(record).ok()?;
-    if plays.reshuffle.is_some() {
-        return None;
-    }
-    let Some((_, deck)) = &deal.masks[2] else {
+    if deal.masks[2].is_none() {
         return Some(Hand::default());
-    };
+    }
     let positions = open_plays(&deal, &plays).ok()?;
     let theirs = &deal.keys[side_index(side.other())];
     let mut hand = Hand {
@@ -708,13 +970,13 @@ pub fn hand(record: &Record, side: Color, dealer: &Dealer) -> Option<Hand> {
     };
     let drawn = 2 * HAND + plays.plays.len();
     for p in (0..drawn).filter(|&p| holder(p, &plays) == Some(side) && !positions.contains(&p)) {
-        match theirs[p] {
-            Some((_, key)) => {
-                let card = deal::open(deck, p, &dealer.card_key(p), &key).and_then(card_of)?;
+        match (theirs.get(&p), final_deck(&deal, p)) {
+            (Some((_, key)), Some((deck, i))) => {
+                let card = deal::open(deck, i, &key_at(dealer, p), key).and_then(card_of)?;
                 hand.cards.push((p, card));
             }
-            None if p < 2 * HAND => hand.dealt = false,
-            None => hand.pending += 1,
+            _ if p < 2 * HAND => hand.dealt = false,
+            _ => hand.pending += 1,
         }
     }
     if !hand.dealt {
@@ -799,7 +1061,7 @@ pub fn after_move(
         push(
             record,
             side,
-            &format!("open {p} {}", text_of(dealer.card_key(p).as_bytes())),
+            &format!("open {p} {}", text_of(key_at(dealer, p).as_bytes())),
         );
     }
     advance(record, side, dealer)?;

@@ -18,7 +18,10 @@
 //! With both seeds revealed at the end, [`verify`] recomputes the three messages and
 //! gives the deal's order, which proves the shuffle was a permutation of the 40 cards.
 //! All keys, permutations and masks come from a player's 32-byte secret seed (SHA-512
-//! with a label), so revealing the seed reveals everything at once.
+//! with a label), so revealing the seed reveals everything at once. A reshuffle of the
+//! discards takes the same three steps on its cards ([`Dealer::mask_cards`],
+//! [`Dealer::shuffle_deck`], [`Dealer::rekey_deck`], [`verify_cards`]), each player with
+//! the dealer [`Dealer::reshuffle`] derives from its seed.
 
 use curve25519_dalek::ristretto::{CompressedRistretto, RistrettoPoint};
 use curve25519_dalek::scalar::Scalar;
@@ -33,9 +36,14 @@ pub type Masked = Vec<CompressedRistretto>;
 /// Why a message of the deal is refused.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum DealError {
-    /// Not 40 elements.
-    #[error("a masked deck has 40 cards, not {0}")]
-    Size(usize),
+    /// Not the deck's number of elements (40 for the deal, 21 for a reshuffle).
+    #[error("a masked deck has {size} cards here, not {found}")]
+    Size {
+        /// The cards the deck has.
+        size: usize,
+        /// The elements found.
+        found: usize,
+    },
     /// An element that is not a point of the group.
     #[error("position {0} is not a ristretto255 element")]
     NotAPoint(usize),
@@ -111,12 +119,32 @@ impl Dealer {
         scalar(b"pbem deal card", &self.seed, i as u64)
     }
 
+    /// The player's side of reshuffle `k` (1, 2, ...) of the discards: a dealer whose seed
+    /// is the first 32 bytes of `SHA-512("pbem reshuffle v1" ‖ seed ‖ k as 8 bytes
+    /// big-endian)`, so that its scalars, keys and order are new for each reshuffle and
+    /// still follow from the one seed revealed at the end.
+    #[must_use]
+    pub fn reshuffle(&self, k: u64) -> Dealer {
+        let bytes = wide(b"pbem reshuffle v1", &self.seed, k);
+        let mut seed = [0; 32];
+        seed.copy_from_slice(&bytes[..32]);
+        Dealer { seed }
+    }
+
     /// The player's shuffle: Fisher-Yates with indices drawn by rejection sampling.
     #[must_use]
     pub fn permutation(&self) -> [usize; DECK] {
-        let mut order: [usize; DECK] = std::array::from_fn(|i| i);
+        let order = self.permutation_of(DECK);
+        std::array::from_fn(|i| order[i])
+    }
+
+    /// The player's shuffle of `n` positions (the deal's for `n` = 40): Fisher-Yates from
+    /// the last position down, indices drawn by rejection sampling.
+    #[must_use]
+    pub fn permutation_of(&self, n: usize) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..n).collect();
         let mut counter = 0u64;
-        for i in (1..DECK).rev() {
+        for i in (1..n).rev() {
             let bound = (i + 1) as u64;
             let limit = u64::MAX - u64::MAX % bound;
             let j = loop {
@@ -135,10 +163,18 @@ impl Dealer {
     /// Step 1 (the first player): every card masked with the secret scalar, shuffled.
     #[must_use]
     pub fn mask_and_shuffle(&self) -> Masked {
+        let all: Vec<usize> = (0..DECK).collect();
+        self.mask_cards(&all)
+    }
+
+    /// Step 1 of a deck of the given cards (a reshuffle's discards, in deck order):
+    /// position `k` holds `cards[π(k)]` masked with the secret scalar.
+    #[must_use]
+    pub fn mask_cards(&self, cards: &[usize]) -> Masked {
         let a = self.global();
-        self.permutation()
+        self.permutation_of(cards.len())
             .iter()
-            .map(|&card| (a * card_point(card)).compress())
+            .map(|&from| (a * card_point(cards[from])).compress())
             .collect()
     }
 
@@ -148,9 +184,18 @@ impl Dealer {
         &self,
         deck: &[CompressedRistretto],
     ) -> Result<Masked, DealError> {
-        let points = read(deck)?;
+        self.shuffle_deck(deck, DECK)
+    }
+
+    /// Step 2 of a deck of `size` cards.
+    pub fn shuffle_deck(
+        &self,
+        deck: &[CompressedRistretto],
+        size: usize,
+    ) -> Result<Masked, DealError> {
+        let points = read(deck, size)?;
         Ok(self
-            .permutation()
+            .permutation_of(size)
             .iter()
             .enumerate()
             .map(|(i, &from)| (self.card_key(i) * points[from]).compress())
@@ -159,7 +204,16 @@ impl Dealer {
 
     /// Step 3 (the first player): its secret scalar replaced by its card keys.
     pub fn rekey(&self, deck: &[CompressedRistretto]) -> Result<Masked, DealError> {
-        let points = read(deck)?;
+        self.rekey_deck(deck, DECK)
+    }
+
+    /// Step 3 of a deck of `size` cards.
+    pub fn rekey_deck(
+        &self,
+        deck: &[CompressedRistretto],
+        size: usize,
+    ) -> Result<Masked, DealError> {
+        let points = read(deck, size)?;
         let unmask = self.global().invert();
         Ok(points
             .iter()
@@ -171,21 +225,30 @@ impl Dealer {
 
 /// Checks a masked deck as received: 40 group elements, all different.
 pub fn check(deck: &[CompressedRistretto]) -> Result<(), DealError> {
-    read(deck).map(|_| ())
+    read(deck, DECK).map(|_| ())
 }
 
-/// The deck's points, checked: 40 group elements, all different.
-fn read(deck: &[CompressedRistretto]) -> Result<Vec<RistrettoPoint>, DealError> {
-    if deck.len() != DECK {
-        return Err(DealError::Size(deck.len()));
+/// Checks a masked deck of `size` cards (a reshuffle's): `size` group elements, all
+/// different.
+pub fn check_size(deck: &[CompressedRistretto], size: usize) -> Result<(), DealError> {
+    read(deck, size).map(|_| ())
+}
+
+/// The deck's points, checked: `size` group elements, all different.
+fn read(deck: &[CompressedRistretto], size: usize) -> Result<Vec<RistrettoPoint>, DealError> {
+    if deck.len() != size {
+        return Err(DealError::Size {
+            size,
+            found: deck.len(),
+        });
     }
     let points = deck
         .iter()
         .enumerate()
         .map(|(i, c)| c.decompress().ok_or(DealError::NotAPoint(i)))
         .collect::<Result<Vec<_>, _>>()?;
-    for i in 0..DECK {
-        if let Some(j) = (i + 1..DECK).find(|&j| deck[j] == deck[i]) {
+    for i in 0..size {
+        if let Some(j) = (i + 1..size).find(|&j| deck[j] == deck[i]) {
             return Err(DealError::Repeated(i, j));
         }
     }
@@ -213,28 +276,47 @@ pub fn verify(
     second: &Dealer,
     messages: [&[CompressedRistretto]; 3],
 ) -> Result<[usize; DECK], DealError> {
-    let step1 = first.mask_and_shuffle();
-    let step2 = second.shuffle_with_card_keys(messages[0])?;
-    let step3 = first.rekey(messages[1])?;
-    for (step, (mine, theirs)) in [
-        (1u8, (&step1, messages[0])),
-        (2, (&step2, messages[1])),
-        (3, (&step3, messages[2])),
-    ] {
-        if let Some(position) = (0..DECK).find(|&i| theirs.get(i) != mine.get(i)) {
-            return Err(DealError::Differs { step, position });
+    let all: Vec<usize> = (0..DECK).collect();
+    let order = verify_cards(first, second, &messages, &all)?;
+    Ok(std::array::from_fn(|i| order[i]))
+}
+
+/// A deck of the given cards (a reshuffle's discards, in deck order) checked with both
+/// seeds: the messages there are (1, 1 and 2, or all three) recomputed and compared;
+/// with all three, the cards in the deck's final order.
+pub fn verify_cards(
+    first: &Dealer,
+    second: &Dealer,
+    messages: &[&[CompressedRistretto]],
+    cards: &[usize],
+) -> Result<Vec<usize>, DealError> {
+    let size = cards.len();
+    let mut steps = vec![first.mask_cards(cards)];
+    if messages.len() > 1 {
+        steps.push(second.shuffle_deck(messages[0], size)?);
+    }
+    if messages.len() > 2 {
+        steps.push(first.rekey_deck(messages[1], size)?);
+    }
+    for (k, (mine, theirs)) in steps.iter().zip(messages).enumerate() {
+        if let Some(position) = (0..size).find(|&i| theirs.get(i) != mine.get(i)) {
+            return Err(DealError::Differs {
+                step: k as u8 + 1,
+                position,
+            });
         }
     }
-    let mut order = [0; DECK];
-    for (i, slot) in order.iter_mut().enumerate() {
-        *slot = open(messages[2], i, &first.card_key(i), &second.card_key(i)).ok_or(
-            DealError::Differs {
+    let Some(last) = messages.get(2) else {
+        return Ok(Vec::new());
+    };
+    (0..size)
+        .map(|i| {
+            open(last, i, &first.card_key(i), &second.card_key(i)).ok_or(DealError::Differs {
                 step: 3,
                 position: i,
-            },
-        )?;
-    }
-    Ok(order)
+            })
+        })
+        .collect()
 }
 
 /// A masked deck in the notation: 64 hex digits per card, back to back.

@@ -269,3 +269,307 @@ fn a_swapped_card_or_an_edited_key_in_a_mail_is_refused_with_the_ply() {
         text(&out.stdout)
     );
 }
+
+/// The start of the long game: each side's Rook is its Ball-haver on the e-file and can
+/// throw into the opposing wicket every other turn; both Queens see their own wickets, so
+/// the reply's 2.5 bonus makes most attempts fail and the game lasts.
+const LONG_FEN: &str = "3q3k/5ppp/4R3/8/8/4r3/PPP5/K2Q4 w - - -,- e6,e3 d1,d8 cards2 0 1";
+
+/// The cards played so far in the game file (every `_c` step of its tokens).
+fn played(player: &Player, id: &str) -> Vec<String> {
+    let record = std::fs::read_to_string(game_path(player, id)).unwrap();
+    record
+        .split_whitespace()
+        .flat_map(|word| word.split("_c").skip(1))
+        .map(|card| card.trim_end_matches(['+', '#']).to_owned())
+        .filter(|card| card != "-")
+        .collect()
+}
+
+/// The value of a card (`S10` is 10).
+fn value(card: &str) -> u8 {
+    card[1..].parse().unwrap_or(0)
+}
+
+/// The card to play from `cards`: one played before (so it came from the reshuffle),
+/// else the lowest to lead and the highest to reply.
+fn choose(cards: &[String], before: &[String], lead: bool) -> String {
+    let mut cards = cards.to_vec();
+    cards.sort_by_key(|c| {
+        (
+            !before.contains(c),
+            if lead { value(c) } else { 10 - value(c) },
+        )
+    });
+    cards[0].clone()
+}
+
+/// Plays every awaited card, each by its player's pbem and mailed to the other.
+fn play_awaited(homes: &Homes, id: &str, now: &str, serial: &mut usize) {
+    loop {
+        let mut acted = false;
+        for (me, other) in [(&homes.alice, &homes.bob), (&homes.bob, &homes.alice)] {
+            let legal = me.run(now, &["legal", id]);
+            if !text(&legal.stderr).contains("from your hand") {
+                continue;
+            }
+            let cards: Vec<String> = text(&legal.stdout)
+                .lines()
+                .filter(|c| *c != "-")
+                .map(str::to_owned)
+                .collect();
+            let shown = ok(&me.run(now, &["show", id]));
+            let leads = !shown.contains("card in reply to");
+            let card = choose(&cards, &played(me, id), leads);
+            ok(&me.run(now, &["move", id, &card]));
+            *serial += 1;
+            post(me, other, now, id, &format!("card{serial}"));
+            acted = true;
+        }
+        if !acted {
+            return;
+        }
+    }
+}
+
+/// One turn by `me`'s pbem (a scoring attempt leads a card of its hand), naming a pawn
+/// Defender first when it must, mailed to `other`; then the awaited cards.
+fn long_turn(
+    homes: &Homes,
+    id: &str,
+    white: bool,
+    token: &str,
+    serial: &mut usize,
+    before_post: &mut dyn FnMut(&Player, &Player),
+) {
+    let (me, other) = if white {
+        (&homes.alice, &homes.bob)
+    } else {
+        (&homes.bob, &homes.alice)
+    };
+    let now = "2026-11-10T10:00:00Z";
+    let mut token = token.to_owned();
+    if token.contains(":w") {
+        token = format!("{token}_c{}", choose(&hand(me, id), &played(me, id), true));
+    }
+    let names: &[&str] = if white {
+        &["", "Da2:", "Db2:", "Dc2:"]
+    } else {
+        &["", "Dh7:", "Dg7:", "Df7:"]
+    };
+    let moved = names.iter().any(|name| {
+        me.run(now, &["move", id, &format!("{name}{token}")])
+            .status
+            .success()
+    });
+    assert!(
+        moved,
+        "{token} cannot be played:\n{}",
+        ok(&me.run(now, &["show", id]))
+    );
+    before_post(me, other);
+    *serial += 1;
+    post(me, other, now, id, &format!("turn{serial}"));
+    play_awaited(homes, id, now, serial);
+}
+
+/// Position numbers opened by `[%deal open P KEY]` in a game file.
+fn opened_positions(player: &Player, id: &str) -> Vec<usize> {
+    let record = std::fs::read_to_string(game_path(player, id)).unwrap();
+    let words: Vec<&str> = record.split_whitespace().collect();
+    words
+        .windows(3)
+        .filter(|w| w[0] == "[%deal" && w[1] == "open")
+        .filter_map(|w| w[2].parse().ok())
+        .collect()
+}
+
+/// A long Cards II game by Maildir: both Rooks attempt in turn until the deck has run out
+/// and a card of the reshuffle was played; `tamper` runs with the mover and the other
+/// player once, before the mail of the first turn made after the reshuffle began.
+fn long_game(name: &str, tamper: &mut dyn FnMut(&Player, &Player)) -> (Homes, String) {
+    let homes = Homes::new(name, "");
+    let id = homes.start(
+        "2026-11-01T09:00:00Z",
+        &[
+            "--variant",
+            "wickets",
+            "--decision",
+            "Cards II",
+            "--fen",
+            LONG_FEN,
+        ],
+    );
+    let mut serial = 0;
+    for (white, token) in [(true, "Kb1"), (false, "Kg8"), (true, "Ka1"), (false, "Kh8")] {
+        long_turn(&homes, &id, white, token, &mut serial, &mut |_, _| {});
+    }
+    let cycle = [
+        (true, "Re7:w9"),
+        (false, "Re2:w0"),
+        (true, "Rxw9"),
+        (false, "Rxw0"),
+    ];
+    let mut tampered = false;
+    for &(white, token) in cycle.iter().cycle().take(120) {
+        let record = std::fs::read_to_string(game_path(&homes.alice, &id)).unwrap();
+        let now_tamper = !tampered && record.contains("reshuffle 1 mask1");
+        tampered |= now_tamper;
+        let cards = played(&homes.alice, &id).len();
+        if tampered
+            && !now_tamper
+            && cards >= 30
+            && opened_positions(&homes.alice, &id).iter().any(|&p| p >= 40)
+        {
+            return (homes, id);
+        }
+        assert!(!record.contains("[Result \"1-0\"]") && !record.contains("[Result \"0-1\"]"));
+        let mut nothing = |_: &Player, _: &Player| {};
+        let hook: &mut dyn FnMut(&Player, &Player) = if now_tamper {
+            &mut *tamper
+        } else {
+            &mut nothing
+        };
+        long_turn(&homes, &id, white, token, &mut serial, hook);
+    }
+    panic!("120 turns without a reshuffled card played");
+}
+
+#[test]
+fn a_cards_two_game_by_maildir_is_proven_fair_through_the_reshuffle() {
+    let (homes, id) = long_game("fair-reshuffle", &mut |_: &Player, _: &Player| {});
+    let (alice, bob) = (&homes.alice, &homes.bob);
+    let said = text(&validate(&game_path(alice, &id)).stdout);
+    assert!(said.contains("and its reshuffle and checked"), "{said}");
+    // Each side's hand is still its own, ten cards (some may be drawn ones to come).
+    let (white, black) = (hand(alice, &id), hand(bob, &id));
+    assert!(white.iter().all(|card| !black.contains(card)));
+    ok(&bob.run("2026-11-12T10:00:00Z", &["fair", "reveal", &id]));
+    post(bob, alice, "2026-11-12T10:01:00Z", &id, "seed-b");
+    ok(&alice.run("2026-11-12T11:00:00Z", &["fair", "reveal", &id]));
+    post(alice, bob, "2026-11-12T11:01:00Z", &id, "seed-a");
+    for player in [alice, bob] {
+        let out = validate(&game_path(player, &id));
+        let said = text(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{said}");
+        assert!(
+            said.contains("; chance proven fair (the deal, 1 reshuffle and "),
+            "{said}"
+        );
+    }
+    assert_eq!(
+        std::fs::read_to_string(game_path(alice, &id)).unwrap(),
+        std::fs::read_to_string(game_path(bob, &id)).unwrap()
+    );
+}
+
+#[test]
+fn an_edited_reshuffle_message_is_refused_at_receipt_and_nothing_is_lost() {
+    let mut refused = 0;
+    let (homes, id) = long_game(
+        "fair-reshuffle-tamper",
+        &mut |me: &Player, other: &Player| {
+            let pgn = |player: &Player| {
+                std::fs::read_dir(player.dir.join("games"))
+                    .unwrap()
+                    .map(|e| e.unwrap().path())
+                    .find(|p| p.extension().is_some_and(|x| x == "pgn"))
+                    .unwrap()
+            };
+            let (mine, theirs) = (pgn(me), pgn(other));
+            let id = mine.file_stem().unwrap().to_str().unwrap().to_owned();
+            let record = std::fs::read_to_string(&mine).unwrap();
+            // The last message of the reshuffle in the mover's file, its first element
+            // repeated in place of the second.
+            let words: Vec<&str> = record.split_whitespace().collect();
+            let at = words
+                .windows(3)
+                .rposition(|w| w[0] == "[%deal" && w[1] == "reshuffle" && w[2] == "1")
+                .unwrap();
+            let step = words[at + 3].to_owned();
+            let (first, second) = (words[at + 4], words[at + 5]);
+            let forged =
+                record.replacen(&format!("{first} {second}"), &format!("{first} {first}"), 1);
+            assert_ne!(forged, record);
+            std::fs::write(&mine, &forged).unwrap();
+            let before = std::fs::read(&theirs).unwrap();
+            let bytes = std::fs::read(mail_of(me, "2026-11-10T10:30:00Z", &id)).unwrap();
+            let out = deliver(other, "2026-11-10T11:00:00Z", &bytes, "forged");
+            let said = text(&out.stdout) + &text(&out.stderr);
+            assert_eq!(out.status.code(), Some(1), "{said}");
+            let number = &step[4..];
+            assert!(
+                said.contains(&format!(
+                    ": message {number} of reshuffle 1: positions 0 and 1 hold the same masked card"
+                )) && said.contains("not fair: ply "),
+                "{said}"
+            );
+            assert_eq!(std::fs::read(&theirs).unwrap(), before, "nothing changed");
+            std::fs::write(&mine, &record).unwrap();
+            refused += 1;
+        },
+    );
+    assert_eq!(refused, 1);
+    // The true mails were taken in after the forgery, and the game went on through the
+    // reshuffle.
+    let said = text(&validate(&game_path(&homes.alice, &id)).stdout);
+    assert!(said.contains("and its reshuffle and checked"), "{said}");
+}
+
+/// The hand `show --ply N` tells the player.
+fn hand_at(player: &Player, id: &str, ply: usize) -> Vec<String> {
+    let shown = ok(&player.run(
+        "2026-11-09T00:00:00Z",
+        &["show", id, "--ply", &ply.to_string()],
+    ));
+    let prefix = format!("your hand after ply {ply}: ");
+    let line = shown
+        .lines()
+        .find_map(|line| line.strip_prefix(prefix.as_str()))
+        .unwrap_or_else(|| panic!("{shown}"));
+    line.split(" (")
+        .next()
+        .unwrap()
+        .split_whitespace()
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn show_and_legal_at_an_earlier_ply_tell_the_players_own_hand_only() {
+    let (homes, id, lead) = to_the_lead("fair-cards-ply");
+    let (alice, bob) = (&homes.alice, &homes.bob);
+    // Before her attempt White held the card she led; now she does not.
+    let before = hand_at(alice, &id, 6);
+    assert_eq!(before.len(), 10, "{before:?}");
+    assert!(before.contains(&lead), "{before:?}");
+    assert!(!hand(alice, &id).contains(&lead));
+    // Black sees his own hand at that ply, none of White's cards.
+    let his = hand_at(bob, &id, 6);
+    assert_eq!(his.len(), 10, "{his:?}");
+    assert!(
+        his.iter().all(|card| !before.contains(card)),
+        "{his:?} {before:?}"
+    );
+    // Before the deal gave Black his hand, `show --ply` says so.
+    let early = ok(&bob.run("2026-11-09T00:00:00Z", &["show", &id, "--ply", "1"]));
+    assert!(
+        early.contains("your hand after ply 1: not dealt yet"),
+        "{early}"
+    );
+    // `legal --ply 7`: Black's awaited card comes from his hand; White is told nothing of it.
+    let legal = bob.run("2026-11-09T00:00:00Z", &["legal", &id, "--ply", "7"]);
+    assert!(
+        text(&legal.stderr).contains("from your hand"),
+        "{}",
+        text(&legal.stderr)
+    );
+    let cards: Vec<String> = text(&legal.stdout).lines().map(str::to_owned).collect();
+    assert!(
+        !cards.is_empty() && cards.iter().all(|card| his.contains(card)),
+        "{cards:?}"
+    );
+    let theirs = alice.run("2026-11-09T00:00:00Z", &["legal", &id, "--ply", "7"]);
+    assert!(!text(&theirs.stderr).contains("from your hand"));
+    assert!(!text(&theirs.stdout).contains("your hand"));
+}

@@ -24,6 +24,15 @@ fn play_to_attempt(name: &str) -> (Homes, String, Vec<u8>) {
         };
         ok(&from.run(&now, &["move", &id, token]));
         post(from, to, &now, &id, &format!("m{i}"));
+        if i == 0 {
+            // Black's commitment, written on its first receipt, is not a move of Black's.
+            let drafts = to.dir.join("drafts");
+            let said = ok(&to.run(&now, &["send", "--dry-run", drafts.to_str().unwrap(), &id]));
+            assert!(
+                said.contains("nothing to send: the latest turn, 1. e4"),
+                "{said}"
+            );
+        }
     }
     // Black's pbem committed on its first receipt, White's at `pbem new`.
     let record = std::fs::read_to_string(game_path(alice, &id)).unwrap();
@@ -51,6 +60,18 @@ fn play_to_attempt(name: &str) -> (Homes, String, Vec<u8>) {
     // Black's pbem computes the roll on receipt and shows it.
     let taken = post(alice, bob, "2026-11-07T11:00:00Z", &id, "attempt");
     assert!(taken.contains("the roll"), "{taken}");
+    // The reveal Black's pbem added on receipt is not Black's move: Black has nothing to
+    // send until it plays, and White has (its attempt).
+    let drafts = bob.dir.join("drafts");
+    let said = ok(&bob.run(
+        "2026-11-07T11:01:00Z",
+        &["send", "--dry-run", drafts.to_str().unwrap(), &id],
+    ));
+    assert!(
+        said.contains("nothing to send: the latest turn, 4. Nxe5:w9_r")
+            && said.contains("it is your turn"),
+        "{said}"
+    );
     let record = std::fs::read_to_string(game_path(bob, &id)).unwrap();
     let token = record
         .split_whitespace()

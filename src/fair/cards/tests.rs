@@ -137,7 +137,7 @@ fn a_dealt_game_is_not_proven_until_both_seeds_then_proven() {
     assert!(hand(&record, Color::White, &black).is_none_or(|h| h.cards.is_empty()));
     reveal_both(&mut record);
     assert!(
-        matches!(check(&record), Fairness::DealProven { cards } if cards >= 2),
+        matches!(check(&record), Fairness::DealProven { cards, .. } if cards >= 2),
         "{}",
         check(&record)
     );
@@ -271,4 +271,268 @@ fn at_the_end_of_the_game_each_side_adds_its_seed_and_the_deal_is_proven() {
     );
     // Nothing more to add.
     assert!(!advance(&mut record, Color::White, &white).unwrap());
+}
+
+/// The start of the long games: each side's Rook is its Ball-haver on the e-file, so that
+/// it can throw into the opposing wicket every other turn, both Queens see their own
+/// wickets (the reply's 2.5 bonus makes attempts fail mostly: the game lasts).
+pub(super) const LONG_FEN: &str =
+    "3q3k/5ppp/4R3/8/8/4r3/PPP5/K2Q4 w - - -,- e6,e3 d1,d8 cards2 0 1";
+
+/// The card `side` plays when its card is awaited: a reshuffled one when it holds one,
+/// else the lowest when it leads and the highest when it replies.
+fn pick(record: &Record, side: Color) -> Option<Card> {
+    let dealer = &dealers()[side_index(side)];
+    let may = may_play(record, side, dealer)?;
+    let held = hand(record, side, dealer)?;
+    let leads = replay::replay_game::<Wickets>(record)
+        .position
+        .is_some_and(|p| p.side_to_move() != side);
+    let reshuffled = |c: &Card| held.cards.iter().any(|(p, h)| h == c && *p >= DECK);
+    let mut cards = may.clone();
+    cards.sort_by_key(|c| {
+        (
+            !reshuffled(c),
+            if leads { c.value() } else { 10 - c.value() },
+        )
+    });
+    cards.first().copied()
+}
+
+/// One side's turn by the library's steps (naming a pawn Defender when it must).
+fn turn(record: &mut Record, side: Color, token: &str) {
+    let dealer = &dealers()[side_index(side)];
+    advance(record, side, dealer).unwrap();
+    let before = record.clone();
+    let names: &[&str] = match side {
+        Color::White => &["", "Da2:", "Db2:", "Dc2:", "Dd1:"],
+        Color::Black => &["", "Dh7:", "Dg7:", "Df7:", "Dd8:"],
+    };
+    let mut token = token.to_owned();
+    if token.contains(":w") {
+        let hand = hand(record, side, dealer).unwrap();
+        let mut cards = hand.cards.clone();
+        cards.sort_by_key(|&(p, c)| (p < DECK, c.value()));
+        token = format!("{token}_c{}", cards[0].1);
+    }
+    let played = names.iter().any(|name| {
+        correspondence::play(record, address(side), &format!("{name}{token}"), stamp()).is_ok()
+    });
+    assert!(played, "{side} cannot play {token}");
+    after_move(&before, record, side, dealer).unwrap();
+    receive(record, side.other());
+    // The awaited cards, each by its player, each mailed to the other.
+    while let Some(side) = replay::replay_game::<Wickets>(record)
+        .position
+        .and_then(|p| p.awaited_side())
+    {
+        let card = pick(record, side).expect("a card to play");
+        make(record, side, &card.to_string());
+        receive(record, side.other());
+    }
+}
+
+/// A long Cards II game by the library's steps: White and Black attempt in turn on the
+/// e-file until `cards` cards were played and one came from a reshuffle.
+pub(super) fn long_game(cards: usize) -> Record {
+    let mut record = correspondence::new_record(&NewGame {
+        variant: Variant::ChessWithWickets,
+        white: player("Alice"),
+        black: player("Bob"),
+        position: Some(LONG_FEN.to_owned()),
+        time_control: None,
+        game_id: "g-20261122-0000001f".to_owned(),
+        started: parse_instant("2026-11-22T10:00:00Z").unwrap(),
+    })
+    .unwrap();
+    record.set_tag("Decision", "Cards II");
+    assert!(advance(&mut record, Color::White, &dealers()[0]).unwrap());
+    for (side, token) in [
+        (Color::White, "Kb1"),
+        (Color::Black, "Kg8"),
+        (Color::White, "Ka1"),
+        (Color::Black, "Kh8"),
+    ] {
+        turn(&mut record, side, token);
+    }
+    let cycle = [
+        (Color::White, "Re7:w9"),
+        (Color::Black, "Re2:w0"),
+        (Color::White, "Rxw9"),
+        (Color::Black, "Rxw0"),
+    ];
+    for (side, token) in cycle.iter().cycle().take(200) {
+        let plays = plays_of(&record).unwrap();
+        let from_reshuffle = read_deal(&record)
+            .unwrap()
+            .unwrap()
+            .opens
+            .iter()
+            .flatten()
+            .any(|o| o.1 >= DECK);
+        if plays.plays.len() >= cards && from_reshuffle && plays.awaited.is_none() {
+            return record;
+        }
+        assert!(
+            record.tag("Result").is_none_or(|r| r == "*"),
+            "the game ended"
+        );
+        turn(&mut record, *side, token);
+    }
+    panic!("200 turns without {cards} cards");
+}
+
+#[test]
+fn the_discards_are_reshuffled_fairly_when_the_deck_runs_out() {
+    let mut record = long_game(30);
+    // Before the seeds: every card opened, the reshuffle's included.
+    match check(&record) {
+        Fairness::NotProven(why) => {
+            assert!(why.contains("and its reshuffle and checked"), "{why}");
+        }
+        other => panic!("{other}"),
+    }
+    // Each side still sees ten cards of its own (or drawn ones to come), none shared.
+    let [white, black] = dealers();
+    let (w, b) = (
+        hand(&record, Color::White, &white).unwrap(),
+        hand(&record, Color::Black, &black).unwrap(),
+    );
+    assert_eq!(w.cards.len() + w.pending, 10, "{w:?}");
+    assert_eq!(b.cards.len() + b.pending, 10, "{b:?}");
+    assert!(w.cards.iter().all(|c| !b.cards.iter().any(|d| d.1 == c.1)));
+    // The reshuffle's three messages, by the player whose card emptied the deck, the
+    // other, and the first again.
+    let deal = read_deal(&record).unwrap().unwrap();
+    let plays = plays_of(&record).unwrap();
+    let messages = &deal.reshuffles[&1];
+    let first = plays.plays[trigger(1)].side;
+    let sides: Vec<Color> = messages.iter().flatten().map(|m| m.0).collect();
+    assert_eq!(sides, [first, first.other(), first]);
+    reveal_both(&mut record);
+    let proven = check(&record);
+    assert!(
+        matches!(proven, Fairness::DealProven { cards, reshuffles: 1 } if cards >= 30),
+        "{proven}"
+    );
+    assert!(
+        proven.to_string().contains("the deal, 1 reshuffle and "),
+        "{proven}"
+    );
+    let text = correspondence::to_text(&record);
+    let again = crate::notation::parse_record(&text).unwrap();
+    assert_eq!(check(&again), proven);
+}
+
+#[test]
+fn an_edited_reshuffle_or_a_card_from_outside_it_is_caught_with_its_ply() {
+    let record = long_game(30);
+    let reshuffle_ply = |record: &Record, step: u8| {
+        read_deal(record).unwrap().unwrap().reshuffles[&1][usize::from(step - 1)]
+            .as_ref()
+            .unwrap()
+            .1
+    };
+    // Message 2 with two positions swapped: the cards opened from it are not the ones
+    // played (or do not open at all).
+    let mut edited = record.clone();
+    edit(&mut edited, "[%deal reshuffle 1 mask3", |text| {
+        let mut words: Vec<String> = text.split_whitespace().map(str::to_owned).collect();
+        words.swap(5, 6);
+        words.swap(7, 24);
+        words.join(" ")
+    });
+    let (ply, reason) = broken(&edited);
+    assert!(ply >= reshuffle_ply(&record, 3), "{ply}: {reason}");
+    assert!(
+        reason.contains("edited key") || reason.contains("swapped card"),
+        "{reason}"
+    );
+    // A message repeated: refused at its ply.
+    let mut twice = record.clone();
+    edit(&mut twice, "[%deal reshuffle 1 mask2", |text| {
+        let mut words: Vec<String> = text.split_whitespace().map(str::to_owned).collect();
+        words[5] = words[6].clone();
+        words.join(" ")
+    });
+    let (ply, reason) = broken(&twice);
+    assert_eq!(ply, reshuffle_ply(&record, 2));
+    assert!(reason.contains("message 2 of reshuffle 1"), "{reason}");
+    assert!(reason.contains("not a permutation"), "{reason}");
+    // Message 1 by the wrong player.
+    let mut wrong = record.clone();
+    edit(&mut wrong, "[%deal reshuffle 1 mask1", |text| {
+        let side = if text.starts_with("white") {
+            "black"
+        } else {
+            "white"
+        };
+        format!("{side}{}", &text[5..])
+    });
+    let (ply, reason) = broken(&wrong);
+    assert_eq!(ply, reshuffle_ply(&record, 1));
+    assert!(reason.contains("reshuffle 1"), "{reason}");
+    // With the seeds in, a forged message 1 (a card of a hand put in for a discard, the
+    // rest honest) is caught against the seeds.
+    let mut forged = record.clone();
+    reveal_both(&mut forged);
+    let deal = read_deal(&forged).unwrap().unwrap();
+    let m1 = &deal.reshuffles[&1][0].as_ref().unwrap().2;
+    let stranger = deal::card_point(0) + deal::card_point(1);
+    edit(&mut forged, "[%deal reshuffle 1 mask1", |text| {
+        text.replacen(
+            &text_of(m1[4].as_bytes()),
+            &text_of(stranger.compress().as_bytes()),
+            1,
+        )
+    });
+    let (ply, reason) = broken(&forged);
+    assert_eq!(ply, reshuffle_ply(&record, 1));
+    assert!(
+        reason.contains("reshuffle 1 against the revealed seeds"),
+        "{reason}"
+    );
+}
+
+#[test]
+fn a_second_reshuffle_is_proven_too_and_a_card_from_another_hand_is_caught() {
+    let mut record = long_game(48);
+    let deal = read_deal(&record).unwrap().unwrap();
+    assert!(
+        deal.reshuffles.get(&2).is_some_and(|m| m[2].is_some()),
+        "{} cards",
+        plays_of(&record).unwrap().plays.len()
+    );
+    // A card played from a reshuffled place its player does not hold (the other side's
+    // replacement): refused at its ply.
+    let plays = plays_of(&record).unwrap();
+    let (j, play) = plays
+        .plays
+        .iter()
+        .enumerate()
+        .skip(trigger(1) + 1)
+        .find(|(_, p)| p.nth == 0)
+        .unwrap();
+    let theirs = (DECK..2 * HAND + j)
+        .find(|&p| holder(p, &plays) == Some(play.side.other()))
+        .unwrap();
+    let mut stolen = record.clone();
+    let side = play.side.name().to_ascii_lowercase();
+    let turn = &mut stolen.moves.turns[play.ply - 1];
+    let comment = turn
+        .comments
+        .iter_mut()
+        .find(|c| c.text.starts_with(&format!("{side} [%deal open")))
+        .unwrap();
+    let words: Vec<&str> = comment.text.split_whitespace().collect();
+    comment.text = format!("{side} [%deal open {theirs} {}", words[4]).into();
+    let (ply, reason) = broken(&stolen);
+    assert_eq!(ply, play.ply);
+    assert!(reason.contains("not in its hand"), "{reason}");
+    reveal_both(&mut record);
+    let proven = check(&record);
+    assert!(
+        matches!(proven, Fairness::DealProven { reshuffles: 2, .. }),
+        "{proven}"
+    );
 }
