@@ -219,9 +219,19 @@ impl Wickets {
         )
     }
 
+    /// The place of `color`'s king: on the board (the lowest square, as [`Wickets::locs_of`]
+    /// lists them) or else in a wicket.
     pub(super) fn king_loc(&self, color: Color) -> Option<Loc> {
-        self.locs_of(color)
-            .find(|&loc| self.piece_at(loc).is_some_and(|p| p.role == Role::King))
+        if let Some(square) = self.board.king_of(color) {
+            return Some(Loc::square(square));
+        }
+        let king = Some(Piece {
+            color,
+            role: Role::King,
+        });
+        [Loc::W0, Loc::W9]
+            .into_iter()
+            .find(|&w| self.wicket[wicket_index(w)] == king)
     }
 
     /// Whether a piece of `by` on the board attacks `loc` (pieces in wickets never do,

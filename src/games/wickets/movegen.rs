@@ -7,6 +7,7 @@ use super::decision::Decision;
 use super::{Loc, Wickets, idx};
 use crate::games::Color;
 use crate::games::chess::attacks::{self, KNIGHT_DELTAS, tables};
+use crate::games::chess::bitboard::Bitboard;
 use crate::games::chess::types::{CastlingSide, Piece, Role, Square};
 
 /// What a move does besides moving a piece.
@@ -375,6 +376,12 @@ impl Wickets {
     /// Generates the legal turns; with `strict` off, the move rules are relaxed (for
     /// saying why a token is illegal).
     pub(super) fn generate(&self, strict: bool, out: &mut Vec<Turn>) {
+        self.generate_with(strict, true, out);
+    }
+
+    /// [`Wickets::generate`], with `shortcut` off trying every move on the board to test
+    /// the king's safety (the plain definition, which a test compares with).
+    pub(super) fn generate_with(&self, strict: bool, shortcut: bool, out: &mut Vec<Turn>) {
         if self.wicket_end().is_some()
             || self.cards.attempt.is_some()
             || self.awaited_roll.is_some()
@@ -386,72 +393,174 @@ impl Wickets {
             for naming in self.naming_candidates(us) {
                 let mut base = self.clone();
                 base.defender[idx(us)] = Some(naming);
-                base.generate_named(Some(naming), strict, out);
+                base.generate_named(Some(naming), strict, shortcut, out);
             }
         } else {
-            self.generate_named(None, strict, out);
+            self.generate_named(None, strict, shortcut, out);
         }
     }
 
-    /// The turns after `naming` (already applied to `self`): moves, drops, throws and
-    /// decisions. Allocates nothing but the turns pushed (and the decision lists of
-    /// scoring attempts in the dice and deterministic modes).
-    pub(super) fn generate_named(&self, naming: Option<Loc>, strict: bool, out: &mut Vec<Turn>) {
+    /// The own pieces on the board that stand alone (no other piece and no loose Ball)
+    /// between `king` and an enemy rook, bishop or queen on one line. No line between two
+    /// board squares passes through a wicket, so the wickets play no part.
+    fn pinned(&self, king: Square) -> Bitboard {
+        let t = tables();
+        let b = &self.board;
+        let occupied = self.occupied();
+        let snipers = ((t.rook(king, Bitboard::EMPTY) & b.rooks_and_queens())
+            | (t.bishop(king, Bitboard::EMPTY) & b.bishops_and_queens()))
+            & b.by_color(self.turn.other());
+        let mut pinned = Bitboard::EMPTY;
+        for sniper in snipers {
+            let between = t.between(king, sniper) & occupied;
+            if !between.more_than_one() {
+                pinned |= between;
+            }
+        }
+        pinned & b.by_color(self.turn)
+    }
+
+    /// Whether `m` is surely a whole turn that leaves the king safe, without playing it:
+    /// the king (on the board, `quiet` holding the pinned pieces) is not in check now,
+    /// the move is neither the king's nor castling nor en passant, its piece is not
+    /// pinned, it takes no opposing Ball-haver (no drop) and does not move the own
+    /// Ball-haver (no throw). Such a move only vacates `from` (safe: not pinned), fills
+    /// `to` (a block, never an attack on the own king) and may replace an enemy piece
+    /// there (the square stays full), so the king stays unattacked; a wicket lies
+    /// between no two board squares.
+    fn plainly_safe(&self, m: &Move, quiet: Option<Bitboard>) -> bool {
+        let Some(pinned) = quiet else {
+            return false;
+        };
         let us = self.turn;
+        match m.kind {
+            MoveKind::Normal | MoveKind::Capture | MoveKind::Ball => {}
+            MoveKind::EnPassant | MoveKind::Castle(_) => return false,
+        }
+        m.role != Role::King
+            && m.from.as_square().is_none_or(|from| !pinned.contains(from))
+            && self.haver[idx(us)] != Some(m.from)
+            && !(m.kind == MoveKind::Capture && self.haver[idx(us.other())] == Some(m.to))
+    }
+
+    /// The turns after `naming` (already applied to `self`): moves, drops, throws and
+    /// decisions. A move that [`Wickets::plainly_safe`] admits is a turn as it stands;
+    /// any other move, drop and throw is tried on one of two working copies made once per
+    /// call and restored from `self` by [`Wickets::restore_from`] (a copy of the plain
+    /// fields), so a node costs no clone of the position. Allocates nothing but the turns
+    /// pushed (and the decision lists of scoring attempts in the dice and deterministic
+    /// modes).
+    pub(super) fn generate_named(
+        &self,
+        naming: Option<Loc>,
+        strict: bool,
+        shortcut: bool,
+        out: &mut Vec<Turn>,
+    ) {
+        let us = self.turn;
+        let quiet = match self.king_loc(us).and_then(Loc::as_square) {
+            Some(king) if shortcut && !self.attacked(Loc::square(king), us.other()) => {
+                Some(self.pinned(king))
+            }
+            _ => None,
+        };
+        let mut moved = self.clone();
+        let mut thrown = self.clone();
         self.each_pseudo_move(strict, &mut |m| {
-            let mut moved = self.clone();
+            if self.plainly_safe(&m, quiet) {
+                out.push(Turn {
+                    naming,
+                    mv: m,
+                    drop: None,
+                    throw: None,
+                    decision: Vec::new(),
+                });
+                return;
+            }
+            moved.restore_from(self);
             if moved.apply_move(&m) {
                 for drop in moved.drop_squares(m.to) {
-                    let mut dropped = moved.clone();
-                    dropped.loose[idx(us.other())] = Some(drop);
-                    dropped.finish_generating(naming, &m, Some(drop), out);
+                    moved.loose[idx(us.other())] = Some(drop);
+                    moved.finish_generating(naming, &m, Some(drop), &mut thrown, out);
                 }
             } else {
-                moved.finish_generating(naming, &m, None, out);
+                moved.finish_generating(naming, &m, None, &mut thrown, out);
             }
         });
     }
 
     /// Pushes the turns of a move once its drop is done: without a throw, then with each
     /// throw (and each decision of a scoring attempt), those that leave the king safe.
+    /// `scratch` is a working copy (of any position of this game with the same cards)
+    /// that each throw is tried on.
     pub(super) fn finish_generating(
         &self,
         naming: Option<Loc>,
         m: &Move,
         drop: Option<Loc>,
+        scratch: &mut Wickets,
         out: &mut Vec<Turn>,
     ) {
         let us = self.turn;
-        let turn = Turn {
+        let turn = |throw: Option<Loc>, decision: Vec<Decision>| Turn {
             naming,
             mv: *m,
             drop,
-            throw: None,
-            decision: Vec::new(),
+            throw,
+            decision,
         };
         if !self.in_check(us) {
-            out.push(turn.clone());
+            out.push(turn(None, Vec::new()));
         }
-        for target in self.throw_targets(self.throwers(m)) {
+        let throwers = self.throwers(m);
+        if throwers.is_empty() {
+            return;
+        }
+        for target in self.throw_targets(throwers) {
             let mut safe = |sacrifices: &[Loc], success: bool| {
-                let mut thrown = self.clone();
-                thrown.apply_throw(target, sacrifices, success);
-                !thrown.in_check(us)
+                scratch.restore_from(self);
+                scratch.apply_throw(target, sacrifices, success);
+                !scratch.in_check(us)
             };
             if self.is_attempt(target) {
                 self.attempts(&mut safe, &mut |decision| {
-                    out.push(Turn {
-                        throw: Some(target),
-                        decision,
-                        ..turn.clone()
-                    });
+                    out.push(turn(Some(target), decision));
                 });
             } else if safe(&[], false) {
-                out.push(Turn {
-                    throw: Some(target),
-                    ..turn.clone()
-                });
+                out.push(turn(Some(target), Vec::new()));
             }
         }
+    }
+
+    /// Makes `self` the position `from` again in everything a naming, a move, a drop or a
+    /// throw changes: every field but the decision mode, the cards and an awaited roll,
+    /// which those never touch (generation stops before a turn when a card or a roll is
+    /// awaited). A plain copy, with no allocation, in place of a clone per node.
+    pub(super) fn restore_from(&mut self, from: &Wickets) {
+        let Wickets {
+            board,
+            wicket,
+            loose,
+            haver,
+            defender,
+            turn,
+            castling,
+            ep_square,
+            halfmove_clock,
+            fullmove_number,
+            mode: _,
+            cards: _,
+            awaited_roll: _,
+        } = from;
+        self.board.clone_from(board);
+        self.wicket = *wicket;
+        self.loose = *loose;
+        self.haver = *haver;
+        self.defender = *defender;
+        self.turn = *turn;
+        self.castling = *castling;
+        self.ep_square = *ep_square;
+        self.halfmove_clock = *halfmove_clock;
+        self.fullmove_number = *fullmove_number;
     }
 }
