@@ -509,6 +509,10 @@ fn word(input: &str) -> PResult<'_, &str> {
 /// Also gives the last number as written (without its span).
 fn move_number<'a>(mut input: &'a str, mut word: &'a str) -> (&'a str, &'a str, WrittenNumber) {
     let mut written = WrittenNumber::default();
+    // Most words are turns: no digit or dot to look at.
+    if !matches!(word.as_bytes().first(), Some(b'0'..=b'9' | b'.')) {
+        return (input, word, written);
+    }
     // `1.1.` is two move numbers; what follows the last one is the turn.
     loop {
         let digits = word.bytes().take_while(u8::is_ascii_digit).count();
@@ -695,7 +699,6 @@ pub trait Visitor {
 pub(crate) fn stream(
     text: &str,
     pos: usize,
-    locator: &mut Locator<'_>,
     record: &mut Record,
     visitor: &mut dyn Visitor,
 ) -> Option<usize> {
@@ -705,7 +708,7 @@ pub(crate) fn stream(
         return None;
     }
     record.tags.clear();
-    let mut input = tag_section(input, &mut record.tags, locator).ok()?;
+    let mut input = plain_tag_section(input, &mut record.tags)?;
     if !visitor.tags(record) {
         return None;
     }
@@ -790,4 +793,49 @@ pub(crate) fn stream(
     }
     let input = gap(input, false);
     Some(text.len() - input.len())
+}
+
+/// `tag-section` when every tag pair is plain: no escape in a value, and nothing the rule
+/// refuses (`None` then). The tags have no spans.
+fn plain_tag_section<'a>(mut input: &'a str, tags: &mut Vec<Tag>) -> Option<&'a str> {
+    loop {
+        input = gap(input, false);
+        if !input.starts_with('[') {
+            return Some(input);
+        }
+        let bytes = input.as_bytes();
+        let blanks = |mut i: usize| {
+            while matches!(bytes.get(i), Some(b' ' | b'\t')) {
+                i += 1;
+            }
+            i
+        };
+        let name_start = blanks(1);
+        let mut i = name_start;
+        while bytes.get(i).is_some_and(|&b| {
+            b.is_ascii_alphanumeric() || matches!(b, b'_' | b'+' | b'#' | b'=' | b':' | b'-')
+        }) {
+            i += 1;
+        }
+        let name = &input[name_start..i];
+        i = blanks(i);
+        if name.is_empty() || bytes.get(i) != Some(&b'"') {
+            return None;
+        }
+        let value_start = i + 1;
+        let length = memchr3(b'"', b'\\', b'\n', &bytes[value_start..])?;
+        if bytes[value_start + length] != b'"' {
+            return None;
+        }
+        i = blanks(value_start + length + 1);
+        if bytes.get(i) != Some(&b']') {
+            return None;
+        }
+        tags.push(Tag {
+            name: CompactString::new(name),
+            value: CompactString::new(&input[value_start..value_start + length]),
+            span: Span::default(),
+        });
+        input = &input[i + 1..];
+    }
 }

@@ -411,7 +411,7 @@ impl<R: BufRead> Reader<R> {
         let mut locator =
             Locator::resume(&self.text, self.chunk_start, &self.line_starts, self.cursor);
         record.number = self.games + 1;
-        let Some(end) = grammar::stream(&self.text, start, &mut locator, record, visitor) else {
+        let Some(end) = grammar::stream(&self.text, start, record, visitor) else {
             return false;
         };
         self.games += 1;
