@@ -18,7 +18,9 @@ use std::hash::Hasher;
 use serde::Serialize;
 
 use crate::games::{Color, DrawReason, Game, GameResult, IllegalKind, Outcome, Variant};
-use crate::notation::{Comment, Line, Numbering, ParseError, Record, Span, TurnNode};
+use crate::notation::{
+    Comment, Line, Numbering, ParseError, Record, Span, TurnNode, WrittenNumber,
+};
 
 pub mod events;
 
@@ -35,6 +37,7 @@ pub struct Options {
 }
 
 mod history;
+pub mod stream;
 
 pub use history::History;
 use history::repetition_end;
@@ -749,28 +752,9 @@ impl<G: Game> Replayer<G> {
 
     /// Warns when the move number written before a turn is not the turn's own.
     fn check_number(&mut self, node: &TurnNode, ply: u32, in_variation: bool) {
-        let offset = match self.first_side {
-            Color::White => ply,
-            Color::Black => ply + 1,
-        };
-        let number = self.first_number.saturating_add(offset / 2);
-        let second = offset % 2 == 1;
-        let mover = if second { "Black" } else { "White" };
         let written = node.number;
-        let message = match written.number {
-            Some(given) if given != number => format!(
-                "the move number {given} does not match the game: this turn is {}",
-                self.move_number(ply)
-            ),
-            Some(given) if second && !written.ellipsis => format!(
-                "`{given}.` stands before {mover}'s turn: write {}",
-                self.move_number(ply)
-            ),
-            _ if written.ellipsis && !second => format!(
-                "`...` stands before {mover}'s turn: write {}",
-                self.move_number(ply)
-            ),
-            _ => return,
+        let Some(message) = number_problem(self.first_side, self.first_number, written, ply) else {
+            return;
         };
         let finding = Finding {
             token: Some(node.token.to_string()),
@@ -788,17 +772,54 @@ impl<G: Game> Replayer<G> {
     }
 
     fn move_number(&self, ply: u32) -> String {
-        let offset = match self.first_side {
-            Color::White => ply,
-            Color::Black => ply + 1,
-        };
-        let number = self.first_number + offset / 2;
-        if offset % 2 == 0 {
-            format!("{number}.")
-        } else {
-            format!("{number}...")
-        }
+        move_number_of(self.first_side, self.first_number, ply)
     }
+}
+
+/// The move number of the turn `ply` turns after a start where `first_side` moves in move
+/// `first_number`, as a reader would write it: `12.` or `12...`.
+fn move_number_of(first_side: Color, first_number: u32, ply: u32) -> String {
+    let offset = match first_side {
+        Color::White => ply,
+        Color::Black => ply + 1,
+    };
+    let number = first_number + offset / 2;
+    if offset % 2 == 0 {
+        format!("{number}.")
+    } else {
+        format!("{number}...")
+    }
+}
+
+/// What is wrong with the move number `written` before the turn `ply` turns after the
+/// start (see [`move_number_of`]), if anything.
+fn number_problem(
+    first_side: Color,
+    first_number: u32,
+    written: WrittenNumber,
+    ply: u32,
+) -> Option<String> {
+    let offset = match first_side {
+        Color::White => ply,
+        Color::Black => ply + 1,
+    };
+    let number = first_number.saturating_add(offset / 2);
+    let second = offset % 2 == 1;
+    let mover = if second { "Black" } else { "White" };
+    let write = || move_number_of(first_side, first_number, ply);
+    Some(match written.number {
+        Some(given) if given != number => format!(
+            "the move number {given} does not match the game: this turn is {}",
+            write()
+        ),
+        Some(given) if second && !written.ellipsis => {
+            format!("`{given}.` stands before {mover}'s turn: write {}", write())
+        }
+        _ if written.ellipsis && !second => {
+            format!("`...` stands before {mover}'s turn: write {}", write())
+        }
+        _ => return None,
+    })
 }
 
 /// Tags given twice: a warning with both places; two different values of a tag that

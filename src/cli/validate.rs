@@ -8,7 +8,9 @@ use serde::Serialize;
 use super::diagnostic::{self, Source};
 use super::{CliError, Status, display_path, input};
 use crate::fair::{self, Fairness};
+use crate::games::chess::Chess;
 use crate::notation::{ParseError, ReadError, Record};
+use crate::replay::stream::Streamer;
 use crate::replay::{self, Finding, Options, Report};
 
 /// Arguments of `pbem validate`.
@@ -187,13 +189,18 @@ fn validate_file(
     let mut reader = input::open_with(path, args.input.encoding, progress.as_deref())?;
     let mut tally = Tally::default();
     let mut warned = false;
-    while let Some(item) = reader.next() {
+    let mut streamed = Streamed::default();
+    while let Some(item) = reader.next_streamed(&mut streamed.tags, &mut streamed.streamer) {
         input::warn_decoded(&reader, name, &mut warned);
         if let Some(progress) = progress.as_deref_mut() {
             progress.game(&reader);
         }
         let item = match item {
-            Ok(record) => Ok(record),
+            Ok(None) => {
+                streamed.write(name, args, styled, &mut tally, out)?;
+                continue;
+            }
+            Ok(Some(record)) => Ok(record),
             Err(ReadError::Io(source)) => {
                 return Err(CliError::Io {
                     path: name.to_owned(),
@@ -214,6 +221,51 @@ fn validate_file(
         progress.end_file();
     }
     Ok(tally)
+}
+
+/// The games of orthodox chess that the reader streams (most of them): replayed as they
+/// are read, without a record (see [`replay::stream`]).
+#[derive(Default)]
+struct Streamed {
+    streamer: Streamer<Chess>,
+    /// The tags of the game streamed last (the rest of the record stays empty).
+    tags: Record,
+}
+
+impl Streamed {
+    /// Counts and writes the game streamed last: valid, with nothing found, so it says
+    /// what [`validate_game`] says of it.
+    fn write(
+        &mut self,
+        name: &str,
+        args: &Args,
+        styled: bool,
+        tally: &mut Tally,
+        out: &mut dyn Write,
+    ) -> Result<(), CliError> {
+        let report = self
+            .streamer
+            .take_report(args.json)
+            .expect("a streamed game has a report");
+        tally.games += 1;
+        tally.valid += 1;
+        if args.json {
+            write_json(&report, Some(&self.tags), None, name, out)
+        } else {
+            let game = Game {
+                report: &report,
+                record: Some(&self.tags),
+                fairness: None,
+            };
+            // Nothing found: the source is never shown.
+            let source = Source {
+                path: name,
+                text: "",
+                start: self.tags.span,
+            };
+            write_text(&game, &source, args.quiet, styled, out)
+        }
+    }
 }
 
 /// Replays one game read from `source` (or reports why it could not be read), counts it
@@ -290,7 +342,7 @@ mod parallel {
     use std::sync::mpsc;
     use std::sync::{Arc, Mutex};
 
-    use super::{Args, CliError, Source, Tally, end_file, input, validate_game};
+    use super::{Args, CliError, Source, Streamed, Tally, end_file, input, validate_game};
     use crate::cli::display_path;
     use crate::notation::{Chunk, Decoded, Reader};
 
@@ -348,13 +400,21 @@ mod parallel {
                 let done = done.clone();
                 scope.spawn(move || {
                     let mut reader = Reader::for_chunks();
+                    let mut streamed = Streamed::default();
                     loop {
                         // The lock is held only to take the next batch.
                         let next = queue.lock().map(|queue| queue.recv());
                         let Ok(Ok((index, batch))) = next else {
                             return;
                         };
-                        let piece = Piece::Done(run_batch(&mut reader, batch, None, args, styled));
+                        let piece = Piece::Done(run_batch(
+                            &mut reader,
+                            &mut streamed,
+                            batch,
+                            None,
+                            args,
+                            styled,
+                        ));
                         if done.send((index, piece)).is_err() {
                             return;
                         }
@@ -370,6 +430,7 @@ mod parallel {
                 file: Tally::default(),
                 total: Tally::default(),
                 reader: Reader::for_chunks(),
+                streamed: Streamed::default(),
                 styled,
             };
             let mut sent = 0;
@@ -482,6 +543,7 @@ mod parallel {
     /// batch's own guess), writing what is found into a buffer.
     fn run_batch(
         reader: &mut Reader<std::io::Empty>,
+        streamed: &mut Streamed,
         batch: Batch,
         games_before: Option<usize>,
         args: &Args,
@@ -507,7 +569,16 @@ mod parallel {
                 };
                 validate_game(Err(error), &source, args, styled, &mut tally, &mut output)?;
             }
-            while let Some(item) = reader.next() {
+            while let Some(item) = reader.next_streamed(&mut streamed.tags, &mut streamed.streamer)
+            {
+                let item = match item {
+                    Ok(None) => {
+                        streamed.write(&batch.name, args, styled, &mut tally, &mut output)?;
+                        continue;
+                    }
+                    Ok(Some(record)) => Ok(record),
+                    Err(error) => Err(error),
+                };
                 let item = item.map_err(|error| match error {
                     crate::notation::ReadError::Parse(error) => error,
                     crate::notation::ReadError::Io(_) => {
@@ -546,6 +617,7 @@ mod parallel {
         total: Tally,
         /// For the batches that must be replayed again with other game numbers.
         reader: Reader<std::io::Empty>,
+        streamed: Streamed,
         styled: bool,
     }
 
@@ -566,6 +638,7 @@ mod parallel {
                         if replayed.batch.games_before != self.games {
                             replayed = run_batch(
                                 &mut self.reader,
+                                &mut self.streamed,
                                 replayed.batch,
                                 Some(self.games),
                                 args,

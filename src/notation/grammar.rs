@@ -522,6 +522,10 @@ fn word(input: &str) -> PResult<'_, &str> {
 /// Also gives the last number as written (without its span).
 fn move_number<'a>(mut input: &'a str, mut word: &'a str) -> (&'a str, &'a str, WrittenNumber) {
     let mut written = WrittenNumber::default();
+    // Most words are turns: no digit or dot to look at.
+    if !matches!(word.as_bytes().first(), Some(b'0'..=b'9' | b'.')) {
+        return (input, word, written);
+    }
     // `1.1.` is two move numbers; what follows the last one is the turn.
     loop {
         let digits = word.bytes().take_while(u8::is_ascii_digit).count();
@@ -672,5 +676,179 @@ fn variation<'a>(input: &'a str, depth: u32, locator: &mut Locator<'_>) -> PResu
                 "unterminated variation: expected `)` before the end of the game".to_owned(),
             ),
         ),
+    }
+}
+
+/// What [`stream`] hands on from the movetext of a game, in text order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Token<'a> {
+    /// A comment's text between its delimiters, as written (not trimmed).
+    Comment(&'a str),
+    /// An annotation glyph (`$n`, or `!`/`?` after a turn) on the turn before it.
+    Nag,
+    /// A turn token without its glyph, with the move number written before it.
+    Turn(&'a str, WrittenNumber),
+}
+
+/// Takes a game streamed by [`stream`]: each call may say `false` to give the game up,
+/// which [`stream`] then leaves to the full grammar ([`game`]).
+pub trait Visitor {
+    /// The tag section was read into `record.tags` (the rest of `record` is empty but for
+    /// its number).
+    fn tags(&mut self, record: &Record) -> bool;
+    /// The next element of the main line.
+    fn token(&mut self, token: Token<'_>) -> bool;
+    /// The movetext ended, with this termination marker.
+    fn end(&mut self, result: Option<GameResult>) -> bool;
+}
+
+// The plain case of `game`: a tag section and a main line of turns, comments and glyphs,
+// with or without a result. The same rules as `game`, `line` and the leaf rules, sharing
+// their leaf functions; anything else (a variation, a syntax error) is given up.
+/// Streams the game that starts at byte `pos` of `text` to `visitor` without building its
+/// movetext, when it is plain; returns where its text ends (as [`game`] would), or `None`
+/// when the visitor gave it up, the game is not plain, or no game is left: then [`game`]
+/// reads the same text from the start.
+pub(crate) fn stream(
+    text: &str,
+    pos: usize,
+    record: &mut Record,
+    visitor: &mut dyn Visitor,
+) -> Option<usize> {
+    let line_start = pos == 0 || text.as_bytes().get(pos - 1) == Some(&b'\n');
+    let input = gap(&text[pos..], line_start);
+    if input.is_empty() {
+        return None;
+    }
+    record.tags.clear();
+    let mut input = plain_tag_section(input, &mut record.tags)?;
+    if !visitor.tags(record) {
+        return None;
+    }
+    // Whether the line has a turn yet (a glyph needs one before it).
+    let mut turns = false;
+    let mut number = WrittenNumber::default();
+    let result = loop {
+        input = gap(input, false);
+        let Some(&first) = input.as_bytes().first() else {
+            break None;
+        };
+        match first {
+            b'{' | b';' => {
+                let body = &input[1..];
+                let (text, rest) = if first == b'{' {
+                    let close = memchr(b'}', body.as_bytes())?;
+                    (&body[..close], &body[close + 1..])
+                } else {
+                    let end = memchr(b'\n', body.as_bytes()).unwrap_or(body.len());
+                    (&body[..end], &body[end..])
+                };
+                if !visitor.token(Token::Comment(text)) {
+                    return None;
+                }
+                input = rest;
+            }
+            b'$' => {
+                let digits = input[1..].bytes().take_while(u8::is_ascii_digit).count();
+                if !turns || digits == 0 || input[1..=digits].parse::<u8>().is_err() {
+                    return None;
+                }
+                if !visitor.token(Token::Nag) {
+                    return None;
+                }
+                input = &input[1 + digits..];
+            }
+            b'(' | b')' | b'}' | b'[' | b']' => return None,
+            _ => {
+                let (rest, word) = word(input).ok()?;
+                let (_, token, written) = move_number(input, word);
+                if written.is_written() {
+                    number = written;
+                }
+                let could_be_result = matches!(token.as_bytes().first(), Some(b'0' | b'1' | b'*'));
+                if let Some(result) = could_be_result
+                    .then(|| GameResult::from_token(&token[..without_glyph(token)]))
+                    .flatten()
+                {
+                    if token.len() > result.as_str().len() {
+                        return None;
+                    }
+                    input = rest;
+                    break Some(result);
+                }
+                if !token.is_empty() {
+                    let stem = &token[..without_glyph(token)];
+                    let glyph = &token[stem.len()..];
+                    if !glyph.is_empty() && glyph_nag(glyph).is_none() {
+                        return None;
+                    }
+                    if stem.is_empty() {
+                        if !turns || !visitor.token(Token::Nag) {
+                            return None;
+                        }
+                    } else {
+                        if !visitor.token(Token::Turn(stem, number)) {
+                            return None;
+                        }
+                        if !glyph.is_empty() && !visitor.token(Token::Nag) {
+                            return None;
+                        }
+                        turns = true;
+                        number = WrittenNumber::default();
+                    }
+                }
+                input = rest;
+            }
+        }
+    };
+    if !visitor.end(result) {
+        return None;
+    }
+    let input = gap(input, false);
+    Some(text.len() - input.len())
+}
+
+/// `tag-section` when every tag pair is plain: no escape in a value, and nothing the rule
+/// refuses (`None` then). The tags have no spans.
+fn plain_tag_section<'a>(mut input: &'a str, tags: &mut Vec<Tag>) -> Option<&'a str> {
+    loop {
+        input = gap(input, false);
+        if !input.starts_with('[') {
+            return Some(input);
+        }
+        let bytes = input.as_bytes();
+        let blanks = |mut i: usize| {
+            while matches!(bytes.get(i), Some(b' ' | b'\t')) {
+                i += 1;
+            }
+            i
+        };
+        let name_start = blanks(1);
+        let mut i = name_start;
+        while bytes.get(i).is_some_and(|&b| {
+            b.is_ascii_alphanumeric() || matches!(b, b'_' | b'+' | b'#' | b'=' | b':' | b'-')
+        }) {
+            i += 1;
+        }
+        let name = &input[name_start..i];
+        i = blanks(i);
+        if name.is_empty() || bytes.get(i) != Some(&b'"') {
+            return None;
+        }
+        let value_start = i + 1;
+        let length = memchr3(b'"', b'\\', b'\n', &bytes[value_start..])?;
+        if bytes[value_start + length] != b'"' {
+            return None;
+        }
+        i = blanks(value_start + length + 1);
+        if bytes.get(i) != Some(&b']') {
+            return None;
+        }
+        tags.push(Tag {
+            name: CompactString::new(name),
+            value: CompactString::new(&input[value_start..value_start + length]),
+            span: Span::default(),
+        });
+        input = &input[i + 1..];
     }
 }

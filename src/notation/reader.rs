@@ -10,7 +10,7 @@ use std::io::{self, BufRead};
 use memchr::{memchr, memchr2, memchr3};
 
 use super::error::{ParseError, ReadError};
-use super::grammar::{self, Scratch, SyntaxError};
+use super::grammar::{self, Scratch, SyntaxError, Visitor};
 use super::locate::{Cursor, Locator, index_lines};
 use super::record::{Record, Span};
 
@@ -365,6 +365,61 @@ impl<R: BufRead> Reader<R> {
             span,
             game: self.games,
         })
+    }
+
+    /// The next game, streamed to `visitor` when it is plain (see [`Visitor`]), read into a
+    /// [`Record`] otherwise: `Some(Ok(None))` when `visitor` took the whole game (its tags
+    /// are in `record`, its number is [`Reader::games_read`]), else what
+    /// [`Iterator::next`] gives. A game the visitor gives up is read again from its start,
+    /// so the visitor must forget what it saw of it when the next one begins.
+    pub fn next_streamed(
+        &mut self,
+        record: &mut Record,
+        visitor: &mut dyn Visitor,
+    ) -> Option<Result<Option<Record>, ReadError>> {
+        loop {
+            if self.pos < self.text.len() {
+                if self.stream_from_text(record, visitor) {
+                    return Some(Ok(None));
+                }
+                if let Some(game) = self.game_from_text() {
+                    return Some(game.map(Some).map_err(ReadError::Parse));
+                }
+            }
+            if self.finished {
+                return None;
+            }
+            let length = match self.read_chunk() {
+                Ok(length) => length,
+                Err(error) => {
+                    self.finished = true;
+                    self.text.clear();
+                    self.pos = 0;
+                    return Some(Err(ReadError::Io(error)));
+                }
+            };
+            if let Err(error) = self.take_chunk(length) {
+                return Some(Err(ReadError::Parse(error)));
+            }
+        }
+    }
+
+    /// Streams the next game of the current text to `visitor`; false when it is not plain
+    /// or the visitor gave it up (nothing is consumed then).
+    fn stream_from_text(&mut self, record: &mut Record, visitor: &mut dyn Visitor) -> bool {
+        let start = self.pos;
+        let mut locator =
+            Locator::resume(&self.text, self.chunk_start, &self.line_starts, self.cursor);
+        record.number = self.games + 1;
+        let Some(end) = grammar::stream(&self.text, start, record, visitor) else {
+            return false;
+        };
+        self.games += 1;
+        self.game_start = locator.locate(start);
+        self.game_range = start..end;
+        self.pos = end;
+        self.cursor = locator.cursor();
+        true
     }
 
     /// Reads the next game from the current text, if there is one.

@@ -166,20 +166,24 @@ impl fmt::Display for EventCommand<'_> {
     }
 }
 
-/// The event commands in a comment's text (`white [%draw offer]`), in order. Other
-/// commands (`[%clk ...]`, the stamps) are not events.
-#[must_use]
-pub fn events_in(text: &str) -> Vec<EventCommand<'_>> {
-    // Most comments carry no command, or only clocks and evaluations: an event command
-    // starts `[%resign` or `[%draw`, so look for those first.
+/// Whether a comment's text may hold an event command: most comments carry no command, or
+/// only clocks and evaluations, and an event command starts `[%resign` or `[%draw`. Also
+/// true of the text before its white space is collapsed, since neither has any.
+pub(crate) fn may_hold_event(text: &str) -> bool {
     let bytes = text.as_bytes();
-    let may_hold_event = memchr::memchr_iter(b'%', bytes).any(|at| {
+    memchr::memchr_iter(b'%', bytes).any(|at| {
         let name = &bytes[at + 1..];
         at > 0
             && bytes[at - 1] == b'['
             && (name.starts_with(b"resign") || name.starts_with(b"draw"))
-    });
-    if !may_hold_event {
+    })
+}
+
+/// The event commands in a comment's text (`white [%draw offer]`), in order. Other
+/// commands (`[%clk ...]`, the stamps) are not events.
+#[must_use]
+pub fn events_in(text: &str) -> Vec<EventCommand<'_>> {
+    if !may_hold_event(text) {
         return Vec::new();
     }
     let first = text.split_whitespace().next().unwrap_or("");

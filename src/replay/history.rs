@@ -62,6 +62,16 @@ impl<G: Game> History<G> {
         }
     }
 
+    /// Forgets every position, keeping the table unless it grew large.
+    pub(crate) fn clear(&mut self) {
+        if self.counts.capacity() > SPARE_CAPACITY {
+            self.counts = Counts::default();
+        } else {
+            self.counts.clear();
+        }
+        self.forbidden = Forbidden::none();
+    }
+
     /// A history that starts at `start` (one occurrence of it).
     #[must_use]
     pub fn starting_at(start: &G) -> History<G> {

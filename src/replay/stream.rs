@@ -1,0 +1,264 @@
+//! Validation of a plain game without a record: the main line streamed from the grammar
+//! ([`crate::notation::Reader::next_streamed`]) and replayed as it comes.
+//!
+//! Almost every game of a real archive is plain and valid: tags, turns, comments, no
+//! variation, nothing to report. For those, building a [`Record`] (owned tokens with their
+//! spans, comments, the movetext tree) costs more than replaying them. A [`Streamer`]
+//! replays the turns as the grammar reads them and makes the same checks as
+//! [`replay_with`](super::replay_with) in the same order, but it reports nothing: at the
+//! first thing the full replay would report (an error or a warning), and at anything it
+//! does not follow (a variation, a record event), it gives the game up, and the reader
+//! reads the game again into a record for the full replay. So a game streamed to the end
+//! is one the full replay finds nothing in, and its [`Report`] is the one the full replay
+//! makes (the tests compare both on every game of the test data).
+
+use super::events::may_hold_event;
+use super::history::repetition_end;
+use super::{History, Report, number_problem, variant_of};
+use crate::games::{Color, Game, GameResult};
+use crate::notation::{Record, Token, Visitor};
+
+/// Replays plain games streamed to it, one after another (see the module documentation).
+#[derive(Debug)]
+pub struct Streamer<G: Game> {
+    history: History<G>,
+    /// The game being replayed: `None` before its tags, or once given up.
+    game: Option<Playing<G>>,
+    /// The report of the last game streamed to its end.
+    report: Option<Report>,
+}
+
+#[derive(Debug)]
+struct Playing<G> {
+    number: usize,
+    position: G,
+    first_side: Color,
+    first_number: u32,
+    ply: u32,
+    /// How often the current position occurred, itself included.
+    occurrences: u32,
+    /// The result the `[Result]` tag gives, if any.
+    tag_result: Option<GameResult>,
+}
+
+impl<G: Game> Default for Streamer<G> {
+    fn default() -> Self {
+        Streamer {
+            history: History::default(),
+            game: None,
+            report: None,
+        }
+    }
+}
+
+impl<G: Game> Streamer<G> {
+    /// A streamer with nothing replayed yet.
+    #[must_use]
+    pub fn new() -> Streamer<G> {
+        Streamer::default()
+    }
+
+    /// The report of the game last streamed to its end, with its final position string
+    /// when `final_position` is set (writing it is the one cost a caller may skip).
+    pub fn take_report(&mut self, final_position: bool) -> Option<Report> {
+        let mut report = self.report.take()?;
+        if final_position && let Some(game) = &self.game {
+            report.final_position = Some(game.position.position_string());
+        }
+        Some(report)
+    }
+
+    fn start(&mut self, record: &Record) -> Option<Playing<G>> {
+        // A tag given twice is reported (`check_tags`).
+        for (index, tag) in record.tags.iter().enumerate() {
+            if record.tags[..index]
+                .iter()
+                .any(|earlier| earlier.name == tag.name)
+            {
+                return None;
+            }
+        }
+        if variant_of(record).ok()? != G::VARIANT {
+            return None;
+        }
+        let start = G::from_tags(record).ok()?;
+        // An unknown result in the tag is reported (`check_result`).
+        let tag_result = match record.tag("Result") {
+            Some(value) => Some(GameResult::from_token(value.trim())?),
+            None => None,
+        };
+        self.history.clear();
+        let occurrences = self.history.enter_key(start.repetition_key());
+        Some(Playing {
+            number: record.number,
+            first_side: start.side_to_move(),
+            first_number: start.fullmove_number(),
+            position: start,
+            ply: 0,
+            occurrences,
+            tag_result,
+        })
+    }
+
+    /// One turn, as `Replayer::line` replays it on the main line; `None` where that
+    /// reports something.
+    fn turn(&mut self, token: &str, number: crate::notation::WrittenNumber) -> Option<()> {
+        let game = self.game.as_mut()?;
+        if number.is_written()
+            && number_problem(game.first_side, game.first_number, number, game.ply).is_some()
+        {
+            return None;
+        }
+        let syntax = G::parse_turn(token).ok()?;
+        let turn = game
+            .position
+            .resolve_except(&syntax, self.history.forbidden())
+            .ok()?;
+        // The game had ended before this turn.
+        if repetition_end::<G>(game.occurrences)
+            .or_else(|| game.position.outcome_with_legal_turn())
+            .is_some()
+        {
+            return None;
+        }
+        game.position.play(&turn);
+        game.ply += 1;
+        if game.position.annotation_mismatch(&syntax).is_some() {
+            return None;
+        }
+        game.occurrences = self.history.enter_key(game.position.repetition_key());
+        Some(())
+    }
+
+    /// The end of the main line, as `Replayer::line` and `check_result` judge it; `None`
+    /// where they report something.
+    fn end(&mut self, marker: Option<GameResult>) -> Option<Report> {
+        let game = self.game.as_ref()?;
+        let position = &game.position;
+        if game.ply > 0 && position.awaiting().is_some() {
+            return None;
+        }
+        let outcome = repetition_end::<G>(game.occurrences)
+            .or_else(|| position.outcome())
+            .or_else(|| self.history.every_turn_forbidden(position));
+        let claimable = position
+            .claimable_draw()
+            .or_else(|| self.history.claimable(position));
+        if let (Some(tag), Some(marker)) = (game.tag_result, marker)
+            && tag != marker
+        {
+            return None;
+        }
+        if let (Some(claimed), Some(outcome)) = (marker.or(game.tag_result), outcome)
+            && (claimed == GameResult::Unknown || claimed != outcome.result())
+        {
+            return None;
+        }
+        Some(Report {
+            game: game.number,
+            variant: Some(G::VARIANT),
+            plies: game.ply,
+            final_position: None,
+            outcome,
+            claimable,
+            findings: Vec::new(),
+        })
+    }
+}
+
+impl<G: Game> Visitor for Streamer<G> {
+    fn tags(&mut self, record: &Record) -> bool {
+        self.report = None;
+        self.game = self.start(record);
+        self.game.is_some()
+    }
+
+    fn token(&mut self, token: Token<'_>) -> bool {
+        let going = match token {
+            // Record events are judged (`events_at`): left to the full replay.
+            Token::Comment(text) => !may_hold_event(text),
+            Token::Nag => true,
+            Token::Turn(token, number) => self.turn(token, number).is_some(),
+        };
+        if !going {
+            self.game = None;
+        }
+        going
+    }
+
+    fn end(&mut self, result: Option<GameResult>) -> bool {
+        self.report = Streamer::end(self, result);
+        self.report.is_some()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::chess::Chess;
+    use crate::notation::Reader;
+    use crate::replay::{Options, replay_with};
+
+    /// Every `.pgn` file under `folder`, recursively.
+    fn pgn_files(folder: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        for entry in std::fs::read_dir(folder).expect("the test data is there") {
+            let path = entry.expect("a readable folder").path();
+            if path.is_dir() {
+                pgn_files(&path, out);
+            } else if path.extension().is_some_and(|extension| extension == "pgn") {
+                out.push(path);
+            }
+        }
+    }
+
+    /// A streamed game is one the full replay finds nothing in, with the same report; and
+    /// the games given up are read again, so the reader returns every game once.
+    #[test]
+    fn streamed_games_get_the_full_replays_report() {
+        let mut files = Vec::new();
+        pgn_files(
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data"),
+            &mut files,
+        );
+        let (mut streamed, mut given_up) = (0, 0);
+        for path in files {
+            let bytes = std::fs::read(&path).expect("a readable file");
+            let full: Vec<_> = Reader::new(&bytes[..]).collect();
+            let mut reader = Reader::new(&bytes[..]);
+            let mut streamer = Streamer::<Chess>::new();
+            let mut tags = Record::default();
+            let mut number = 0;
+            while let Some(item) = reader.next_streamed(&mut tags, &mut streamer) {
+                let expected = &full[number];
+                number += 1;
+                let item = match item {
+                    Ok(None) => {
+                        streamed += 1;
+                        let report = streamer.take_report(true).expect("a report");
+                        let record = expected.as_ref().expect("the full reader reads it");
+                        assert_eq!(record.tags, tags.tags, "{path:?} game {number}");
+                        let full_report = replay_with(record, Options::default());
+                        assert_eq!(report, full_report, "{path:?} game {number}");
+                        assert_eq!(report.game, number);
+                        continue;
+                    }
+                    Ok(Some(record)) => Ok(record),
+                    Err(error) => Err(error),
+                };
+                given_up += 1;
+                match (item, expected) {
+                    (Ok(record), Ok(expected)) => assert_eq!(&record, expected),
+                    (Err(error), Err(expected)) => {
+                        assert_eq!(error.to_string(), expected.to_string());
+                    }
+                    _ => panic!("{path:?} game {number}: read differently"),
+                }
+            }
+            assert_eq!(number, full.len(), "{path:?}");
+        }
+        assert!(
+            streamed > 20 && given_up > 100,
+            "{streamed} streamed, {given_up} not"
+        );
+    }
+}
