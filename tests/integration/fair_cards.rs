@@ -488,8 +488,7 @@ fn an_edited_reshuffle_message_is_refused_at_receipt_and_nothing_is_lost() {
                 .unwrap();
             let step = words[at + 3].to_owned();
             let (first, second) = (words[at + 4], words[at + 5]);
-            let forged =
-                record.replacen(&format!("{first} {second}"), &format!("{first} {first}"), 1);
+            let forged = record.replacen(second, first, 1);
             assert_ne!(forged, record);
             std::fs::write(&mine, &forged).unwrap();
             let before = std::fs::read(&theirs).unwrap();
@@ -512,8 +511,30 @@ fn an_edited_reshuffle_message_is_refused_at_receipt_and_nothing_is_lost() {
     assert_eq!(refused, 1);
     // The true mails were taken in after the forgery, and the game went on through the
     // reshuffle.
-    let said = text(&validate(&game_path(&homes.alice, &id)).stdout);
+    let path = game_path(&homes.alice, &id);
+    let said = text(&validate(&path).stdout);
     assert!(said.contains("and its reshuffle and checked"), "{said}");
+    // A game file whose reshuffle was edited afterwards: validate says broken, with the
+    // ply and the reason, and fails.
+    let record = std::fs::read_to_string(&path).unwrap();
+    let words: Vec<&str> = record.split_whitespace().collect();
+    let at = words
+        .windows(4)
+        .position(|w| w == ["[%deal", "reshuffle", "1", "mask2"])
+        .unwrap();
+    let (first, second) = (words[at + 4], words[at + 5]);
+    let edited = path.with_file_name("edited.pgn");
+    std::fs::write(&edited, record.replacen(second, first, 1)).unwrap();
+    let out = validate(&edited);
+    let said = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(
+        said.contains("; chance broken at ply ")
+            && said.contains(
+                ": message 2 of reshuffle 1: positions 0 and 1 hold the same masked card"
+            ),
+        "{said}"
+    );
 }
 
 /// The hand `show --ply N` tells the player.
