@@ -110,31 +110,38 @@ fn play_to_attempt(name: &str) -> (Homes, String) {
 #[test]
 fn a_cards_two_game_by_maildir_is_proven_fair_on_both_sides() {
     let (homes, id) = play_to_attempt("fair-cards");
-    let (alice, bob) = (&homes.alice, &homes.bob);
     // Before the seeds: not proven, but every card played already opened and checked.
-    let said = text(&validate(&game_path(alice, &id)).stdout);
+    let said = text(&validate(&game_path(&homes.alice, &id)).stdout);
     assert!(
         said.contains("chance not proven: the seeds are not revealed yet"),
         "{said}"
     );
     // Each reveals its seed (as for an arbiter) and mails it.
-    let revealed = ok(&bob.run("2026-11-09T10:00:00Z", &["fair", "reveal", &id]));
+    reveal_and_prove(&homes, &id, "09", "the deal and ");
+}
+
+/// Bob, then Alice, reveals their seed on the given day of November and mails it; both
+/// game files then validate with "chance proven fair (WHAT…" and are byte-identical.
+fn reveal_and_prove(homes: &Homes, id: &str, day: &str, what: &str) {
+    let (alice, bob) = (&homes.alice, &homes.bob);
+    let at = |time: &str| format!("2026-11-{day}T{time}:00Z");
+    let revealed = ok(&bob.run(&at("10:00"), &["fair", "reveal", id]));
     assert!(revealed.contains("your seed is revealed"), "{revealed}");
-    post(bob, alice, "2026-11-09T10:01:00Z", &id, "seed-b");
-    ok(&alice.run("2026-11-09T11:00:00Z", &["fair", "reveal", &id]));
-    post(alice, bob, "2026-11-09T11:01:00Z", &id, "seed-a");
+    post(bob, alice, &at("10:01"), id, "seed-b");
+    ok(&alice.run(&at("11:00"), &["fair", "reveal", id]));
+    post(alice, bob, &at("11:01"), id, "seed-a");
     for player in [alice, bob] {
-        let out = validate(&game_path(player, &id));
+        let out = validate(&game_path(player, id));
         let said = text(&out.stdout);
         assert_eq!(out.status.code(), Some(0), "{said}");
         assert!(
-            said.contains("; chance proven fair (the deal and "),
+            said.contains(&format!("; chance proven fair ({what}")),
             "{said}"
         );
     }
     assert_eq!(
-        std::fs::read_to_string(game_path(alice, &id)).unwrap(),
-        std::fs::read_to_string(game_path(bob, &id)).unwrap()
+        std::fs::read_to_string(game_path(alice, id)).unwrap(),
+        std::fs::read_to_string(game_path(bob, id)).unwrap()
     );
 }
 
@@ -444,23 +451,7 @@ fn a_cards_two_game_by_maildir_is_proven_fair_through_the_reshuffle() {
     // Each side's hand is still its own, ten cards (some may be drawn ones to come).
     let (white, black) = (hand(alice, &id), hand(bob, &id));
     assert!(white.iter().all(|card| !black.contains(card)));
-    ok(&bob.run("2026-11-12T10:00:00Z", &["fair", "reveal", &id]));
-    post(bob, alice, "2026-11-12T10:01:00Z", &id, "seed-b");
-    ok(&alice.run("2026-11-12T11:00:00Z", &["fair", "reveal", &id]));
-    post(alice, bob, "2026-11-12T11:01:00Z", &id, "seed-a");
-    for player in [alice, bob] {
-        let out = validate(&game_path(player, &id));
-        let said = text(&out.stdout);
-        assert_eq!(out.status.code(), Some(0), "{said}");
-        assert!(
-            said.contains("; chance proven fair (the deal, 1 reshuffle and "),
-            "{said}"
-        );
-    }
-    assert_eq!(
-        std::fs::read_to_string(game_path(alice, &id)).unwrap(),
-        std::fs::read_to_string(game_path(bob, &id)).unwrap()
-    );
+    reveal_and_prove(&homes, &id, "12", "the deal, 1 reshuffle and ");
 }
 
 #[test]
