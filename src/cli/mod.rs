@@ -177,7 +177,7 @@ Examples:
   pbem perft --divide 2
   pbem perft --fen '8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - -' 6")]
     Perft(perft::Args),
-    /// Measure reading and validating speed on game files (MB/s and games/s).
+    /// Measure reading and validating speed on game files (MB/s, games/s, plies/s).
     #[command(after_help = "\
 Examples:
   pbem bench ../shared/data/pgn/lichess_db_1000k.pgn

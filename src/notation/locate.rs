@@ -141,6 +141,30 @@ impl<'a> Locator<'a> {
     }
 }
 
+/// The span of byte `offset` of `text`, which starts at `base` in the input, found by
+/// counting from the start of the text (for the rare span asked for without a line index).
+pub(crate) fn locate_by_counting(text: &str, base: Span, offset: usize) -> Span {
+    let before = &text.as_bytes()[..offset.min(text.len())];
+    let newlines = memchr_iter(b'\n', before).count();
+    let line_start = memchr::memrchr(b'\n', before).map_or(0, |at| at + 1);
+    // Bytes that do not continue a UTF-8 sequence.
+    let chars = to_u32(
+        before[line_start..]
+            .iter()
+            .filter(|&&byte| (byte as i8) >= -0x40)
+            .count(),
+    );
+    Span {
+        offset: base.offset + before.len(),
+        line: base.line.saturating_add(to_u32(newlines)),
+        column: if newlines == 0 {
+            base.column.saturating_add(chars)
+        } else {
+            1u32.saturating_add(chars)
+        },
+    }
+}
+
 fn to_u32(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
@@ -170,5 +194,19 @@ mod tests {
         assert_eq!(at(0), (100, 7, 5));
         assert_eq!(at(7), (107, 9, 1));
         assert_eq!(at(11), (111, 10, 4));
+        for offset in 0..=text.len() {
+            if text.is_char_boundary(offset) {
+                let mut locator = Locator::new(text, base, &line_starts);
+                let (counted, located) = (
+                    locate_by_counting(text, base, offset),
+                    locator.locate(offset),
+                );
+                assert_eq!(
+                    (counted.offset, counted.line, counted.column),
+                    (located.offset, located.line, located.column),
+                    "{offset}"
+                );
+            }
+        }
     }
 }

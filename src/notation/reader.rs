@@ -11,7 +11,7 @@ use memchr::{memchr, memchr2, memchr3};
 
 use super::error::{ParseError, ReadError};
 use super::grammar::{self, Scratch, SyntaxError, Visitor};
-use super::locate::{Cursor, Locator, index_lines};
+use super::locate::{Cursor, Locator, index_lines, locate_by_counting};
 use super::record::{Record, Span};
 
 /// The largest game the reader keeps in memory by default: 16 MiB.
@@ -42,8 +42,11 @@ pub struct Reader<R> {
     buffer: Vec<u8>,
     /// The current chunk as text.
     text: String,
-    /// The offsets in `text` just after each newline.
+    /// The offsets in `text` just after each newline, once `indexed`.
     line_starts: Vec<usize>,
+    /// `line_starts` and `cursor` are made for `text` (only when a game is located: a
+    /// streamed game needs neither).
+    indexed: bool,
     /// Buffers the grammar reuses from game to game.
     scratch: Scratch,
     /// Where locating stopped in `text` (games without tags share one chunk).
@@ -58,8 +61,10 @@ pub struct Reader<R> {
     pos: usize,
     /// The text of the game last returned, as a range of `text`.
     game_range: std::ops::Range<usize>,
-    /// Where that game's text starts.
+    /// Where that game's text starts, when `game_located` (a streamed game's start is
+    /// worked out when asked for).
     game_start: Span,
+    game_located: bool,
     /// Games returned so far (read or failed).
     games: usize,
     /// Absolute offset of the next byte of `inner`.
@@ -120,6 +125,7 @@ impl<R: BufRead> Reader<R> {
             buffer: Vec::new(),
             text: String::new(),
             line_starts: Vec::new(),
+            indexed: true,
             scratch: Scratch::default(),
             cursor: Cursor::default(),
             chunk_start: start,
@@ -128,6 +134,7 @@ impl<R: BufRead> Reader<R> {
             pos: 0,
             game_range: 0..0,
             game_start: start,
+            game_located: true,
             games: 0,
             offset: 0,
             finished: false,
@@ -178,7 +185,12 @@ impl<R: BufRead> Reader<R> {
     #[must_use]
     pub fn game_text(&self) -> (&str, Span) {
         let range = self.game_range.clone();
-        (self.text.get(range).unwrap_or(""), self.game_start)
+        let start = if self.game_located {
+            self.game_start
+        } else {
+            locate_by_counting(&self.text, self.chunk_start, range.start)
+        };
+        (self.text.get(range).unwrap_or(""), start)
     }
 
     /// The number of games returned so far, read or failed.
@@ -317,8 +329,7 @@ impl<R: BufRead> Reader<R> {
             match String::from_utf8(bytes) {
                 Ok(text) => {
                     self.buffer = std::mem::replace(&mut self.text, text).into_bytes();
-                    index_lines(&self.text, &mut self.line_starts);
-                    self.cursor = Cursor::start(&self.text, self.chunk_start);
+                    self.indexed = false;
                     return Ok(());
                 }
                 Err(error) => {
@@ -343,8 +354,7 @@ impl<R: BufRead> Reader<R> {
                         self.decoded = Some(Decoded { games, ..first });
                         self.buffer = std::mem::replace(&mut self.text, text).into_bytes();
                         self.buffer.clear();
-                        index_lines(&self.text, &mut self.line_starts);
-                        self.cursor = Cursor::start(&self.text, self.chunk_start);
+                        self.indexed = false;
                         return Ok(());
                     }
                     let message =
@@ -356,10 +366,12 @@ impl<R: BufRead> Reader<R> {
         self.text = String::from_utf8_lossy(&bytes).into_owned();
         self.buffer = bytes;
         index_lines(&self.text, &mut self.line_starts);
+        self.indexed = true;
         self.pos = self.text.len();
         self.games += 1;
         self.game_range = 0..self.text.len();
         self.game_start = self.chunk_start;
+        self.game_located = true;
         Err(ParseError {
             message,
             span,
@@ -408,22 +420,25 @@ impl<R: BufRead> Reader<R> {
     /// or the visitor gave it up (nothing is consumed then).
     fn stream_from_text(&mut self, record: &mut Record, visitor: &mut dyn Visitor) -> bool {
         let start = self.pos;
-        let mut locator =
-            Locator::resume(&self.text, self.chunk_start, &self.line_starts, self.cursor);
         record.number = self.games + 1;
         let Some(end) = grammar::stream(&self.text, start, record, visitor) else {
             return false;
         };
         self.games += 1;
-        self.game_start = locator.locate(start);
+        self.game_located = false;
         self.game_range = start..end;
         self.pos = end;
-        self.cursor = locator.cursor();
         true
     }
 
     /// Reads the next game from the current text, if there is one.
     fn game_from_text(&mut self) -> Option<Result<Record, ParseError>> {
+        if !self.indexed {
+            index_lines(&self.text, &mut self.line_starts);
+            self.cursor = Cursor::start(&self.text, self.chunk_start);
+            self.indexed = true;
+        }
+        self.game_located = true;
         let start = self.pos;
         // Located going forward from where the last game of this chunk ended.
         let mut locator =

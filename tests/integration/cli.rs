@@ -220,6 +220,39 @@ fn perft_prints_the_count_on_the_last_line() {
     assert_eq!(kiwipete.lines().last(), Some("97862"));
 }
 
+#[test]
+fn bench_measures_each_path_and_validate_on_one_core_and_on_all() {
+    // Two games of 3 and 4 plies, the second with a comment.
+    let scratch = Scratch::new("bench");
+    let file = scratch.file(
+        "two.pgn",
+        "[White \"A\"]\n\n1. e4 e5 2. Nf3 1-0\n\n[White \"B\"]\n\n1. d4 {x} d5 2. c4 e6 *\n",
+    );
+    let output = pbem(&["bench", "--seconds", "0.01", text(&file)]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let printed = stdout(&output);
+    let rows: Vec<Vec<&str>> = printed
+        .lines()
+        .skip(1)
+        .map(|line| line.split_whitespace().collect())
+        .collect();
+    let paths: Vec<String> = rows
+        .iter()
+        .map(|row| row[1..row.len() - 4].join(" "))
+        .collect();
+    assert_eq!(
+        paths[..4],
+        ["parse", "replay", "parse+replay", "validate --jobs 1"]
+    );
+    for row in &rows {
+        // Every path saw both games, at a plies/s rate 3.5 times its games/s.
+        assert_eq!(row.last(), Some(&"2"), "{printed}");
+        let games: f64 = row[row.len() - 3].parse().unwrap();
+        let plies: f64 = row[row.len() - 2].parse().unwrap();
+        assert!((plies / games - 3.5).abs() < 0.01, "{printed}");
+    }
+}
+
 const MESSY: &str = "[Black \"Kieseritzky\"] [White \"Anderssen\"]\r\n\
 [Result \"1-0\"]\r\n\r\n1.e4 e5 2.f4 exf4 3.Bc4 Qh4 4.Kf1 b5 ;gambit\r\n\
 5.Bxb5 Nf6 6.Ng1-f3 Qh6 7.d3 Nh5 8.Nh4 Qg5 9.Nf5 c6 10.g4 Nf6 11.Rg1 cxb5 12.h4 \

@@ -3,13 +3,17 @@
 //! play one move past a dead position: invalid by default, valid with
 //! `--lenient-results`. No game writes `*` for a game the rules have ended.
 
-use pbem::notation::{ReadError, Reader};
+use pbem::games::chess::Chess;
+use pbem::notation::{ReadError, Reader, Record};
+use pbem::replay::stream::Streamer;
 use pbem::replay::{FindingKind, Options, Severity, replay_with};
 
 use crate::{Need, Test};
 
 pub fn tests() -> Vec<Test> {
-    crate::tests![&[Need::SharedData]; every_shared_pgn_file_is_judged_correctly]
+    crate::tests![&[Need::SharedData];
+        every_shared_pgn_file_is_judged_correctly,
+        streamed_shared_games_get_the_full_replays_report]
 }
 
 /// The games (file, number in it) that go on past a dead position.
@@ -127,4 +131,40 @@ fn every_shared_pgn_file_is_judged_correctly() {
         "games, valid, invalid and unsupported over every shared file, by default"
     );
     assert!(problems.is_empty(), "\n{}", problems.join("\n"));
+}
+
+/// The streamed path of `pbem validate` (`replay::stream`) against the full replay on
+/// every shared game: a streamed game gets the full replay's report, and most orthodox
+/// games are streamed.
+fn streamed_shared_games_get_the_full_replays_report() {
+    let folder = crate::shared_data().join("pgn");
+    let (mut streamed, mut games) = (0, 0);
+    for (name, ..) in EXPECTED {
+        let bytes = std::fs::read(folder.join(name)).unwrap();
+        let full: Vec<_> = Reader::new(&bytes[..]).collect();
+        let mut reader = Reader::new(&bytes[..]);
+        let mut streamer = Streamer::<Chess>::new();
+        let mut tags = Record::default();
+        let mut number = 0;
+        while let Some(item) = reader.next_streamed(&mut tags, &mut streamer) {
+            games += 1;
+            number += 1;
+            assert_eq!(number, reader.games_read(), "{name}");
+            let expected = full[number - 1].as_ref().ok();
+            match item {
+                Ok(None) => {
+                    streamed += 1;
+                    let report = streamer.take_report(true).unwrap();
+                    let record = expected.expect("the full reader reads a streamed game");
+                    let full_report = replay_with(record, Options::default());
+                    assert_eq!(report, full_report, "{name} game {number}");
+                    assert_eq!(record.tags, tags.tags, "{name} game {number}");
+                }
+                Ok(Some(record)) => assert_eq!(Some(&record), expected, "{name} {number}"),
+                Err(_) => assert!(expected.is_none(), "{name} game {number}"),
+            }
+        }
+        assert_eq!(number, full.len(), "{name}: every game once");
+    }
+    assert!(streamed > 1400, "{streamed} of {games} games streamed");
 }

@@ -112,6 +112,15 @@ impl San {
     /// Reads one turn token (without move number or `!`/`?` glyphs).
     pub fn parse(token: &str) -> Result<San, TurnSyntaxError> {
         let bytes = token.as_bytes();
+        if let Some(san) = parse_plain(bytes) {
+            return Ok(san);
+        }
+        San::parse_full(token)
+    }
+
+    /// [`San::parse`] by the whole grammar, for every spelling.
+    fn parse_full(token: &str) -> Result<San, TurnSyntaxError> {
+        let bytes = token.as_bytes();
         if bytes.is_empty() {
             return Err(syntax_error(0, "empty turn"));
         }
@@ -163,6 +172,76 @@ impl San {
         }
         Ok(San { turn, marker })
     }
+}
+
+/// The shapes of almost every token of a real game, read in one step: an optional piece
+/// letter, an optional origin file or rank, an optional `x`, the destination, an optional
+/// `=` promotion and marker (`e4`, `exd5`, `Nbd7`, `R1xe2`, `e8=Q+`, `O-O-O#`). The same
+/// value [`San::parse`] gives; `None` for anything else, which the full grammar reads.
+#[inline]
+fn parse_plain(bytes: &[u8]) -> Option<San> {
+    let (body, marker) = match bytes {
+        [body @ .., b'+', b'+'] => (body, CheckMarker::Check),
+        [body @ .., b'+'] => (body, CheckMarker::Check),
+        [body @ .., b'#'] => (body, CheckMarker::Mate),
+        _ => (bytes, CheckMarker::None),
+    };
+    let (role, body) = match body {
+        [b'O', b'-', b'O'] => {
+            let turn = SanMove::Castle(CastlingSide::KingSide);
+            return Some(San { turn, marker });
+        }
+        [b'O', b'-', b'O', b'-', b'O'] => {
+            let turn = SanMove::Castle(CastlingSide::QueenSide);
+            return Some(San { turn, marker });
+        }
+        [b'N', rest @ ..] => (Role::Knight, rest),
+        [b'B', rest @ ..] => (Role::Bishop, rest),
+        [b'R', rest @ ..] => (Role::Rook, rest),
+        [b'Q', rest @ ..] => (Role::Queen, rest),
+        [b'K', rest @ ..] => (Role::King, rest),
+        [b'a'..=b'h', ..] => (Role::Pawn, body),
+        _ => return None,
+    };
+    let (body, promotion) = match body {
+        [body @ .., b'=', letter] if role == Role::Pawn => {
+            let promotion = match letter {
+                b'Q' => Role::Queen,
+                b'R' => Role::Rook,
+                b'B' => Role::Bishop,
+                b'N' => Role::Knight,
+                _ => return None,
+            };
+            (body, Some(promotion))
+        }
+        _ => (body, None),
+    };
+    let (head, to_file, to_rank) = match body {
+        [head @ .., file @ b'a'..=b'h', rank @ b'1'..=b'8'] => (head, file - b'a', rank - b'1'),
+        _ => return None,
+    };
+    let (head, capture) = match head {
+        [head @ .., b'x'] => (head, true),
+        _ => (head, false),
+    };
+    let (file, rank) = match head {
+        [] => (None, None),
+        [file @ b'a'..=b'h'] => (Some(file - b'a'), None),
+        [rank @ b'1'..=b'8'] if role != Role::Pawn => (None, Some(rank - b'1')),
+        _ => return None,
+    };
+    if promotion.is_some() && to_rank != 0 && to_rank != 7 {
+        return None;
+    }
+    let turn = SanMove::Piece {
+        role,
+        file,
+        rank,
+        capture,
+        to: Square::from_coords(to_file, to_rank),
+        promotion,
+    };
+    Some(San { turn, marker })
 }
 
 /// castling = O "-" O [ "-" O ], where O is the letter `O` or the digit `0`.
@@ -967,6 +1046,39 @@ mod tests {
             to: square(to),
             promotion,
         }
+    }
+
+    #[test]
+    fn the_plain_reading_agrees_with_the_grammar() {
+        let pieces = ["", "N", "B", "R", "Q", "K", "P", "O"];
+        let heads = [
+            "", "a", "e", "h", "1", "4", "8", "b2", "x", "-", "O-O", "O-O-O", "-O",
+        ];
+        let captures = ["", "x", ":"];
+        let targets = ["", "e4", "d1", "a8", "h8", "c7", "i4", "e9", "e"];
+        let promotions = ["", "=Q", "=N", "=R", "=B", "=K", "=q", "Q", "(Q)"];
+        let markers = ["", "+", "++", "#", "+#", "#+", "+++", "e.p."];
+        let (mut plain, mut tokens) = (0, 0);
+        for piece in pieces {
+            for head in heads {
+                for capture in captures {
+                    for target in targets {
+                        for promotion in promotions {
+                            for marker in markers {
+                                let token =
+                                    format!("{piece}{head}{capture}{target}{promotion}{marker}");
+                                tokens += 1;
+                                if let Some(san) = parse_plain(token.as_bytes()) {
+                                    plain += 1;
+                                    assert_eq!(Ok(san), San::parse_full(&token), "{token}");
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(plain > 2000, "{plain} of {tokens} tokens read plainly");
     }
 
     #[test]
