@@ -379,6 +379,24 @@ impl<R: BufRead> Reader<R> {
         })
     }
 
+    /// Reads the next chunk into the text: `None` when the input is finished, an error
+    /// when it cannot be read (the reader is then finished) or the chunk cannot be taken.
+    fn refill(&mut self) -> Option<Result<(), ReadError>> {
+        if self.finished {
+            return None;
+        }
+        let length = match self.read_chunk() {
+            Ok(length) => length,
+            Err(error) => {
+                self.finished = true;
+                self.text.clear();
+                self.pos = 0;
+                return Some(Err(ReadError::Io(error)));
+            }
+        };
+        Some(self.take_chunk(length).map_err(ReadError::Parse))
+    }
+
     /// The next game, streamed to `visitor` when it is plain (see [`Visitor`]), read into a
     /// [`Record`] otherwise: `Some(Ok(None))` when `visitor` took the whole game (its tags
     /// are in `record`, its number is [`Reader::games_read`]), else what
@@ -398,20 +416,8 @@ impl<R: BufRead> Reader<R> {
                     return Some(game.map(Some).map_err(ReadError::Parse));
                 }
             }
-            if self.finished {
-                return None;
-            }
-            let length = match self.read_chunk() {
-                Ok(length) => length,
-                Err(error) => {
-                    self.finished = true;
-                    self.text.clear();
-                    self.pos = 0;
-                    return Some(Err(ReadError::Io(error)));
-                }
-            };
-            if let Err(error) = self.take_chunk(length) {
-                return Some(Err(ReadError::Parse(error)));
+            if let Err(error) = self.refill()? {
+                return Some(Err(error));
             }
         }
     }
@@ -528,20 +534,8 @@ impl<R: BufRead> Iterator for Reader<R> {
             {
                 return Some(game.map_err(ReadError::Parse));
             }
-            if self.finished {
-                return None;
-            }
-            let length = match self.read_chunk() {
-                Ok(length) => length,
-                Err(error) => {
-                    self.finished = true;
-                    self.text.clear();
-                    self.pos = 0;
-                    return Some(Err(ReadError::Io(error)));
-                }
-            };
-            if let Err(error) = self.take_chunk(length) {
-                return Some(Err(ReadError::Parse(error)));
+            if let Err(error) = self.refill()? {
+                return Some(Err(error));
             }
         }
     }
