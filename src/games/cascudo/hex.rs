@@ -183,6 +183,57 @@ const fn knight_table() -> [[u8; 12]; CELLS] {
 
 const KNIGHTS: [[u8; 12]; CELLS] = knight_table();
 
+/// `RAYS[cell][direction]`: the cells from `cell` (excluded) to the edge that way, one
+/// bit per cell index.
+const fn ray_table() -> [[u64; 12]; CELLS] {
+    let mut table = [[0u64; 12]; CELLS];
+    let mut index = 0;
+    while index < CELLS {
+        let mut d = 0;
+        while d < 12 {
+            let mut at = NEIGHBOURS[index][d];
+            while at != u8::MAX {
+                table[index][d] |= 1 << at;
+                at = NEIGHBOURS[at as usize][d];
+            }
+            d += 1;
+        }
+        index += 1;
+    }
+    table
+}
+
+const RAYS: [[u64; 12]; CELLS] = ray_table();
+
+/// `KNIGHT_MASKS[cell]`: the knight targets as bits.
+const fn knight_mask_table() -> [u64; CELLS] {
+    let mut table = [0u64; CELLS];
+    let mut index = 0;
+    while index < CELLS {
+        let mut i = 0;
+        while i < 12 && KNIGHTS[index][i] != u8::MAX {
+            table[index] |= 1 << KNIGHTS[index][i];
+            i += 1;
+        }
+        index += 1;
+    }
+    table
+}
+
+const KNIGHT_MASKS: [u64; CELLS] = knight_mask_table();
+
+/// Whether the cell indices grow along `direction` (an index into [`DIRECTIONS`]): cells
+/// are numbered file by file from a1, so they grow toward the g-file and, along a file,
+/// upward. Along any ray they change one way only.
+#[must_use]
+pub const fn grows(direction: usize) -> bool {
+    let (x, h) = DIRECTIONS[direction];
+    x > 0 || (x == 0 && h > 0)
+}
+
+/// A set of cells, one bit per cell index.
+pub type CellSet = u64;
+
 impl Cell {
     /// Every cell, a1 first, file by file.
     pub fn all() -> impl Iterator<Item = Cell> {
@@ -283,6 +334,43 @@ impl Cell {
     /// The cells from here (excluded) to the edge in one direction, nearest first.
     pub fn ray(self, direction: usize) -> impl Iterator<Item = Cell> {
         std::iter::successors(self.step(direction), move |cell| cell.step(direction))
+    }
+
+    /// The cells of [`Cell::ray`] as a set.
+    #[must_use]
+    pub const fn ray_set(self, direction: usize) -> CellSet {
+        RAYS[self.0 as usize][direction]
+    }
+
+    /// The cells of [`Cell::knight_targets`] as a set.
+    #[must_use]
+    pub const fn knight_set(self) -> CellSet {
+        KNIGHT_MASKS[self.0 as usize]
+    }
+
+    /// This cell as a set of one.
+    #[must_use]
+    pub const fn bit(self) -> CellSet {
+        1 << self.0
+    }
+
+    /// The cell of `set` nearest to an origin from which the cells grow along `direction`
+    /// or not ([`grows`]): the lowest or the highest; `None` for an empty set.
+    #[must_use]
+    pub const fn nearest(set: CellSet, direction: usize) -> Option<Cell> {
+        if set == 0 {
+            None
+        } else if grows(direction) {
+            Some(Cell(set.trailing_zeros() as u8))
+        } else {
+            Some(Cell(63 - set.leading_zeros() as u8))
+        }
+    }
+
+    /// The lowest cell of a non-empty set.
+    #[must_use]
+    pub const fn lowest(set: CellSet) -> Cell {
+        Cell(set.trailing_zeros() as u8)
     }
 
     /// The cells a knight reaches from here.
@@ -476,6 +564,20 @@ mod tests {
             .filter(|c| ORTHOGONAL.filter_map(|d| c.step(d)).count() == 6)
             .count();
         assert_eq!(full, 24);
+    }
+
+    #[test]
+    fn ray_and_knight_sets_agree_with_the_walks() {
+        for cell in Cell::all() {
+            for direction in 0..12 {
+                let walked: Vec<Cell> = cell.ray(direction).collect();
+                let set = walked.iter().fold(0, |set, c| set | c.bit());
+                assert_eq!(cell.ray_set(direction), set, "{cell} {direction}");
+                assert_eq!(Cell::nearest(set, direction), walked.first().copied());
+            }
+            let knights = cell.knight_targets().iter().fold(0, |set, &c| set | 1 << c);
+            assert_eq!(cell.knight_set(), knights, "{cell}");
+        }
     }
 
     #[test]

@@ -6,8 +6,12 @@
 //! (an internal move); a move to an empty cell or onto an enemy token other than the King
 //! ends the chain (an external move), allowed from the second link on. A bit set of
 //! cells holding tokens that already moved keeps every token to one move. Whether the
-//! mover's King is in check is asked only at the leaves. Nothing is allocated per node:
-//! the chain lives in a fixed array and finished turns are pushed to the caller's vector.
+//! mover's King is in check is asked only at the leaves, and for one first mover it
+//! depends only on the chain's last cell and the King's cell: most leaves are answered
+//! from the board with the first mover lifted (the cells a last move could change the
+//! King's lines through), the rest remembered by those two cells. Nothing is allocated
+//! per node: the chain lives in a fixed array and finished turns are pushed to the
+//! caller's vector (perft's last level only counts them).
 
 use std::fmt;
 
@@ -15,7 +19,8 @@ use crate::games::Color;
 
 use super::Cascudo;
 use super::hex::{
-    BLACK_PAWN_CAPTURES, CELLS, Cell, DIAGONAL, DOWN, ORTHOGONAL, UP, WHITE_PAWN_CAPTURES,
+    BLACK_PAWN_CAPTURES, CELLS, Cell, CellSet, DIAGONAL, DOWN, ORTHOGONAL, UP, WHITE_PAWN_CAPTURES,
+    grows,
 };
 
 /// A kind of token.
@@ -330,10 +335,40 @@ pub(crate) fn for_each_target(
 /// moving: reached from that origin by a chain of moves onto unmoved own tokens. Most
 /// positions have no such attacker, and the chains are followed only for those there are.
 pub(crate) fn in_check(board: &Board, king: Cell, by: Color) -> bool {
-    let own = |cell: Cell| board[cell.index()].filter(|piece| piece.color == by);
-    for &leap in king.knight_targets() {
-        let cell = Cell::new(leap).expect("a table cell");
-        if own(cell).is_some_and(|piece| piece.role.leaps()) && set_moving(board, cell, by) {
+    in_check_with(board, &sides_of(board), king, by)
+}
+
+/// The cells holding White's tokens and those holding Black's.
+pub(crate) fn sides_of(board: &Board) -> [CellSet; 2] {
+    let mut sides = [0; 2];
+    for cell in Cell::all() {
+        if let Some(piece) = board[cell.index()] {
+            sides[side(piece.color)] |= cell.bit();
+        }
+    }
+    sides
+}
+
+/// The index of a side in the cell sets of [`sides_of`].
+const fn side(color: Color) -> usize {
+    match color {
+        Color::White => 0,
+        Color::Black => 1,
+    }
+}
+
+/// [`in_check`] with the cells of each side's tokens (`sides`, as [`sides_of`] gives
+/// them) already known: the lines from the King are looked along as sets.
+pub(crate) fn in_check_with(board: &Board, sides: &[CellSet; 2], king: Cell, by: Color) -> bool {
+    let own = sides[side(by)];
+    let occupied = sides[0] | sides[1];
+    let mut leapers = king.knight_set() & own;
+    while leapers != 0 {
+        let cell = Cell::lowest(leapers);
+        leapers &= leapers - 1;
+        if board[cell.index()].is_some_and(|piece| piece.role.leaps())
+            && set_moving(board, sides, cell, by)
+        {
             return true;
         }
     }
@@ -345,33 +380,104 @@ pub(crate) fn in_check(board: &Board, king: Cell, by: Color) -> bool {
     };
     for direction in from_pawn {
         if let Some(cell) = king.step(direction)
-            && own(cell).is_some_and(|piece| piece.role == Role::Pawn)
-            && set_moving(board, cell, by)
+            && own & cell.bit() != 0
+            && board[cell.index()].is_some_and(|piece| piece.role == Role::Pawn)
+            && set_moving(board, sides, cell, by)
         {
             return true;
         }
     }
     for direction in 0..DIRECTION_COUNT {
+        let tokens = king.ray_set(direction) & occupied;
+        let Some(first) = Cell::nearest(tokens, direction) else {
+            continue;
+        };
+        if own & first.bit() == 0 {
+            continue;
+        }
+        let Some(piece) = board[first.index()] else {
+            continue;
+        };
         let fits = slides_along(direction);
-        let mut tokens = king.ray(direction).filter(|c| board[c.index()].is_some());
-        let Some(first) = tokens.next() else {
-            continue;
-        };
-        let Some(piece) = own(first) else {
-            continue;
-        };
-        if fits(piece.role) && set_moving(board, first, by) {
+        if fits(piece.role) && set_moving(board, sides, first, by) {
             return true;
         }
         // Behind an own token, which only a first mover leaves.
-        if let Some(second) = tokens.next()
-            && own(second).is_some_and(|piece| fits(piece.role))
+        if let Some(second) = Cell::nearest(tokens & !first.bit(), direction)
+            && own & second.bit() != 0
+            && board[second.index()].is_some_and(|piece| fits(piece.role))
             && reaches(board, first, second, by)
         {
             return true;
         }
     }
     false
+}
+
+/// The cells on which a change could put the King on `king` in check by `by`, on a board
+/// whose tokens are `sides`, when the King is safe at once for plain reasons: no leaper
+/// of `by` stands a knight's leap from it and no pawn of `by` a pawn's capture, and on
+/// each line from it the first token is none of `by`'s, or one of `by`'s that does not
+/// slide along that line with no token of `by` that does right behind it. Then the cells
+/// from the King up to that first token (the second one, behind a token of `by`), or to
+/// the edge. All cells otherwise.
+///
+/// A chain's leaf differs from the board with its first mover lifted only by its last
+/// cell filled with a token of the mover (taking `by`'s token there); the cells between
+/// hold the mover's tokens, the King perhaps moved among them. With the King's cell at the
+/// leaf as `king` and that board as `board`: if the last cell lies beyond those segments,
+/// every line from the King meets the same first two tokens and `by` has no leaper or
+/// pawn more, so [`in_check_with`] finds nothing: the King is safe.
+fn shield(board: &Board, sides: &[CellSet; 2], king: Cell, by: Color) -> CellSet {
+    let theirs = sides[side(by)];
+    let occupied = sides[0] | sides[1];
+    let role = |cell: Cell, fits: fn(Role) -> bool| {
+        theirs & cell.bit() != 0 && board[cell.index()].is_some_and(|piece| fits(piece.role))
+    };
+    let mut leapers = king.knight_set() & theirs;
+    while leapers != 0 {
+        let cell = Cell::lowest(leapers);
+        leapers &= leapers - 1;
+        if role(cell, Role::leaps) {
+            return CellSet::MAX;
+        }
+    }
+    let pawn_cells = match by {
+        Color::White => BLACK_PAWN_CAPTURES,
+        Color::Black => WHITE_PAWN_CAPTURES,
+    };
+    for direction in pawn_cells {
+        if king
+            .step(direction)
+            .is_some_and(|cell| role(cell, |role| role == Role::Pawn))
+        {
+            return CellSet::MAX;
+        }
+    }
+    let mut exposed = 0;
+    for direction in 0..DIRECTION_COUNT {
+        let ray = king.ray_set(direction);
+        let tokens = ray & occupied;
+        let mut last = Cell::nearest(tokens, direction);
+        if let Some(first) = last
+            && theirs & first.bit() != 0
+        {
+            let fits = slides_along(direction);
+            if role(first, fits) {
+                return CellSet::MAX;
+            }
+            last = Cell::nearest(tokens & !first.bit(), direction);
+            if last.is_some_and(|second| role(second, fits)) {
+                return CellSet::MAX;
+            }
+        }
+        exposed |= match last {
+            None => ray,
+            Some(last) if grows(direction) => ray & ((last.bit() << 1) - 1),
+            Some(last) => ray & !(last.bit() - 1),
+        };
+    }
+    exposed
 }
 
 /// The number of directions, edge and vertex.
@@ -390,19 +496,19 @@ fn slides_along(direction: usize) -> fn(Role) -> bool {
 /// of its tokens can move onto it at once, as a first mover, or a chain from some first
 /// mover reaches it; a move the board as it stands does not allow can only pass through
 /// the first mover's origin, the nearest token on a line from `cell`.
-fn set_moving(board: &Board, cell: Cell, by: Color) -> bool {
-    if entered(board, cell, by) {
+fn set_moving(board: &Board, sides: &[CellSet; 2], cell: Cell, by: Color) -> bool {
+    if entered(board, sides, cell, by) {
         return true;
     }
+    let own = sides[side(by)];
+    let occupied = sides[0] | sides[1];
     for direction in 0..DIRECTION_COUNT {
-        let fits = slides_along(direction);
-        let mut tokens = cell.ray(direction).filter(|c| board[c.index()].is_some());
-        if let Some(origin) = tokens.next()
-            && board[origin.index()].is_some_and(|piece| piece.color == by)
-            && tokens
-                .next()
-                .and_then(|behind| board[behind.index()])
-                .is_some_and(|piece| piece.color == by && fits(piece.role))
+        let tokens = cell.ray_set(direction) & occupied;
+        if let Some(origin) = Cell::nearest(tokens, direction)
+            && own & origin.bit() != 0
+            && let Some(behind) = Cell::nearest(tokens & !origin.bit(), direction)
+            && own & behind.bit() != 0
+            && board[behind.index()].is_some_and(|piece| slides_along(direction)(piece.role))
             && reaches(board, origin, cell, by)
         {
             return true;
@@ -412,16 +518,17 @@ fn set_moving(board: &Board, cell: Cell, by: Color) -> bool {
 }
 
 /// Whether another token of `by` can move onto `cell` (holding one of `by`'s) on `board`.
-fn entered(board: &Board, cell: Cell, by: Color) -> bool {
-    let own = |c: Cell, fits: fn(Role) -> bool| {
-        board[c.index()].is_some_and(|p| p.color == by && fits(p.role))
-    };
-    if cell
-        .knight_targets()
-        .iter()
-        .any(|&leap| own(Cell::new(leap).expect("a table cell"), Role::leaps))
-    {
-        return true;
+fn entered(board: &Board, sides: &[CellSet; 2], cell: Cell, by: Color) -> bool {
+    let own = sides[side(by)];
+    let occupied = sides[0] | sides[1];
+    let fits = |c: Cell, fits: fn(Role) -> bool| board[c.index()].is_some_and(|p| fits(p.role));
+    let mut leapers = cell.knight_set() & own;
+    while leapers != 0 {
+        let leaper = Cell::lowest(leapers);
+        leapers &= leapers - 1;
+        if fits(leaper, Role::leaps) {
+            return true;
+        }
     }
     // A pawn enters a friendly token's cell only straight forward.
     let behind = match by {
@@ -430,14 +537,13 @@ fn entered(board: &Board, cell: Cell, by: Color) -> bool {
     };
     if cell
         .step(behind)
-        .is_some_and(|c| own(c, |role| role == Role::Pawn))
+        .is_some_and(|c| own & c.bit() != 0 && fits(c, |role| role == Role::Pawn))
     {
         return true;
     }
     (0..DIRECTION_COUNT).any(|direction| {
-        cell.ray(direction)
-            .find(|c| board[c.index()].is_some())
-            .is_some_and(|hit| own(hit, slides_along(direction)))
+        Cell::nearest(cell.ray_set(direction) & occupied, direction)
+            .is_some_and(|hit| own & hit.bit() != 0 && fits(hit, slides_along(direction)))
     })
 }
 
@@ -484,13 +590,31 @@ pub(crate) fn king_cell(board: &Board, color: Color) -> Option<Cell> {
 
 /// What the search does with each legal turn it finds: collect it, or stop at the first.
 trait Sink {
+    /// Whether [`Sink::found`] looks at the turn; when not, it is handed the chain
+    /// without its last move.
+    const KEEPS_TURNS: bool;
+
     /// Takes a turn; `true` stops the search.
     fn found(&mut self, turn: &Turn) -> bool;
 }
 
 impl Sink for Vec<Turn> {
+    const KEEPS_TURNS: bool = true;
+
     fn found(&mut self, turn: &Turn) -> bool {
         self.push(*turn);
+        false
+    }
+}
+
+/// Counts the legal turns (for perft's last level).
+struct Count(u64);
+
+impl Sink for Count {
+    const KEEPS_TURNS: bool = false;
+
+    fn found(&mut self, _: &Turn) -> bool {
+        self.0 += 1;
         false
     }
 }
@@ -499,6 +623,8 @@ impl Sink for Vec<Turn> {
 struct Any;
 
 impl Sink for Any {
+    const KEEPS_TURNS: bool = false;
+
     fn found(&mut self, _: &Turn) -> bool {
         true
     }
@@ -507,10 +633,29 @@ impl Sink for Any {
 /// The scratch state of the search.
 struct Search<'a, S: Sink> {
     board: Board,
+    /// The cells of each side's tokens on `board` ([`sides_of`]), kept with it.
+    sides: [CellSet; 2],
     /// Cells holding a token that has moved this turn.
     moved: u64,
     side: Color,
     king: Cell,
+    /// The board when the first mover has just been lifted, and its cells of each side.
+    origin_board: Board,
+    origin_sides: [CellSet; 2],
+    /// Whether the King is in check after a chain from this first mover's origin, by the
+    /// King's cell and the chain's last cell (`king * CELLS + last`): 0 not known yet, 1
+    /// safe, 2 in check. A chain leaves the board as it was with the first mover lifted
+    /// but for the last cell, filled by an own token (an enemy one taken there), and own
+    /// tokens, the King among them, changed about among the cells between; check by
+    /// cascade reads only which cells are full, the enemy tokens and the King's cell, so
+    /// the answer depends on the King's cell and the last cell alone.
+    checks: Box<[u8; CELLS * CELLS]>,
+    /// By the King's cell, what [`shield`] says of the board with the first mover lifted
+    /// (0: not worked out yet; a shield is never empty).
+    exposed: [CellSet; CELLS],
+    /// Tests every leaf's check on its board, without `checks` and `exposed` (the plain
+    /// definition, which a test compares with).
+    plain: bool,
     chain: Turn,
     sink: &'a mut S,
 }
@@ -566,6 +711,47 @@ impl<S: Sink> Search<'_, S> {
         self.place(to, piece, None, occupant, internal)
     }
 
+    /// Whether the chain ending with `piece` moving to `last`, the King then on `king`,
+    /// leaves the King in check.
+    fn leaves_check(&mut self, last: Cell, piece: Piece, king: Cell) -> bool {
+        let them = self.side.other();
+        if self.plain {
+            return self.check_on_board(last, piece, king);
+        }
+        let mut exposed = self.exposed[king.index()];
+        if exposed == 0 {
+            exposed = shield(&self.origin_board, &self.origin_sides, king, them);
+            self.exposed[king.index()] = exposed;
+        }
+        if exposed & last.bit() == 0 {
+            return false;
+        }
+        let slot = king.index() * CELLS + last.index();
+        match self.checks[slot] {
+            1 => false,
+            2 => true,
+            _ => {
+                let check = self.check_on_board(last, piece, king);
+                self.checks[slot] = 1 + u8::from(check);
+                check
+            }
+        }
+    }
+
+    /// [`Search::leaves_check`] worked out on the board with `piece` put on `last`.
+    fn check_on_board(&mut self, last: Cell, piece: Piece, king: Cell) -> bool {
+        let them = self.side.other();
+        let occupant = self.board[last.index()];
+        let sides = self.sides;
+        self.board[last.index()] = Some(piece);
+        self.sides[side(them)] &= !last.bit();
+        self.sides[side(self.side)] |= last.bit();
+        let check = in_check_with(&self.board, &self.sides, king, them);
+        self.board[last.index()] = occupant;
+        self.sides = sides;
+        check
+    }
+
     /// Puts `piece` (promoted, if it just did) on `to`; an internal move then moves the
     /// displaced token on, an external one ends the chain, which is legal when the
     /// mover's King is not attacked. Undoes everything before returning.
@@ -580,25 +766,35 @@ impl<S: Sink> Search<'_, S> {
         if self.chain.links() == MAX_LINKS {
             return false;
         }
+        if !internal {
+            let king = if piece.role == Role::King {
+                to
+            } else {
+                self.king
+            };
+            if self.leaves_check(to, piece, king) {
+                return false;
+            }
+            if !S::KEEPS_TURNS {
+                return self.sink.found(&self.chain);
+            }
+            self.chain.push(to, promotion);
+            let stop = self.sink.found(&self.chain);
+            self.chain.pop();
+            return stop;
+        }
+        // An own token stands on `to` before and after: the sides' cells stay as they are.
+        let displaced = occupant.expect("an internal move displaces a token");
         self.board[to.index()] = Some(piece);
         self.chain.push(to, promotion);
-        let king = if piece.role == Role::King {
-            to
-        } else {
-            self.king
-        };
-        let stop = if internal {
-            let displaced = occupant.expect("an internal move displaces a token");
-            self.moved |= 1 << to.index();
-            let saved_king = self.king;
-            self.king = king;
-            let stop = self.extend(to, displaced);
-            self.king = saved_king;
-            self.moved &= !(1 << to.index());
-            stop
-        } else {
-            !in_check(&self.board, king, self.side.other()) && self.sink.found(&self.chain)
-        };
+        self.moved |= to.bit();
+        let saved_king = self.king;
+        if piece.role == Role::King {
+            self.king = to;
+        }
+        let stop = self.extend(to, displaced);
+        self.king = saved_king;
+        self.moved &= !to.bit();
         self.chain.pop();
         self.board[to.index()] = occupant;
         stop
@@ -608,14 +804,25 @@ impl<S: Sink> Search<'_, S> {
 impl Cascudo {
     /// Runs the search with every own token as first mover, or only the one on `origin`.
     fn search<S: Sink>(&self, origin: Option<Cell>, sink: &mut S) -> bool {
+        self.search_with(origin, false, sink)
+    }
+
+    /// [`Cascudo::search`], with `plain` testing every leaf's check on its board.
+    fn search_with<S: Sink>(&self, origin: Option<Cell>, plain: bool, sink: &mut S) -> bool {
         let Some(king) = king_cell(&self.board, self.turn) else {
             return false;
         };
         let mut search = Search {
             board: self.board,
+            sides: sides_of(&self.board),
             moved: 0,
             side: self.turn,
             king,
+            origin_board: self.board,
+            origin_sides: [0; 2],
+            checks: Box::new([0; CELLS * CELLS]),
+            exposed: [0; CELLS],
+            plain,
             chain: Turn::empty(king),
             sink,
         };
@@ -634,9 +841,15 @@ impl Cascudo {
                 continue;
             }
             search.chain = Turn::empty(origin);
+            search.checks.fill(0);
             search.board[origin.index()] = None;
+            search.sides[side(piece.color)] &= !origin.bit();
+            search.origin_board = search.board;
+            search.origin_sides = search.sides;
+            search.exposed = [0; CELLS];
             let stop = search.extend(origin, piece);
             search.board[origin.index()] = Some(piece);
+            search.sides[side(piece.color)] |= origin.bit();
             if stop {
                 return true;
             }
@@ -652,6 +865,20 @@ impl Cascudo {
     /// Appends every legal cascade whose first mover stands on `origin`.
     pub(crate) fn generate_from(&self, origin: Cell, out: &mut Vec<Turn>) {
         self.search(Some(origin), out);
+    }
+
+    /// Every legal cascade, each leaf's check tested on its board (the plain definition).
+    #[cfg(test)]
+    pub(crate) fn generate_plainly(&self, out: &mut Vec<Turn>) {
+        self.search_with(None, true, out);
+    }
+
+    /// The number of legal cascades, found as [`Cascudo::generate`] finds them but not
+    /// kept.
+    pub(crate) fn count_turns(&self) -> u64 {
+        let mut count = Count(0);
+        self.search(None, &mut count);
+        count.0
     }
 
     /// Whether the side to move has a legal cascade (stops at the first).

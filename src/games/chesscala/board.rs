@@ -266,7 +266,8 @@ impl Stack {
     /// How many pieces the stack holds.
     #[must_use]
     pub fn len(self) -> usize {
-        self.0.iter().take_while(|&&code| code != 0).count()
+        // The codes are sorted from the highest down with the zeros after them.
+        self.0.iter().filter(|&&code| code != 0).count()
     }
 
     /// Whether the square is empty.
@@ -368,13 +369,25 @@ pub type Board = [Stack; SQUARES];
 /// that is not full at that moment. They do not depend on the order of the pieces.
 #[must_use]
 pub fn sowing_squares(board: &Board, from: Sq, count: usize) -> [Sq; FULL] {
+    sowing_squares_leaving(board, from, board[from.index()].len(), count)
+}
+
+/// [`sowing_squares`] on `board` as it would be with `left` pieces on `from` (the Kings a
+/// sowing leaves there), without a copy of the board.
+#[must_use]
+pub fn sowing_squares_leaving(board: &Board, from: Sq, left: usize, count: usize) -> [Sq; FULL] {
     let mut squares = [Sq(0); FULL];
     let mut extra = [0u8; SQUARES];
     let mut at = from;
     for slot in squares.iter_mut().take(count) {
         loop {
             at = at.successor();
-            if board[at.index()].len() + usize::from(extra[at.index()]) < FULL {
+            let len = if at == from {
+                left
+            } else {
+                board[at.index()].len()
+            };
+            if len + usize::from(extra[at.index()]) < FULL {
                 break;
             }
         }

@@ -7,7 +7,10 @@ use crate::games::Color;
 use crate::games::chess::attacks::KNIGHT_DELTAS as KNIGHT;
 
 use super::Chesscala;
-use super::board::{Board, FULL, Piece, Role, SQUARES, Sq, Stack, field_partner, sowing_squares};
+use super::board::{
+    Board, FULL, Piece, Role, SQUARES, Sq, Stack, field_partner, sowing_squares,
+    sowing_squares_leaving,
+};
 
 /// One move of a turn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -101,31 +104,73 @@ impl Turn {
     }
 }
 
+/// The permutations of `0..n` in lexicographic order, for each `n` up to [`FULL`] (the
+/// first `n!` rows of table `n`), worked out at compile time.
+const PERMUTATIONS: [[[usize; FULL]; 24]; FULL + 1] = {
+    let mut tables = [[[0; FULL]; 24]; FULL + 1];
+    let mut n = 0;
+    while n <= FULL {
+        let mut p = [0, 1, 2, 3];
+        let mut row = 0;
+        loop {
+            tables[n][row] = p;
+            row += 1;
+            // The next permutation of p[..n] in lexicographic order, or stop.
+            let mut i = n;
+            while i > 1 && p[i - 2] >= p[i - 1] {
+                i -= 1;
+            }
+            if i <= 1 {
+                break;
+            }
+            let mut j = n - 1;
+            while p[j] <= p[i - 2] {
+                j -= 1;
+            }
+            let swap = p[i - 2];
+            p[i - 2] = p[j];
+            p[j] = swap;
+            let (mut a, mut b) = (i - 1, n - 1);
+            while a < b {
+                let swap = p[a];
+                p[a] = p[b];
+                p[b] = swap;
+                a += 1;
+                b -= 1;
+            }
+        }
+        n += 1;
+    }
+    tables
+};
+
+/// `n!` for `n` up to [`FULL`].
+const FACTORIALS: [usize; FULL + 1] = [1, 1, 2, 6, 24];
+
 /// Calls `f` with every permutation of `0..n` in lexicographic order.
 fn for_each_permutation(n: usize, mut f: impl FnMut(&[usize])) {
-    let mut indices = [0, 1, 2, 3];
-    let p = &mut indices[..n];
-    loop {
-        f(p);
-        // The next permutation in lexicographic order, or stop.
-        let Some(i) = (1..n).rev().find(|&i| p[i - 1] < p[i]) else {
-            return;
-        };
-        let j = (i..n).rev().find(|&j| p[j] > p[i - 1]).unwrap_or(i);
-        p.swap(i - 1, j);
-        p[i..].reverse();
+    for p in &PERMUTATIONS[n][..FACTORIALS[n]] {
+        f(&p[..n]);
     }
 }
 
-/// The sowing of the stack on `from`: the board with its pieces lifted, the pieces and
-/// the squares they land on, or `None` when there is nothing but Kings to sow.
-pub(crate) fn lift(board: &Board, from: Sq) -> Option<(Board, [Piece; FULL], usize, [Sq; FULL])> {
-    let mut lifted = *board;
-    let (pieces, count) = lifted[from.index()].lift();
+/// The sowing of the stack on `from`: the pieces and the squares they land on, or `None`
+/// when there is nothing but Kings to sow.
+pub(crate) fn sowing(board: &Board, from: Sq) -> Option<([Piece; FULL], usize, [Sq; FULL])> {
+    let mut stack = board[from.index()];
+    let (pieces, count) = stack.lift();
     if count == 0 {
         return None;
     }
-    let squares = sowing_squares(&lifted, from, count);
+    let squares = sowing_squares_leaving(board, from, stack.len(), count);
+    Some((pieces, count, squares))
+}
+
+/// [`sowing`], with the board as it is once the pieces are lifted.
+pub(crate) fn lift(board: &Board, from: Sq) -> Option<(Board, [Piece; FULL], usize, [Sq; FULL])> {
+    let (pieces, count, squares) = sowing(board, from)?;
+    let mut lifted = *board;
+    lifted[from.index()].lift();
     Some((lifted, pieces, count, squares))
 }
 
@@ -151,6 +196,37 @@ pub(crate) fn for_each_distinct_order(
     squares: &[Sq; FULL],
     mut f: impl FnMut([Piece; FULL]),
 ) {
+    let distinct_squares = (1..count).all(|i| !squares[..i].contains(&squares[i]));
+    if distinct_squares {
+        // Each square takes one piece: two orders land alike exactly when every slot's
+        // piece, as placed, is the same, so the placed codes of the slots, packed, tell
+        // the landings apart without sorting them.
+        let mut placed = [[0u8; FULL]; FULL];
+        for (index, row) in placed.iter_mut().enumerate().take(count) {
+            for (slot, code) in row.iter_mut().enumerate().take(count) {
+                *code = pieces[index].placed_on(squares[slot]).code();
+            }
+        }
+        let mut seen = [0u32; 24];
+        let mut seen_len = 0;
+        for_each_permutation(count, |perm| {
+            let mut key = 0u32;
+            for (slot, &index) in perm.iter().enumerate() {
+                key |= u32::from(placed[index][slot]) << (8 * slot);
+            }
+            if seen[..seen_len].contains(&key) {
+                return;
+            }
+            seen[seen_len] = key;
+            seen_len += 1;
+            let mut order = *pieces;
+            for (slot, &index) in perm.iter().enumerate() {
+                order[slot] = pieces[index];
+            }
+            f(order);
+        });
+        return;
+    }
     let mut seen = [[(0u8, 0u8); FULL]; 24];
     let mut seen_len = 0;
     for_each_permutation(count, |perm| {
@@ -267,7 +343,12 @@ fn reaches(board: &Board, piece: Piece, from: Sq, target: Sq) -> bool {
 
 impl Chesscala {
     /// Calls `f` with every capturing move of `side` (Kings are never taken).
-    pub(crate) fn for_each_capture(&self, side: Color, mut f: impl FnMut(Move)) {
+    pub(crate) fn for_each_capture(&self, side: Color, f: impl FnMut(Move)) {
+        self.for_each_capture_from(side, None, f);
+    }
+
+    /// [`Chesscala::for_each_capture`], of the pieces on `only` alone when it is given.
+    fn for_each_capture_from(&self, side: Color, only: Option<Sq>, mut f: impl FnMut(Move)) {
         let board = &self.board;
         let other = side.other();
         let mut emit = |piece: Piece, from: Sq, to: Sq, target: Sq| {
@@ -283,7 +364,7 @@ impl Chesscala {
                 }
             }
         };
-        for index in 0..SQUARES {
+        for index in squares(only) {
             let from = Sq(index as u8);
             for piece in board[index].distinct() {
                 if piece.color() != side {
@@ -362,9 +443,14 @@ impl Chesscala {
 
     /// Calls `f` with every sowing move of `side`: sowings in each distinct order, King
     /// moves and pawn double moves, within White's first-turn restriction.
-    pub(crate) fn for_each_sowing(&self, side: Color, mut f: impl FnMut(Move)) {
+    pub(crate) fn for_each_sowing(&self, side: Color, f: impl FnMut(Move)) {
+        self.for_each_sowing_from(side, None, f);
+    }
+
+    /// [`Chesscala::for_each_sowing`], from `only` alone when it is given.
+    fn for_each_sowing_from(&self, side: Color, only: Option<Sq>, mut f: impl FnMut(Move)) {
         let board = &self.board;
-        for index in 0..SQUARES {
+        for index in squares(only) {
             let from = Sq(index as u8);
             let stack = board[index];
             if stack.is_empty() || self.first_turn_forbids(from) {
@@ -379,7 +465,7 @@ impl Chesscala {
             if !stack.controlled_by(side) {
                 continue;
             }
-            let Some((_, pieces, count, squares)) = lift(board, from) else {
+            let Some((pieces, count, squares)) = sowing(board, from) else {
                 continue;
             };
             for_each_distinct_order(&pieces, count, &squares, |order| {
@@ -391,7 +477,9 @@ impl Chesscala {
             });
         }
         for mancala in 0..3 {
-            if let Some((from, to)) = self.double_move(side, mancala) {
+            if let Some((from, to)) = self.double_move(side, mancala)
+                && only.is_none_or(|only| only == from)
+            {
                 f(Move::Double { from, to });
             }
         }
@@ -449,6 +537,12 @@ impl Chesscala {
 
     /// Appends every legal turn (rules 7 and 8; under the "no draws" option, rule 17).
     pub(crate) fn generate(&self, out: &mut Vec<Turn>) {
+        self.generate_from(None, out);
+    }
+
+    /// Appends the legal turns whose first move starts on `origin` (all of them when it is
+    /// `None`), in the order [`Chesscala::generate`] gives them.
+    pub(crate) fn generate_from(&self, origin: Option<Sq>, out: &mut Vec<Turn>) {
         if self.outcome.is_some() {
             return;
         }
@@ -456,7 +550,7 @@ impl Chesscala {
         let side = self.turn;
         let multiple = self.check_count(side) >= 2;
         let bomb = Piece::new(side, Role::Bomb);
-        self.for_each_sowing(side, |sowing| {
+        self.for_each_sowing_from(side, origin, |sowing| {
             out.push(Turn::one(sowing));
             // Without multiple checks only a Bomb the sowing laid down may follow it up.
             if !multiple && !sowing.sown().contains(&bomb) {
@@ -473,7 +567,7 @@ impl Chesscala {
                 });
             }
         });
-        self.for_each_capture(side, |capture| {
+        self.for_each_capture_from(side, origin, |capture| {
             let mut next = self.clone();
             next.apply(&capture);
             next.for_each_sowing(side, |second| out.push(Turn::two(capture, second)));
@@ -585,7 +679,7 @@ impl Chesscala {
                 && from.mancala() == target.mancala()
                 && board[index].controlled_by(attacker)
                 && board[index].contains(Piece::new(attacker, Role::Bomb))
-                && let Some((_, pieces, len, squares)) = lift(board, from)
+                && let Some((pieces, len, squares)) = sowing(board, from)
                 && squares[..len].contains(&target)
             {
                 let bombs = pieces[..len]
@@ -599,6 +693,14 @@ impl Chesscala {
             }
         }
         count
+    }
+}
+
+/// The indices of the squares a generation looks at: `only`, or all of them.
+fn squares(only: Option<Sq>) -> std::ops::Range<usize> {
+    match only {
+        Some(square) => square.index()..square.index() + 1,
+        None => 0..SQUARES,
     }
 }
 

@@ -18,7 +18,7 @@ use crate::games::{Color, Game, IllegalKind, IllegalTurn, TurnSyntaxError};
 
 use super::Chesscala;
 use super::board::{FULL, Piece, Role, Sq};
-use super::movegen::{Move, Turn, for_each_distinct_order, landing, lift};
+use super::movegen::{Move, Turn, for_each_distinct_order, landing, sowing};
 
 /// One move of a token, read without a board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -54,6 +54,18 @@ pub enum MoveSyntax {
         /// How many are written (0: the order is not written).
         len: u8,
     },
+}
+
+impl MoveSyntax {
+    /// The square the move starts from.
+    #[must_use]
+    pub const fn from(&self) -> Sq {
+        match *self {
+            MoveSyntax::Capture { from, .. }
+            | MoveSyntax::Step { from, .. }
+            | MoveSyntax::Sow { from, .. } => from,
+        }
+    }
 }
 
 /// The check marker at the end of a token.
@@ -357,7 +369,7 @@ fn matches(position: &Chesscala, syntax: &MoveSyntax, step: &Move) -> bool {
                 return true;
             }
             let count = usize::from(len);
-            let Some((_, pieces, lifted, squares)) = lift(&position.board, from) else {
+            let Some((pieces, lifted, squares)) = sowing(&position.board, from) else {
                 return false;
             };
             if lifted != count {
@@ -373,14 +385,18 @@ fn matches(position: &Chesscala, syntax: &MoveSyntax, step: &Move) -> bool {
 
 /// Whether the written moves, in order, mean the moves of `turn`.
 fn fits(position: &Chesscala, written: &[MoveSyntax], turn: &Turn) -> bool {
-    turn.moves().len() == written.len() && {
-        let mut at = position.clone();
-        turn.moves().iter().zip(written).all(|(step, syn)| {
-            let ok = matches(&at, syn, step);
-            at.apply(step);
-            ok
+    let moves = turn.moves();
+    moves.len() == written.len()
+        && !written.is_empty()
+        && matches(position, &written[0], &moves[0])
+        && (moves.len() == 1 || {
+            let mut at = position.clone();
+            at.apply(&moves[0]);
+            moves[1..]
+                .iter()
+                .zip(&written[1..])
+                .all(|(step, syn)| matches(&at, syn, step))
         })
-    }
 }
 
 /// Finds the legal turn a token means, or says why there is none.
@@ -388,9 +404,11 @@ pub fn resolve(position: &Chesscala, syntax: &Notation) -> Result<Turn, IllegalT
     if position.outcome.is_some() {
         return Err(IllegalTurn::new(IllegalKind::GameOver, "the game is over"));
     }
-    let mut turns = Vec::new();
-    position.generate(&mut turns);
     let written = syntax.moves();
+    // Every written move names its square, and a turn fits only if its first move starts
+    // there: only those turns are generated; all of them only to explain a refusal.
+    let mut turns = Vec::new();
+    position.generate_from(written.first().map(MoveSyntax::from), &mut turns);
     let found: Vec<Turn> = turns
         .iter()
         .filter(|turn| fits(position, written, turn))
@@ -398,7 +416,11 @@ pub fn resolve(position: &Chesscala, syntax: &Notation) -> Result<Turn, IllegalT
         .collect();
     match found.as_slice() {
         [turn] => Ok(*turn),
-        [] => Err(explain(position, syntax, &turns)),
+        [] => {
+            turns.clear();
+            position.generate(&mut turns);
+            Err(explain(position, syntax, &turns))
+        }
         several => {
             let tokens: Vec<String> = several.iter().map(|t| write(position, t)).collect();
             Err(IllegalTurn::new(
@@ -608,7 +630,7 @@ fn explain_move(position: &Chesscala, syntax: &MoveSyntax) -> IllegalTurn {
                     ),
                 );
             }
-            let Some((_, pieces, count, _)) = lift(&position.board, from) else {
+            let Some((pieces, count, _)) = sowing(&position.board, from) else {
                 return IllegalTurn::new(
                     IllegalKind::Other,
                     format!("the stack on {from} holds only a king, which is never sown"),
@@ -652,7 +674,7 @@ fn relative_letter(piece: Piece, mover: Color) -> char {
 
 /// How many distinct sowings the stack on `from` has.
 fn distinct_orders(position: &Chesscala, from: Sq) -> usize {
-    let Some((_, pieces, count, squares)) = lift(&position.board, from) else {
+    let Some((pieces, count, squares)) = sowing(&position.board, from) else {
         return 0;
     };
     let mut n = 0;
