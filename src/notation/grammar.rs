@@ -679,7 +679,7 @@ fn variation<'a>(input: &'a str, depth: u32, locator: &mut Locator<'_>) -> PResu
     }
 }
 
-/// What [`stream`] hands on from the movetext of a game, in text order.
+/// What the streaming grammar hands on from the movetext of a game, in text order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Token<'a> {
     /// A comment's text between its delimiters, as written (not trimmed).
@@ -690,8 +690,8 @@ pub enum Token<'a> {
     Turn(&'a str, WrittenNumber),
 }
 
-/// Takes a game streamed by [`stream`]: each call may say `false` to give the game up,
-/// which [`stream`] then leaves to the full grammar ([`game`]).
+/// Takes a game streamed by the grammar (see [`Reader::next_streamed`](super::Reader::next_streamed)): each call may say
+/// `false` to give the game up, which the reader then reads again with the full grammar.
 pub trait Visitor {
     /// The tag section was read into `record.tags` (the rest of `record` is empty but for
     /// its number).
