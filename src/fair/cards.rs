@@ -176,15 +176,17 @@ fn transcript(record: &Record) -> Result<Vec<Entry>, (usize, String)> {
                 let words: Vec<&str> = value.split_whitespace().collect();
                 let short: String = value.chars().take(40).collect();
                 let bad = || (ply, format!("cannot read [%{name} {short}...]"));
+                let points = |cards: &[&str]| {
+                    cards
+                        .iter()
+                        .map(|c| bytes_of(c).map(CompressedRistretto))
+                        .collect::<Option<_>>()
+                        .ok_or_else(bad)
+                };
                 let step = match words.as_slice() {
-                    [mask @ ("mask1" | "mask2" | "mask3"), cards @ ..] => Step::Mask(
-                        mask.as_bytes()[4] - b'0',
-                        cards
-                            .iter()
-                            .map(|c| bytes_of(c).map(CompressedRistretto))
-                            .collect::<Option<_>>()
-                            .ok_or_else(bad)?,
-                    ),
+                    [mask @ ("mask1" | "mask2" | "mask3"), cards @ ..] => {
+                        Step::Mask(mask.as_bytes()[4] - b'0', points(cards)?)
+                    }
                     [
                         "reshuffle",
                         k,
@@ -196,11 +198,7 @@ fn transcript(record: &Record) -> Result<Vec<Entry>, (usize, String)> {
                             .filter(|k| (1..100_000).contains(k))
                             .ok_or_else(bad)?,
                         mask.as_bytes()[4] - b'0',
-                        cards
-                            .iter()
-                            .map(|c| bytes_of(c).map(CompressedRistretto))
-                            .collect::<Option<_>>()
-                            .ok_or_else(bad)?,
+                        points(cards)?,
                     ),
                     ["keys", pairs @ ..] if pairs.len().is_multiple_of(2) => Step::Keys(
                         pairs

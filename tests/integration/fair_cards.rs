@@ -8,10 +8,15 @@ use crate::support::homes::{Homes, Player, deliver, game_path, mail_of, ok, post
 
 /// The player's hand as `pbem show` tells it.
 fn hand(player: &Player, id: &str) -> Vec<String> {
-    let shown = ok(&player.run("2026-11-09T00:00:00Z", &["show", id]));
+    hand_shown(player, &["show", id], "your hand: ")
+}
+
+/// The cards of the line of `pbem ARGS`'s output that starts with `prefix`.
+fn hand_shown(player: &Player, args: &[&str], prefix: &str) -> Vec<String> {
+    let shown = ok(&player.run("2026-11-09T00:00:00Z", args));
     let line = shown
         .lines()
-        .find_map(|line| line.strip_prefix("your hand: "))
+        .find_map(|line| line.strip_prefix(prefix))
         .unwrap_or_else(|| panic!("{shown}"));
     line.split(" (")
         .next()
@@ -530,21 +535,12 @@ fn an_edited_reshuffle_message_is_refused_at_receipt_and_nothing_is_lost() {
 
 /// The hand `show --ply N` tells the player.
 fn hand_at(player: &Player, id: &str, ply: usize) -> Vec<String> {
-    let shown = ok(&player.run(
-        "2026-11-09T00:00:00Z",
-        &["show", id, "--ply", &ply.to_string()],
-    ));
-    let prefix = format!("your hand after ply {ply}: ");
-    let line = shown
-        .lines()
-        .find_map(|line| line.strip_prefix(prefix.as_str()))
-        .unwrap_or_else(|| panic!("{shown}"));
-    line.split(" (")
-        .next()
-        .unwrap()
-        .split_whitespace()
-        .map(str::to_owned)
-        .collect()
+    let ply = ply.to_string();
+    hand_shown(
+        player,
+        &["show", id, "--ply", &ply],
+        &format!("your hand after ply {ply}: "),
+    )
 }
 
 #[test]
