@@ -247,12 +247,13 @@ fn a_cascade_lands_on(board: &Board, king: Cell, by: Color) -> bool {
 
 /// The fast check by cascade agrees with the brute force for both Kings of every position
 /// of seeded random games, from the start and from a position with pawns near promotion.
-#[test]
-fn check_by_cascade_agrees_with_playing_out_every_chain() {
-    let mut state = 0x5EED_u64;
+/// Walks `games` seeded random games of up to 60 turns, from the start and from a
+/// position with pawns near promotion by turns, calling `at` with each position and its
+/// legal turns.
+fn along_random_games(seed: u64, games: usize, mut at: impl FnMut(&Cascudo, &[Turn])) {
+    let mut state = seed;
     let mut turns = Vec::new();
-    let mut checks = 0;
-    for game in 0..40 {
+    for game in 0..games {
         let start = if game % 2 == 0 {
             START
         } else {
@@ -260,15 +261,9 @@ fn check_by_cascade_agrees_with_playing_out_every_chain() {
         };
         let mut position = Cascudo::from_position_string(start).unwrap();
         for _ in 0..60 {
-            for color in [Color::White, Color::Black] {
-                let king = movegen::king_cell(&position.board, color).unwrap();
-                let fast = movegen::in_check(&position.board, king, color.other());
-                let slow = a_cascade_lands_on(&position.board, king, color.other());
-                assert_eq!(fast, slow, "{} {color:?}", position.position_string());
-                checks += usize::from(fast);
-            }
             turns.clear();
             position.legal_turns(&mut turns);
+            at(&position, &turns);
             if turns.is_empty() {
                 break;
             }
@@ -276,6 +271,20 @@ fn check_by_cascade_agrees_with_playing_out_every_chain() {
             position.play(&turns[(state % turns.len() as u64) as usize]);
         }
     }
+}
+
+#[test]
+fn check_by_cascade_agrees_with_playing_out_every_chain() {
+    let mut checks = 0;
+    along_random_games(0x5EED, 40, |position, _| {
+        for color in [Color::White, Color::Black] {
+            let king = movegen::king_cell(&position.board, color).unwrap();
+            let fast = movegen::in_check(&position.board, king, color.other());
+            let slow = a_cascade_lands_on(&position.board, king, color.other());
+            assert_eq!(fast, slow, "{} {color:?}", position.position_string());
+            checks += usize::from(fast);
+        }
+    });
     // Enough positions in check to mean something.
     assert!(checks > 100, "{checks}");
 }
@@ -287,29 +296,13 @@ fn check_by_cascade_agrees_with_playing_out_every_chain() {
 /// promotion; the count of perft's last level agrees too.
 #[test]
 fn generation_agrees_with_testing_every_leaf_along_random_games() {
-    let mut state = 0xCA5C_u64;
     let mut positions = 0;
-    for game in 0..24 {
-        let start = if game % 2 == 0 {
-            START
-        } else {
-            "1/B2/1P1P1/5nk/7/1N5/2p1p2/K1n4 w 0 1"
-        };
-        let mut position = Cascudo::from_position_string(start).unwrap();
-        for _ in 0..60 {
-            let mut turns = Vec::new();
-            position.legal_turns(&mut turns);
-            let mut plain = Vec::new();
-            position.generate_plainly(&mut plain);
-            assert_eq!(turns, plain, "{}", position.position_string());
-            assert_eq!(position.count_turns(), turns.len() as u64);
-            positions += 1;
-            if turns.is_empty() {
-                break;
-            }
-            state = splitmix(state);
-            position.play(&turns[(state % turns.len() as u64) as usize]);
-        }
-    }
+    along_random_games(0xCA5C, 24, |position, turns| {
+        let mut plain = Vec::new();
+        position.generate_plainly(&mut plain);
+        assert_eq!(turns, plain, "{}", position.position_string());
+        assert_eq!(position.count_turns(), turns.len() as u64);
+        positions += 1;
+    });
     assert!(positions > 500, "{positions}");
 }
