@@ -38,10 +38,9 @@ fn awaited_card(player: &Player, id: &str) -> Option<String> {
     Some(if lines.contains(&"-") { "-" } else { lines[0] }.to_owned())
 }
 
-/// A Cards II game by Maildir to White's scoring attempt, its cards played from the
-/// hands until it is decided; returns the homes, the id and the mail that decided it
-/// (not yet delivered).
-fn play_to_attempt(name: &str) -> (Homes, String) {
+/// A Cards II game started by Maildir and played by mail to White's scoring chance
+/// (the deal rode in the first three mails); returns the homes and the id.
+fn dealt_opening(name: &str) -> (Homes, String) {
     let homes = Homes::new(name, "");
     let id = homes.start(
         "2026-11-01T09:00:00Z",
@@ -61,6 +60,15 @@ fn play_to_attempt(name: &str) -> (Homes, String) {
         ok(&from.run(&now, &["move", &id, token]));
         post(from, to, &now, &id, &format!("m{i}"));
     }
+    (homes, id)
+}
+
+/// A Cards II game by Maildir to White's scoring attempt, its cards played from the
+/// hands until it is decided; returns the homes, the id and the mail that decided it
+/// (not yet delivered).
+fn play_to_attempt(name: &str) -> (Homes, String) {
+    let (homes, id) = dealt_opening(name);
+    let (alice, bob) = (&homes.alice, &homes.bob);
     // The deal rode in the first three mails: each side sees ten cards, none shared,
     // and nobody's mail shows a hand.
     let (white, black) = (hand(alice, &id), hand(bob, &id));
@@ -153,25 +161,8 @@ fn reveal_and_prove(homes: &Homes, id: &str, day: &str, what: &str) {
 /// A dealt Cards II game played by mail to White's scoring attempt with a card led,
 /// mailed to Black, whose card is now awaited; also the lead.
 fn to_the_lead(name: &str) -> (Homes, String, String) {
-    let homes = Homes::new(name, "");
-    let id = homes.start(
-        "2026-11-01T09:00:00Z",
-        &["--variant", "wickets", "--decision", "Cards II"],
-    );
+    let (homes, id) = dealt_opening(name);
     let (alice, bob) = (&homes.alice, &homes.bob);
-    for (i, token) in ["e4", "e5", "Ke2:f3", "Ke7", "Nxf3", "Kd6"]
-        .iter()
-        .enumerate()
-    {
-        let now = format!("2026-11-0{}T10:00:00Z", i + 1);
-        let (from, to) = if i % 2 == 0 {
-            (alice, bob)
-        } else {
-            (bob, alice)
-        };
-        ok(&from.run(&now, &["move", &id, token]));
-        post(from, to, &now, &id, &format!("m{i}"));
-    }
     let lead = hand(alice, &id)[0].clone();
     ok(&alice.run(
         "2026-11-07T10:00:00Z",
