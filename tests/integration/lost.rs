@@ -8,7 +8,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::support::homes::{Homes, Player, game_path, mail_of, maildir, ok, text};
+use crate::support::homes::{
+    Homes, Player, after_e4, game_path, hand_over, mail_of, maildir, ok, text,
+};
 
 /// The names and contents of every file in a folder, sorted by name.
 fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
@@ -102,11 +104,7 @@ fn secret_of(output: &Output) -> String {
 
 #[test]
 fn pbem_mail_in_new_and_cur_is_taken_in_and_other_mail_is_left_byte_for_byte() {
-    let homes = Homes::new("lost-maildir", "");
-    let id = homes.start("2026-11-01T09:00:00Z", &[]);
-    ok(&homes
-        .alice
-        .run("2026-11-01T10:00:00Z", &["move", &id, "e4"]));
+    let (homes, id) = after_e4("lost-maildir");
     let mail = mail_of(&homes.alice, "2026-11-01T10:00:00Z", &id);
     let bob_box = maildir(&homes.bob);
     // The mail client has shown Alice's mail: it sits in cur/ with the Seen flag.
@@ -301,16 +299,14 @@ fn reply_above_quote(typed: &str, record: &str) -> String {
 
 #[test]
 fn a_turn_typed_above_the_quote_is_taken_in_and_other_text_refused_not_dropped() {
-    let homes = Homes::new("lost-typed", "");
-    let id = homes.start("2026-11-01T09:00:00Z", &[]);
-    ok(&homes
-        .alice
-        .run("2026-11-01T10:00:00Z", &["move", &id, "e4"]));
-    let first = mail_of(&homes.alice, "2026-11-01T10:00:00Z", &id);
-    ok(&homes.bob.run(
+    let (homes, id) = after_e4("lost-typed");
+    hand_over(
+        &homes.alice,
+        &homes.bob,
+        "2026-11-01T10:00:00Z",
         "2026-11-01T11:00:00Z",
-        &["receive", first.to_str().unwrap()],
-    ));
+        &id,
+    );
     ok(&homes.bob.run("2026-11-01T11:30:00Z", &["move", &id, "e5"]));
     let bobs = std::fs::read_to_string(game_path(&homes.bob, &id)).unwrap();
 
@@ -364,11 +360,7 @@ fn a_turn_typed_above_the_quote_is_taken_in_and_other_text_refused_not_dropped()
 
 #[test]
 fn send_on_your_own_turn_has_nothing_to_send_and_status_shows_the_outbox() {
-    let homes = Homes::new("lost-send", "");
-    let id = homes.start("2026-11-01T09:00:00Z", &[]);
-    ok(&homes
-        .alice
-        .run("2026-11-01T10:00:00Z", &["move", &id, "e4"]));
+    let (homes, id) = after_e4("lost-send");
     // No smtp settings: the mail waits in the outbox, and status says so.
     let unsent = homes.alice.run("2026-11-01T10:00:00Z", &["send", &id]);
     assert_eq!(unsent.status.code(), Some(2));
@@ -379,11 +371,13 @@ fn send_on_your_own_turn_has_nothing_to_send_and_status_shows_the_outbox() {
         )),
         "{status}"
     );
-    let first = mail_of(&homes.alice, "2026-11-01T10:00:00Z", &id);
-    ok(&homes.bob.run(
+    hand_over(
+        &homes.alice,
+        &homes.bob,
+        "2026-11-01T10:00:00Z",
         "2026-11-01T11:00:00Z",
-        &["receive", first.to_str().unwrap()],
-    ));
+        &id,
+    );
     // Bob's turn: nothing to send (Alice's e4 is not mailed back to her).
     let drafts = homes.bob.dir.join("drafts");
     let nothing = ok(&homes.bob.run(
@@ -424,22 +418,22 @@ fn send_on_your_own_turn_has_nothing_to_send_and_status_shows_the_outbox() {
 
 #[test]
 fn a_turn_killed_between_game_file_and_state_is_finished_at_the_next_start() {
-    let homes = Homes::new("lost-kill-state", "");
-    let id = homes.start("2026-11-01T09:00:00Z", &[]);
-    ok(&homes
-        .alice
-        .run("2026-11-01T10:00:00Z", &["move", &id, "e4"]));
-    let first = mail_of(&homes.alice, "2026-11-01T10:00:00Z", &id);
-    ok(&homes.bob.run(
+    let (homes, id) = after_e4("lost-kill-state");
+    hand_over(
+        &homes.alice,
+        &homes.bob,
+        "2026-11-01T10:00:00Z",
         "2026-11-01T11:00:00Z",
-        &["receive", first.to_str().unwrap()],
-    ));
+        &id,
+    );
     ok(&homes.bob.run("2026-11-01T12:00:00Z", &["move", &id, "e5"]));
-    let second = mail_of(&homes.bob, "2026-11-01T12:00:00Z", &id);
-    ok(&homes.alice.run(
+    hand_over(
+        &homes.bob,
+        &homes.alice,
+        "2026-11-01T12:00:00Z",
         "2026-11-01T13:00:00Z",
-        &["receive", second.to_str().unwrap()],
-    ));
+        &id,
+    );
     ok(&homes
         .alice
         .run("2026-11-01T14:00:00Z", &["move", &id, "Nf3"]));
@@ -498,11 +492,7 @@ fn a_turn_killed_between_game_file_and_state_is_finished_at_the_next_start() {
 
 #[test]
 fn a_mail_and_temporary_files_left_by_a_kill_are_found_at_the_next_start() {
-    let homes = Homes::new("lost-kill-outbox", "");
-    let id = homes.start("2026-11-01T09:00:00Z", &[]);
-    ok(&homes
-        .alice
-        .run("2026-11-01T10:00:00Z", &["move", &id, "e4"]));
+    let (homes, id) = after_e4("lost-kill-outbox");
     // Killed after the outbox message, before its envelope.
     let (child, _flag) = spawn_paused(
         &homes.alice,
@@ -658,11 +648,7 @@ fn two_receives_at_once_on_one_maildir_both_finish_cleanly() {
 
 #[test]
 fn show_and_legal_take_a_game_id() {
-    let homes = Homes::new("lost-show", "");
-    let id = homes.start("2026-11-01T09:00:00Z", &[]);
-    ok(&homes
-        .alice
-        .run("2026-11-01T10:00:00Z", &["move", &id, "e4"]));
+    let (homes, id) = after_e4("lost-show");
     let shown = ok(&homes.alice.run("2026-11-01T10:00:00Z", &["show", &id]));
     assert!(shown.contains("after ply 1: Black to move"), "{shown}");
     let prefix = &id[..id.len() - 3];

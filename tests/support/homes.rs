@@ -164,6 +164,24 @@ pub fn post(from: &Player, to: &Player, now: &str, id: &str, name: &str) -> Stri
     ok(&deliver(to, now, &std::fs::read(mail).unwrap(), name))
 }
 
+/// Mails `from`'s latest state of game `id` (`send --dry-run` at `sent`) and takes the
+/// mail file in with `to`'s `receive FILE` at `now`; returns what the receive said.
+pub fn hand_over(from: &Player, to: &Player, sent: &str, now: &str, id: &str) -> String {
+    let mail = mail_of(from, sent, id);
+    ok(&to.run(now, &["receive", mail.to_str().unwrap()]))
+}
+
+/// A new orthodox game between Alice and Bob (mail by files, no SMTP) in which Alice has
+/// played 1. e4 and not mailed it yet; returns the homes and the game id.
+pub fn after_e4(name: &str) -> (Homes, String) {
+    let homes = Homes::new(name, "");
+    let id = homes.start("2026-11-01T09:00:00Z", &[]);
+    ok(&homes
+        .alice
+        .run("2026-11-01T10:00:00Z", &["move", &id, "e4"]));
+    (homes, id)
+}
+
 /// `pbem validate PATH`.
 pub fn validate(path: &Path) -> Output {
     std::process::Command::new(env!("CARGO_BIN_EXE_pbem"))
