@@ -204,6 +204,19 @@ const RECORD: &str = "[Event \"Casual game\"]\n[Site \"?\"]\n[Date \"2026.11.22\
 [Round \"-\"]\n[White \"Alice\"]\n[Black \"Bob\"]\n[Result \"*\"]\n\
 [GameId \"g-20261122-ab12cd\"]\n\n1. e4 e5 2. Nf3 *\n";
 
+/// The error of sending Alice's composed mail to Bob through `server` with STARTTLS,
+/// which the test expects to fail.
+fn refused_send(server: &SmtpServer) -> SendError {
+    let settings = server.settings(Security::StartTls);
+    send(
+        &settings,
+        "alice@example.org",
+        &["bob@example.org"],
+        &composed(),
+    )
+    .unwrap_err()
+}
+
 fn composed() -> Vec<u8> {
     let alice = Mailbox {
         name: "Alice".to_owned(),
@@ -318,14 +331,7 @@ fn a_refused_login_names_the_user_and_the_reply_but_not_the_password() {
             ..Options::default()
         },
     );
-    let settings = server.settings(Security::StartTls);
-    let error = send(
-        &settings,
-        "alice@example.org",
-        &["bob@example.org"],
-        &composed(),
-    )
-    .unwrap_err();
+    let error = refused_send(&server);
     match &error {
         SendError::LoginRefused { user, code, .. } => {
             assert_eq!(user, "alice");
@@ -388,14 +394,7 @@ fn a_connection_dropped_mid_message_is_transient() {
             ..Options::default()
         },
     );
-    let settings = server.settings(Security::StartTls);
-    let error = send(
-        &settings,
-        "alice@example.org",
-        &["bob@example.org"],
-        &composed(),
-    )
-    .unwrap_err();
+    let error = refused_send(&server);
     assert!(
         matches!(&error, SendError::Dropped { step, .. } if step.contains("before the server confirmed it")),
         "{error:?}"
@@ -413,14 +412,7 @@ fn a_rejected_message_carries_the_reply() {
             ..Options::default()
         },
     );
-    let settings = server.settings(Security::StartTls);
-    let error = send(
-        &settings,
-        "alice@example.org",
-        &["bob@example.org"],
-        &composed(),
-    )
-    .unwrap_err();
+    let error = refused_send(&server);
     assert_eq!(
         error.to_string(),
         format!(
