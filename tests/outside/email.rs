@@ -46,6 +46,22 @@ fn repoint(player: &Player, server: &SmtpServer) {
     std::fs::write(player.config(), format!("{kept}{}", smtp_config(server))).unwrap();
 }
 
+/// Starts a test SMTP server that fails as `options` say, points the player's config at
+/// it and runs `pbem send --retry`, which must fail (exit 2); returns the server and the
+/// output.
+fn retry_through(
+    player: &Player,
+    name: &str,
+    options: Options,
+    now: &str,
+) -> (SmtpServer, std::process::Output) {
+    let server = smtp::start(name, options);
+    repoint(player, &server);
+    let failed = pbem(player, &server, now, &["send", "--retry"]);
+    assert_eq!(failed.status.code(), Some(2), "{}", text(&failed.stderr));
+    (server, failed)
+}
+
 fn pbem(player: &Player, server: &SmtpServer, now: &str, args: &[&str]) -> std::process::Output {
     player.run_with(now, args, &[(PASSWORD_VARIABLE, server.password)])
 }
@@ -507,21 +523,15 @@ fn a_failed_send_waits_in_the_outbox_and_a_retry_delivers_it_once() {
     drop(dropping);
 
     // A refused login: still waiting, still no password shown.
-    let refused_login = smtp::start(
+    let (refused_login, failed) = retry_through(
+        &homes.alice,
         "a_failed_send_login",
         Options {
             refuse_login: true,
             ..Options::default()
         },
-    );
-    repoint(&homes.alice, &refused_login);
-    let failed = pbem(
-        &homes.alice,
-        &refused_login,
         "2026-11-01T10:05:00Z",
-        &["send", "--retry"],
     );
-    assert_eq!(failed.status.code(), Some(2));
     assert!(!text(&failed.stderr).contains(refused_login.password));
     assert!(
         text(&failed.stderr).contains("1 mail could not be sent and waits in the outbox"),
@@ -544,21 +554,15 @@ fn a_failed_send_waits_in_the_outbox_and_a_retry_delivers_it_once() {
     drop(refused_login);
 
     // A server that offers no STARTTLS: the client refuses to go on in plain text.
-    let no_tls = smtp::start(
+    let (no_tls, failed) = retry_through(
+        &homes.alice,
         "a_failed_send_no_tls",
         Options {
             no_starttls: true,
             ..Options::default()
         },
-    );
-    repoint(&homes.alice, &no_tls);
-    let failed = pbem(
-        &homes.alice,
-        &no_tls,
         "2026-11-01T10:10:00Z",
-        &["send", "--retry"],
     );
-    assert_eq!(failed.status.code(), Some(2));
     assert!(
         text(&failed.stderr)
             .to_ascii_lowercase()
