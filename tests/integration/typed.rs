@@ -66,6 +66,16 @@ fn receive(player: &Player, now: &str, name: &str, bytes: &[u8]) -> std::process
     player.run(now, &["receive", path.to_str().unwrap()])
 }
 
+/// The receive exited 1 (a mail refused) and its report says `says`.
+fn assert_refused(refused: std::process::Output, says: &str) {
+    assert_eq!(refused.status.code(), Some(1), "{}", text(&refused.stderr));
+    assert!(
+        text(&refused.stdout).contains(says),
+        "{}",
+        text(&refused.stdout)
+    );
+}
+
 #[test]
 fn a_game_is_played_against_replies_typed_in_mail_clients() {
     let homes = Homes::new("typed-game", "");
@@ -204,12 +214,9 @@ fn a_typo_is_refused_with_the_legal_turns_and_the_refusal_mailed_back() {
         "chat",
         Some(&first),
     );
-    let refused = receive(alice, "2026-11-01T11:10:00Z", "chat.eml", &chat);
-    assert_eq!(refused.status.code(), Some(1));
-    assert!(
-        text(&refused.stdout).contains("is not one turn"),
-        "{}",
-        text(&refused.stdout)
+    assert_refused(
+        receive(alice, "2026-11-01T11:10:00Z", "chat.eml", &chat),
+        "is not one turn",
     );
     ok(&alice.run("2026-11-01T11:20:00Z", &["move", &id, "e5"]));
     let second = mail_of(alice, "2026-11-01T11:20:00Z", &id);
@@ -219,21 +226,15 @@ fn a_typo_is_refused_with_the_legal_turns_and_the_refusal_mailed_back() {
         "forged",
         Some(&second),
     );
-    let refused = receive(alice, "2026-11-01T11:30:00Z", "forged.eml", &forged);
-    assert_eq!(refused.status.code(), Some(1));
-    assert!(
-        text(&refused.stdout).contains("comes from mallory@example.org"),
-        "{}",
-        text(&refused.stdout)
+    assert_refused(
+        receive(alice, "2026-11-01T11:30:00Z", "forged.eml", &forged),
+        "comes from mallory@example.org",
     );
     // A reply to an old mail once the game has moved on is refused too.
     let stale = hand_reply("Bob <bob@example.org>", "d5", "stale", Some(&first));
-    let refused = receive(alice, "2026-11-01T11:40:00Z", "stale.eml", &stale);
-    assert_eq!(refused.status.code(), Some(1));
-    assert!(
-        text(&refused.stdout).contains("answers your mail of ply 1, but the game is at ply 3"),
-        "{}",
-        text(&refused.stdout)
+    assert_refused(
+        receive(alice, "2026-11-01T11:40:00Z", "stale.eml", &stale),
+        "answers your mail of ply 1, but the game is at ply 3",
     );
 }
 
