@@ -199,19 +199,21 @@ enum Kind {
     Reveal { event: u32, values: Vec<Value> },
 }
 
-/// The transcript commands of the main line, in record order; an unreadable one is an
-/// error with its ply.
-fn transcript(record: &Record) -> Result<Vec<Command>, (usize, String)> {
-    let mut out = Vec::new();
+/// Calls `each(ply, side, value)` for every `[%NAME value]` command in the comments of
+/// the main line, in record order (ply 0: before the first turn). A comment holding one
+/// must name its side first ("white …" or "black …"); the first error, its own or one
+/// `each` returns, ends the walk with its ply.
+pub(crate) fn side_commands<'r>(
+    record: &'r Record,
+    name: &str,
+    mut each: impl FnMut(usize, Color, &'r str) -> Result<(), (usize, String)>,
+) -> Result<(), (usize, String)> {
     let lists = std::iter::once(&record.moves.comments)
         .chain(record.moves.turns.iter().map(|turn| &turn.comments));
     for (ply, comments) in lists.enumerate() {
         for comment in comments {
             let text = comment.text.as_str();
-            for (name, value) in commands(text) {
-                if name != COMMAND {
-                    continue;
-                }
+            for (_, value) in commands(text).filter(|(found, _)| *found == name) {
                 let side = if text.starts_with("white") {
                     Color::White
                 } else if text.starts_with("black") {
@@ -219,24 +221,35 @@ fn transcript(record: &Record) -> Result<Vec<Command>, (usize, String)> {
                 } else {
                     return Err((ply, format!("\"{text}\" does not name its side first")));
                 };
-                let words: Vec<&str> = value.split_whitespace().collect();
-                let bad = || (ply, format!("cannot read [%{name} {value}]"));
-                let kind = match words.as_slice() {
-                    ["commit", tip] => Kind::Commit(read_value(tip).ok_or_else(bad)?),
-                    ["reveal", event, values @ ..] if !values.is_empty() => Kind::Reveal {
-                        event: event.parse().map_err(|_| bad())?,
-                        values: values
-                            .iter()
-                            .map(|v| read_value(v))
-                            .collect::<Option<_>>()
-                            .ok_or_else(bad)?,
-                    },
-                    _ => return Err(bad()),
-                };
-                out.push(Command { side, ply, kind });
+                each(ply, side, value)?;
             }
         }
     }
+    Ok(())
+}
+
+/// The transcript commands of the main line, in record order; an unreadable one is an
+/// error with its ply.
+fn transcript(record: &Record) -> Result<Vec<Command>, (usize, String)> {
+    let mut out = Vec::new();
+    side_commands(record, COMMAND, |ply, side, value| {
+        let words: Vec<&str> = value.split_whitespace().collect();
+        let bad = || (ply, format!("cannot read [%{COMMAND} {value}]"));
+        let kind = match words.as_slice() {
+            ["commit", tip] => Kind::Commit(read_value(tip).ok_or_else(bad)?),
+            ["reveal", event, values @ ..] if !values.is_empty() => Kind::Reveal {
+                event: event.parse().map_err(|_| bad())?,
+                values: values
+                    .iter()
+                    .map(|v| read_value(v))
+                    .collect::<Option<_>>()
+                    .ok_or_else(bad)?,
+            },
+            _ => return Err(bad()),
+        };
+        out.push(Command { side, ply, kind });
+        Ok(())
+    })?;
     Ok(out)
 }
 

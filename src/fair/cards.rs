@@ -26,7 +26,6 @@ use std::collections::BTreeMap;
 
 use super::deal::{self, DECK, Dealer, Masked};
 use super::{Fairness, Value};
-use crate::clock::commands;
 use crate::games::wickets::{Card, Decision, Wickets};
 use crate::games::{Color, Game};
 use crate::notation::{Comment, Record, Span};
@@ -157,67 +156,51 @@ struct Entry {
 /// with its ply.
 fn transcript(record: &Record) -> Result<Vec<Entry>, (usize, String)> {
     let mut out = Vec::new();
-    let lists = std::iter::once(&record.moves.comments)
-        .chain(record.moves.turns.iter().map(|turn| &turn.comments));
-    for (ply, comments) in lists.enumerate() {
-        for comment in comments {
-            let text = comment.text.as_str();
-            for (name, value) in commands(text) {
-                if name != COMMAND {
-                    continue;
-                }
-                let side = if text.starts_with("white") {
-                    Color::White
-                } else if text.starts_with("black") {
-                    Color::Black
-                } else {
-                    return Err((ply, format!("\"{text}\" does not name its side first")));
-                };
-                let words: Vec<&str> = value.split_whitespace().collect();
-                let short: String = value.chars().take(40).collect();
-                let bad = || (ply, format!("cannot read [%{name} {short}...]"));
-                let points = |cards: &[&str]| {
-                    cards
-                        .iter()
-                        .map(|c| bytes_of(c).map(CompressedRistretto))
-                        .collect::<Option<_>>()
-                        .ok_or_else(bad)
-                };
-                let step = match words.as_slice() {
-                    [mask @ ("mask1" | "mask2" | "mask3"), cards @ ..] => {
-                        Step::Mask(mask.as_bytes()[4] - b'0', points(cards)?)
-                    }
-                    [
-                        "reshuffle",
-                        k,
-                        mask @ ("mask1" | "mask2" | "mask3"),
-                        cards @ ..,
-                    ] => Step::Reshuffle(
-                        k.parse()
-                            .ok()
-                            .filter(|k| (1..100_000).contains(k))
-                            .ok_or_else(bad)?,
-                        mask.as_bytes()[4] - b'0',
-                        points(cards)?,
-                    ),
-                    ["keys", pairs @ ..] if pairs.len().is_multiple_of(2) => Step::Keys(
-                        pairs
-                            .chunks(2)
-                            .map(|pair| Some((position(pair[0])?, scalar_of(pair[1])?)))
-                            .collect::<Option<_>>()
-                            .ok_or_else(bad)?,
-                    ),
-                    ["open", at, key] => Step::Open(
-                        position(at).ok_or_else(bad)?,
-                        scalar_of(key).ok_or_else(bad)?,
-                    ),
-                    ["seed", seed] => Step::Seed(bytes_of(seed).ok_or_else(bad)?),
-                    _ => return Err(bad()),
-                };
-                out.push(Entry { side, ply, step });
+    super::side_commands(record, COMMAND, |ply, side, value| {
+        let words: Vec<&str> = value.split_whitespace().collect();
+        let short: String = value.chars().take(40).collect();
+        let bad = || (ply, format!("cannot read [%{COMMAND} {short}...]"));
+        let points = |cards: &[&str]| {
+            cards
+                .iter()
+                .map(|c| bytes_of(c).map(CompressedRistretto))
+                .collect::<Option<_>>()
+                .ok_or_else(bad)
+        };
+        let step = match words.as_slice() {
+            [mask @ ("mask1" | "mask2" | "mask3"), cards @ ..] => {
+                Step::Mask(mask.as_bytes()[4] - b'0', points(cards)?)
             }
-        }
-    }
+            [
+                "reshuffle",
+                k,
+                mask @ ("mask1" | "mask2" | "mask3"),
+                cards @ ..,
+            ] => Step::Reshuffle(
+                k.parse()
+                    .ok()
+                    .filter(|k| (1..100_000).contains(k))
+                    .ok_or_else(bad)?,
+                mask.as_bytes()[4] - b'0',
+                points(cards)?,
+            ),
+            ["keys", pairs @ ..] if pairs.len().is_multiple_of(2) => Step::Keys(
+                pairs
+                    .chunks(2)
+                    .map(|pair| Some((position(pair[0])?, scalar_of(pair[1])?)))
+                    .collect::<Option<_>>()
+                    .ok_or_else(bad)?,
+            ),
+            ["open", at, key] => Step::Open(
+                position(at).ok_or_else(bad)?,
+                scalar_of(key).ok_or_else(bad)?,
+            ),
+            ["seed", seed] => Step::Seed(bytes_of(seed).ok_or_else(bad)?),
+            _ => return Err(bad()),
+        };
+        out.push(Entry { side, ply, step });
+        Ok(())
+    })?;
     Ok(out)
 }
 
