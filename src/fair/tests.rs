@@ -3,14 +3,31 @@ use crate::clock::{Stamp, parse_instant};
 use crate::config::Player;
 use crate::correspondence::{self, NewGame};
 
-fn player(name: &str) -> Player {
+pub(super) fn player(name: &str) -> Player {
     Player {
         name: name.to_owned(),
         email: format!("{}@example.org", name.to_ascii_lowercase()),
     }
 }
 
-fn stamp() -> Stamp {
+/// A new Chess with wickets record between Alice and Bob in decision mode `mode`, from
+/// the standard start or the FEN `position`.
+pub(super) fn wickets_record(mode: &str, position: Option<&str>, game_id: &str) -> Record {
+    let mut record = correspondence::new_record(&NewGame {
+        variant: Variant::ChessWithWickets,
+        white: player("Alice"),
+        black: player("Bob"),
+        position: position.map(str::to_owned),
+        time_control: None,
+        game_id: game_id.to_owned(),
+        started: parse_instant("2026-11-22T10:00:00Z").unwrap(),
+    })
+    .unwrap();
+    record.set_tag("Decision", mode);
+    record
+}
+
+pub(super) fn stamp() -> Stamp {
     Stamp {
         received: parse_instant("2026-11-22T10:00:00Z"),
         sent: parse_instant("2026-11-23T10:00:00Z"),
@@ -26,17 +43,7 @@ fn chains() -> (Chain, Chain) {
 /// sent without its roll and revealed.
 fn game_to_attempt(mode: &str, attempt: &str) -> Record {
     let (white, black) = chains();
-    let mut record = correspondence::new_record(&NewGame {
-        variant: Variant::ChessWithWickets,
-        white: player("Alice"),
-        black: player("Bob"),
-        position: None,
-        time_control: None,
-        game_id: "g-20261122-0000000f".to_owned(),
-        started: parse_instant("2026-11-22T10:00:00Z").unwrap(),
-    })
-    .unwrap();
-    record.set_tag("Decision", mode);
+    let mut record = wickets_record(mode, None, "g-20261122-0000000f");
     commit(&mut record, Color::White, &white);
     let turns = ["e4", "e5", "Ke2:f3", "Ke7", "Nxf3", "Kd6", attempt];
     for (i, token) in turns.iter().enumerate() {

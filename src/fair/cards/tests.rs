@@ -1,23 +1,6 @@
 use super::*;
-use crate::clock::{Stamp, parse_instant};
-use crate::config::Player;
-use crate::correspondence::{self, NewGame};
-use crate::games::Variant;
-
-fn player(name: &str) -> Player {
-    Player {
-        name: name.to_owned(),
-        email: format!("{}@example.org", name.to_ascii_lowercase()),
-    }
-}
-
-fn stamp() -> Stamp {
-    Stamp {
-        received: parse_instant("2026-11-22T10:00:00Z"),
-        sent: parse_instant("2026-11-23T10:00:00Z"),
-        leave_days: 0,
-    }
-}
+use crate::correspondence;
+use crate::fair::tests::{stamp, wickets_record};
 
 fn dealers() -> [Dealer; 2] {
     [Dealer::from_seed([7; 32]), Dealer::from_seed([8; 32])]
@@ -54,17 +37,7 @@ fn receive(record: &mut Record, side: Color) {
 /// declining the second): returns the record and the ply of the attempt.
 fn game() -> Record {
     let [white, _] = dealers();
-    let mut record = correspondence::new_record(&NewGame {
-        variant: Variant::ChessWithWickets,
-        white: player("Alice"),
-        black: player("Bob"),
-        position: None,
-        time_control: None,
-        game_id: "g-20261122-0000000f".to_owned(),
-        started: parse_instant("2026-11-22T10:00:00Z").unwrap(),
-    })
-    .unwrap();
-    record.set_tag("Decision", "Cards II");
+    let mut record = wickets_record("Cards II", None, "g-20261122-0000000f");
     assert!(advance(&mut record, Color::White, &white).unwrap());
     for (i, token) in ["e4", "e5", "Ke2:f3", "Ke7", "Nxf3", "Kd6"]
         .iter()
@@ -335,17 +308,7 @@ fn turn(record: &mut Record, side: Color, token: &str) {
 /// A long Cards II game by the library's steps: White and Black attempt in turn on the
 /// e-file until `cards` cards were played and one came from a reshuffle.
 pub(super) fn long_game(cards: usize) -> Record {
-    let mut record = correspondence::new_record(&NewGame {
-        variant: Variant::ChessWithWickets,
-        white: player("Alice"),
-        black: player("Bob"),
-        position: Some(LONG_FEN.to_owned()),
-        time_control: None,
-        game_id: "g-20261122-0000001f".to_owned(),
-        started: parse_instant("2026-11-22T10:00:00Z").unwrap(),
-    })
-    .unwrap();
-    record.set_tag("Decision", "Cards II");
+    let mut record = wickets_record("Cards II", Some(LONG_FEN), "g-20261122-0000001f");
     assert!(advance(&mut record, Color::White, &dealers()[0]).unwrap());
     for (side, token) in [
         (Color::White, "Kb1"),
