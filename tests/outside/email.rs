@@ -62,6 +62,11 @@ fn retry_through(
     (server, failed)
 }
 
+/// `pbem move ID TOKEN` by `player` at `now`, which must succeed; returns what it said.
+fn play(player: &Player, server: &SmtpServer, now: &str, id: &str, token: &str) -> String {
+    ok(&pbem(player, server, now, &["move", id, token]))
+}
+
 fn pbem(player: &Player, server: &SmtpServer, now: &str, args: &[&str]) -> std::process::Output {
     player.run_with(now, args, &[(PASSWORD_VARIABLE, server.password)])
 }
@@ -187,43 +192,24 @@ fn a_cards_game_is_played_by_mail_through_an_attempt_a_tie_and_the_reshuffle() {
         };
         mail(&homes.alice, &homes.bob, "2026-11-01T09:30:00Z");
         // White throws into w9 and leads the five of hearts.
-        ok(&pbem(
+        play(
             &homes.alice,
             &server,
             "2026-11-02T10:00:00Z",
-            &["move", &id, "Ke2:w9_cH5"],
-        ));
+            &id,
+            "Ke2:w9_cH5",
+        );
         let taken = mail(&homes.alice, &homes.bob, "2026-11-02T11:00:00Z");
         assert!(taken.contains("Ke2:w9_cH5"), "{taken}");
         // Black answers with the five of spades: a tie, and the discards are reshuffled.
-        ok(&pbem(
-            &homes.bob,
-            &server,
-            "2026-11-03T10:00:00Z",
-            &["move", &id, "S5"],
-        ));
+        play(&homes.bob, &server, "2026-11-03T10:00:00Z", &id, "S5");
         let taken = mail(&homes.bob, &homes.alice, "2026-11-03T11:00:00Z");
         assert!(taken.contains("updated the game"), "{taken}");
         // White's next card, Black's reply decides: the wicket is taken.
-        ok(&pbem(
-            &homes.alice,
-            &server,
-            "2026-11-04T10:00:00Z",
-            &["move", &id, "H9"],
-        ));
+        play(&homes.alice, &server, "2026-11-04T10:00:00Z", &id, "H9");
         mail(&homes.alice, &homes.bob, "2026-11-04T11:00:00Z");
-        ok(&pbem(
-            &homes.bob,
-            &server,
-            "2026-11-05T10:00:00Z",
-            &["move", &id, "S2"],
-        ));
-        ok(&pbem(
-            &homes.bob,
-            &server,
-            "2026-11-05T10:00:00Z",
-            &["move", &id, "Dh7:Kg8"],
-        ));
+        play(&homes.bob, &server, "2026-11-05T10:00:00Z", &id, "S2");
+        play(&homes.bob, &server, "2026-11-05T10:00:00Z", &id, "Dh7:Kg8");
         let taken = mail(&homes.bob, &homes.alice, "2026-11-05T11:00:00Z");
         assert!(taken.contains("Dh7:Kg8"), "{taken}");
         let file = |player: &Player| {
@@ -330,12 +316,7 @@ fn a_repeated_an_older_and_a_forged_mail_change_nothing() {
     let server = smtp::start("a_repeated_an_older_and_a_forged_mail", Options::default());
     let homes = Homes::new("repeats", &smtp_config(&server));
     let id = homes.start("2026-11-01T09:00:00Z", &[]);
-    ok(&pbem(
-        &homes.alice,
-        &server,
-        "2026-11-01T10:00:00Z",
-        &["move", &id, "e4"],
-    ));
+    play(&homes.alice, &server, "2026-11-01T10:00:00Z", &id, "e4");
     ok(&pbem(
         &homes.alice,
         &server,
@@ -358,12 +339,7 @@ fn a_repeated_an_older_and_a_forged_mail_change_nothing() {
     assert!(repeated.contains("already known"), "{repeated}");
 
     // Bob answers; the old mail of Alice's first turn is now older than his copy.
-    ok(&pbem(
-        &homes.bob,
-        &server,
-        "2026-11-02T10:00:00Z",
-        &["move", &id, "c5"],
-    ));
+    play(&homes.bob, &server, "2026-11-02T10:00:00Z", &id, "c5");
     let older = ok(&pbem(
         &homes.bob,
         &server,
@@ -427,12 +403,7 @@ fn with_a_secret_only_authenticated_mail_is_taken_in() {
     assert_eq!(secret.len(), 32, "{notice}");
     assert!(!std::fs::read_to_string(&path).unwrap().contains(&secret));
 
-    ok(&pbem(
-        &homes.alice,
-        &server,
-        "2026-11-01T10:00:00Z",
-        &["move", &id, "d4"],
-    ));
+    play(&homes.alice, &server, "2026-11-01T10:00:00Z", &id, "d4");
     ok(&pbem(
         &homes.alice,
         &server,
