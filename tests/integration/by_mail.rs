@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use crate::play::{Homes, ok, text};
 use crate::support::homes::count;
+use crate::support::homes::{assert_error, assert_refused};
 
 #[test]
 fn send_dry_run_writes_the_mail_to_a_folder() {
@@ -36,12 +37,7 @@ fn send_dry_run_writes_the_mail_to_a_folder() {
     let kept = homes.bob.run("2026-11-01T12:00:00Z", &["move", &id, "d5"]);
     ok(&kept);
     let unsent = homes.bob.run("2026-11-01T12:00:00Z", &["send", &id]);
-    assert_eq!(unsent.status.code(), Some(2));
-    assert!(
-        text(&unsent.stderr).contains("no smtp section"),
-        "{}",
-        text(&unsent.stderr)
-    );
+    assert_error(&unsent, "no smtp section");
     assert_eq!(count(&homes.bob.dir.join("outbox")), 2);
 }
 
@@ -84,12 +80,7 @@ fn quoted_replies_are_taken_in_and_truncated_mails_refused() {
         "2026-11-01T11:00:00Z",
         &["receive", truncated.to_str().unwrap()],
     );
-    assert_eq!(refused.status.code(), Some(1));
-    assert!(
-        text(&refused.stdout).contains("truncated"),
-        "{}",
-        text(&refused.stdout)
-    );
+    assert_refused(&refused, "truncated");
     assert!(
         !homes
             .bob
@@ -109,12 +100,7 @@ fn quoted_replies_are_taken_in_and_truncated_mails_refused() {
         "2026-11-01T11:00:00Z",
         &["receive", stranger.to_str().unwrap()],
     );
-    assert_eq!(refused.status.code(), Some(1));
-    assert!(
-        text(&refused.stdout).contains("comes from mallory@example.org"),
-        "{}",
-        text(&refused.stdout)
-    );
+    assert_refused(&refused, "comes from mallory@example.org");
 
     let quoted = homes.bob.dir.join("quoted.eml");
     std::fs::write(&quoted, quoted_reply(&record, "alice@example.org", true)).unwrap();

@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 use crate::support::homes::{
     Homes, Player, after_e4, game_path, hand_over, mail_of, maildir, ok, text,
 };
+use crate::support::homes::{assert_error, assert_refused};
 
 /// The names and contents of every file in a folder, sorted by name.
 fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
@@ -344,12 +345,7 @@ fn a_turn_typed_above_the_quote_is_taken_in_and_other_text_refused_not_dropped()
     let refused = homes
         .bob
         .run("2026-11-01T12:30:00Z", &["receive", file.to_str().unwrap()]);
-    assert_eq!(refused.status.code(), Some(1));
-    assert!(
-        text(&refused.stdout).contains("\"2. Nf3 Nc6?\""),
-        "{}",
-        text(&refused.stdout)
-    );
+    assert_refused(&refused, "\"2. Nf3 Nc6?\"");
     assert_eq!(
         std::fs::read_to_string(game_path(&homes.bob, &id)).unwrap(),
         after
@@ -670,12 +666,7 @@ fn show_and_legal_take_a_game_id() {
     let missing = homes
         .alice
         .run("2026-11-01T10:00:00Z", &["show", "g-nothing"]);
-    assert_eq!(missing.status.code(), Some(2));
-    assert!(
-        text(&missing.stderr).contains("no file or game \"g-nothing\""),
-        "{}",
-        text(&missing.stderr)
-    );
+    assert_error(&missing, "no file or game \"g-nothing\"");
 }
 
 fn pbem(args: &[&str]) -> Output {
@@ -723,12 +714,7 @@ fn fmt_in_place_writes_through_symlinks_keeps_modes_and_refuses_fifos_and_hard_l
     let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
     assert!(made.success());
     let refused = pbem(&["fmt", "--in-place", fifo.to_str().unwrap()]);
-    assert_eq!(refused.status.code(), Some(2));
-    assert!(
-        text(&refused.stderr).contains("is a FIFO (named pipe), not a regular file"),
-        "{}",
-        text(&refused.stderr)
-    );
+    assert_error(&refused, "is a FIFO (named pipe), not a regular file");
     assert!(
         std::fs::symlink_metadata(&fifo)
             .unwrap()
@@ -736,12 +722,7 @@ fn fmt_in_place_writes_through_symlinks_keeps_modes_and_refuses_fifos_and_hard_l
             .is_fifo()
     );
     let null = pbem(&["fmt", "--in-place", "/dev/null"]);
-    assert_eq!(null.status.code(), Some(2));
-    assert!(
-        text(&null.stderr).contains("is a device node, not a regular file"),
-        "{}",
-        text(&null.stderr)
-    );
+    assert_error(&null, "is a device node, not a regular file");
     assert!(
         std::fs::metadata("/dev/null")
             .unwrap()
@@ -755,12 +736,7 @@ fn fmt_in_place_writes_through_symlinks_keeps_modes_and_refuses_fifos_and_hard_l
     std::fs::write(&first, UNFORMATTED).unwrap();
     std::fs::hard_link(&first, &second).unwrap();
     let refused = pbem(&["fmt", "--in-place", first.to_str().unwrap()]);
-    assert_eq!(refused.status.code(), Some(2));
-    assert!(
-        text(&refused.stderr).contains("has 2 hard links"),
-        "{}",
-        text(&refused.stderr)
-    );
+    assert_error(&refused, "has 2 hard links");
     assert_eq!(std::fs::metadata(&first).unwrap().nlink(), 2);
     assert_eq!(std::fs::read_to_string(&second).unwrap(), UNFORMATTED);
     std::fs::remove_dir_all(&dir).unwrap();
@@ -827,12 +803,7 @@ fn game_files_and_the_config_are_written_through_symlinks_and_never_over_a_fifo(
             .success()
     );
     let refused = init(&fifo);
-    assert_eq!(refused.status.code(), Some(2));
-    assert!(
-        text(&refused.stderr).contains("not a regular file"),
-        "{}",
-        text(&refused.stderr)
-    );
+    assert_error(&refused, "not a regular file");
     assert!(
         std::fs::symlink_metadata(&fifo)
             .unwrap()
@@ -910,11 +881,6 @@ fn new_picks_the_decision_mode_of_chess_with_wickets() {
         let mut args = base.to_vec();
         args.extend_from_slice(extra);
         let refused = homes.alice.run("2026-11-01T09:00:00Z", &args);
-        assert_eq!(refused.status.code(), Some(2));
-        assert!(
-            text(&refused.stderr).contains(message),
-            "{}",
-            text(&refused.stderr)
-        );
+        assert_error(&refused, message);
     }
 }

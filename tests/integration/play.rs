@@ -1,6 +1,7 @@
 //! Playing by mail, the local half: config files, starting games, turns, events, status,
 //! with two players' homes side by side and an injected clock (`PBEM_NOW`).
 
+use crate::support::homes::assert_error;
 use std::process::Command;
 
 pub use crate::support::homes::{Homes, Player, ok, text};
@@ -47,12 +48,7 @@ fn config_init_writes_a_file_that_check_reads() {
         "--email",
         "carol@example.org",
     ]);
-    assert_eq!(again.status.code(), Some(2));
-    assert!(
-        text(&again.stderr).contains("exists already"),
-        "{}",
-        text(&again.stderr)
-    );
+    assert_error(&again, "exists already");
     let checked = ok(&run(&["config", "check"]));
     assert!(
         checked.contains("player: Carol <carol@example.org>"),
@@ -61,12 +57,7 @@ fn config_init_writes_a_file_that_check_reads() {
     assert!(checked.contains("smtp: not configured"), "{checked}");
     std::fs::write(&config, "player: {name: C, email: c@d}\nsmpt: {}\n").unwrap();
     let broken = run(&["config", "check"]);
-    assert_eq!(broken.status.code(), Some(2));
-    assert!(
-        text(&broken.stderr).contains("smpt"),
-        "{}",
-        text(&broken.stderr)
-    );
+    assert_error(&broken, "smpt");
     let _ = std::fs::remove_dir_all(&root);
 }
 
@@ -75,12 +66,7 @@ fn a_missing_config_file_says_how_to_make_one() {
     let homes = Homes::new("missing", "");
     std::fs::remove_file(homes.alice.config()).unwrap();
     let output = homes.alice.run("2026-11-22T10:00:00Z", &["status"]);
-    assert_eq!(output.status.code(), Some(2));
-    assert!(
-        text(&output.stderr).contains("pbem config init"),
-        "{}",
-        text(&output.stderr)
-    );
+    assert_error(&output, "pbem config init");
 }
 
 #[test]
@@ -112,12 +98,7 @@ fn turns_are_checked_stamped_and_saved() {
     let twice = homes
         .alice
         .run("2026-11-23T09:05:00Z", &["move", &id, "d4"]);
-    assert_eq!(twice.status.code(), Some(2));
-    assert!(
-        text(&twice.stderr).contains("it is Black's turn"),
-        "{}",
-        text(&twice.stderr)
-    );
+    assert_error(&twice, "it is Black's turn");
     let before = game_file(&homes.alice, &id);
     let missing = homes
         .alice
@@ -155,12 +136,7 @@ fn resignation_and_draws_are_recorded_events() {
     let claim = homes
         .alice
         .run("2026-11-01T11:00:00Z", &["draw", "claim", &id]);
-    assert_eq!(claim.status.code(), Some(2));
-    assert!(
-        text(&claim.stderr).contains("own turn"),
-        "{}",
-        text(&claim.stderr)
-    );
+    assert_error(&claim, "own turn");
     let out = ok(&homes.alice.run("2026-11-01T12:00:00Z", &["resign", &id]));
     assert!(out.contains("resigned: 0-1"), "{out}");
     let file = game_words(&homes.alice, &id);

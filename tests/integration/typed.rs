@@ -7,6 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::support::homes::assert_refused;
 use crate::support::homes::{Homes, Player, mail_of, maildir, ok, text};
 
 fn header(mail: &str, name: &str) -> String {
@@ -64,16 +65,6 @@ fn receive(player: &Player, now: &str, name: &str, bytes: &[u8]) -> std::process
     let path = player.dir.join(name);
     std::fs::write(&path, bytes).unwrap();
     player.run(now, &["receive", path.to_str().unwrap()])
-}
-
-/// The receive exited 1 (a mail refused) and its report says `says`.
-fn assert_refused(refused: std::process::Output, says: &str) {
-    assert_eq!(refused.status.code(), Some(1), "{}", text(&refused.stderr));
-    assert!(
-        text(&refused.stdout).contains(says),
-        "{}",
-        text(&refused.stdout)
-    );
 }
 
 #[test]
@@ -215,7 +206,7 @@ fn a_typo_is_refused_with_the_legal_turns_and_the_refusal_mailed_back() {
         Some(&first),
     );
     assert_refused(
-        receive(alice, "2026-11-01T11:10:00Z", "chat.eml", &chat),
+        &receive(alice, "2026-11-01T11:10:00Z", "chat.eml", &chat),
         "is not one turn",
     );
     ok(&alice.run("2026-11-01T11:20:00Z", &["move", &id, "e5"]));
@@ -227,13 +218,13 @@ fn a_typo_is_refused_with_the_legal_turns_and_the_refusal_mailed_back() {
         Some(&second),
     );
     assert_refused(
-        receive(alice, "2026-11-01T11:30:00Z", "forged.eml", &forged),
+        &receive(alice, "2026-11-01T11:30:00Z", "forged.eml", &forged),
         "comes from mallory@example.org",
     );
     // A reply to an old mail once the game has moved on is refused too.
     let stale = hand_reply("Bob <bob@example.org>", "d5", "stale", Some(&first));
     assert_refused(
-        receive(alice, "2026-11-01T11:40:00Z", "stale.eml", &stale),
+        &receive(alice, "2026-11-01T11:40:00Z", "stale.eml", &stale),
         "answers your mail of ply 1, but the game is at ply 3",
     );
 }

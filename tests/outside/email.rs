@@ -9,6 +9,7 @@ use mail_parser::MimeHeaders;
 
 use crate::smtp::{self, Options, SmtpServer};
 use crate::support::homes::{Homes, Player, count, maildir, ok, text};
+use crate::support::homes::{assert_error, assert_refused};
 use crate::{Need, Test};
 
 pub fn tests() -> Vec<Test> {
@@ -421,12 +422,7 @@ fn with_a_secret_only_authenticated_mail_is_taken_in() {
         "2026-11-01T11:00:00Z",
         &["receive", "--maildir", dir.to_str().unwrap()],
     );
-    assert_eq!(waiting.status.code(), Some(1));
-    assert!(
-        text(&waiting.stdout).contains(&format!("pbem secret {id}")),
-        "{}",
-        text(&waiting.stdout)
-    );
+    assert_refused(&waiting, &format!("pbem secret {id}"));
     assert_eq!(count(&dir.join("new")), 1);
 
     // A forged copy (same code, another move) is refused once he has the secret.
@@ -516,12 +512,7 @@ fn a_failed_send_waits_in_the_outbox_and_a_retry_delivers_it_once() {
         "2026-11-01T10:05:00Z",
         &["config", "check"],
     );
-    assert_eq!(check.status.code(), Some(2));
-    assert!(
-        text(&check.stderr).contains("smtp check failed"),
-        "{}",
-        text(&check.stderr)
-    );
+    assert_error(&check, "smtp check failed");
     drop(refused_login);
 
     // A server that offers no STARTTLS: the client refuses to go on in plain text.
@@ -550,12 +541,7 @@ fn a_failed_send_waits_in_the_outbox_and_a_retry_delivers_it_once() {
         &["send", "--retry"],
         &[(PASSWORD_VARIABLE, password)],
     );
-    assert_eq!(failed.status.code(), Some(2));
-    assert!(
-        text(&failed.stderr).contains("not sent"),
-        "{}",
-        text(&failed.stderr)
-    );
+    assert_error(&failed, "not sent");
     assert_eq!(count(&homes.alice.dir.join("outbox")), 2);
 
     let working = smtp::start("a_failed_send_working", Options::default());

@@ -12,6 +12,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::smtp::{self, Options, SmtpServer};
+use crate::support::homes::assert_error;
 use crate::support::homes::{Homes, Player, ok, text};
 use crate::{Need, Test};
 
@@ -621,12 +622,7 @@ fn faults_are_clear_errors_naming_the_server() {
         .replace(&format!("  ca_file: {}\n", server.ca_file.display()), "");
     configure(alice, &untrusted);
     let output = pbem(alice, "2026-11-01T10:00:00Z", &["receive", "--imap"], None);
-    assert_eq!(output.status.code(), Some(2));
-    assert!(
-        text(&output.stderr).contains("unknown issuer"),
-        "{}",
-        text(&output.stderr)
-    );
+    assert_error(&output, "unknown issuer");
     // The server down.
     let port = free_port();
     configure(
@@ -647,12 +643,7 @@ fn faults_are_clear_errors_naming_the_server() {
     // No imap section.
     configure(alice, "");
     let output = pbem(alice, "2026-11-01T10:00:00Z", &["receive", "--imap"], None);
-    assert_eq!(output.status.code(), Some(2));
-    assert!(
-        text(&output.stderr).contains("no imap section"),
-        "{}",
-        text(&output.stderr)
-    );
+    assert_error(&output, "no imap section");
 }
 
 fn config_check_logs_in_over_tls_and_starttls() {
@@ -676,12 +667,7 @@ fn config_check_logs_in_over_tls_and_starttls() {
         &["config", "check"],
         &[(PASSWORD_VARIABLE, "nope")],
     );
-    assert_eq!(wrong.status.code(), Some(2));
-    assert!(
-        text(&wrong.stderr).contains("imap check failed"),
-        "{}",
-        text(&wrong.stderr)
-    );
+    assert_error(&wrong, "imap check failed");
 }
 
 /// Moves what the SMTP server accepted into the recipients' IMAP mailboxes.

@@ -130,6 +130,28 @@ pub fn ok(output: &Output) -> String {
     text(&output.stdout)
 }
 
+/// Asserts that a pbem run refused what it was given (exit 1: a refused mail, an invalid
+/// game) and that its report on stdout says `says`.
+pub fn assert_refused(output: &Output, says: &str) {
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
+    assert!(
+        text(&output.stdout).contains(says),
+        "{}",
+        text(&output.stdout)
+    );
+}
+
+/// Asserts that a pbem run failed (exit 2: a usage error or the outside world) and that
+/// its error on stderr says `says`.
+pub fn assert_error(output: &Output, says: &str) {
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output.stdout));
+    assert!(
+        text(&output.stderr).contains(says),
+        "{}",
+        text(&output.stderr)
+    );
+}
+
 /// The player's Maildir (`<home>/Maildir`), made with its three folders.
 pub fn maildir(player: &Player) -> PathBuf {
     let dir = player.dir.join("Maildir");
