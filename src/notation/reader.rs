@@ -542,12 +542,12 @@ impl Reader<io::Empty> {
     /// the chunk fed last starts. Exact for a chunk that is UTF-8 (a decoded chunk counts
     /// its decoded text).
     #[must_use]
-    pub fn position(&self) -> usize {
+    pub fn next_offset(&self) -> usize {
         self.chunk_start.offset + self.pos
     }
 
     /// Goes on reading the chunk fed last at `offset` in the input (where a game starts, at
-    /// or after [`Reader::position`]), as a reader of the whole chunk would after the games
+    /// or after [`Reader::next_offset`]), as a reader of the whole chunk would after the games
     /// before it.
     pub fn skip_to(&mut self, offset: usize) {
         let at = offset.saturating_sub(self.chunk_start.offset);
