@@ -512,8 +512,15 @@ impl Progress {
     /// elsewhere) and moves the bar to where it ends, `end` bytes into the current
     /// file's text.
     pub fn game_ending_at(&mut self, end: u64) {
-        self.games += 1;
-        if self.games.is_multiple_of(256) {
+        self.advance(end, 1);
+    }
+
+    /// Counts `games` more games and moves the bar to `end` bytes into the current file's
+    /// text, if that is further (when games are read elsewhere than the bytes).
+    pub fn advance(&mut self, end: u64, games: u64) {
+        let before = self.games;
+        self.games += games;
+        if self.games / 256 != before / 256 {
             self.bar.set_message(format!("{} games", self.games));
         }
         // The proportion moves a little as the next chunk is read: never back.

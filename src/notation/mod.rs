@@ -21,6 +21,8 @@ pub mod writer;
 
 pub use error::{ParseError, ReadError};
 pub use grammar::{Token, Visitor};
-pub use reader::{Chunk, DEFAULT_MAX_GAME_BYTES, Decoded, Reader, parse_record, read_str};
+pub use reader::{
+    Boundaries, Chunk, DEFAULT_MAX_GAME_BYTES, Decoded, Reader, parse_record, read_str,
+};
 pub use record::{Comment, Line, Nag, Record, Span, Tag, TurnNode, WrittenNumber};
 pub use writer::{Numbering, SEVEN_TAG_ROSTER, complete_roster, record_to_string, write_record};

@@ -144,6 +144,21 @@ impl<R: BufRead> Reader<R> {
         }
     }
 
+    /// A reader of the rest of an input from a game boundary (as [`Boundaries`] finds it)
+    /// at `start`, or from the start of the input after its byte order mark: the games are
+    /// those a reader of the whole input gives from there, with the same spans, numbered
+    /// from 1. A byte order mark is not looked for.
+    pub fn at(inner: R, start: Span) -> Reader<R> {
+        let mut reader = Reader::new(inner);
+        reader.started = true;
+        reader.offset = start.offset;
+        reader.chunk_start = start;
+        reader.next_start = start;
+        reader.game_start = start;
+        reader.splitter = Splitter::at(start);
+        reader
+    }
+
     /// Reads a game that is not valid UTF-8 in `encoding` (Windows-1252 for most old
     /// archives) instead of refusing it; [`Reader::decoded`] then says where the first such
     /// game was. Lines and columns stay exact; byte offsets inside such a game count
@@ -522,6 +537,24 @@ impl Reader<io::Empty> {
     pub fn forget_decoded(&mut self) {
         self.decoded = None;
     }
+
+    /// Where the next game's text starts in the input: after the last game read, or where
+    /// the chunk fed last starts. Exact for a chunk that is UTF-8 (a decoded chunk counts
+    /// its decoded text).
+    #[must_use]
+    pub fn next_offset(&self) -> usize {
+        self.chunk_start.offset + self.pos
+    }
+
+    /// Goes on reading the chunk fed last at `offset` in the input (where a game starts, at
+    /// or after [`Reader::next_offset`]), as a reader of the whole chunk would after the games
+    /// before it.
+    pub fn skip_to(&mut self, offset: usize) {
+        let at = offset.saturating_sub(self.chunk_start.offset);
+        if at > self.pos && self.text.is_char_boundary(at) {
+            self.pos = at;
+        }
+    }
 }
 
 impl<R: BufRead> Iterator for Reader<R> {
@@ -593,6 +626,46 @@ pub fn parse_record(text: &str) -> Result<Record, ParseError> {
     }
 }
 
+/// Finds where games begin in raw input, exactly as a [`Reader`] splits it, for a caller
+/// that holds the bytes itself (the parallel validation cuts its input into pieces at these
+/// boundaries and reads each with [`Reader::at`]).
+#[derive(Debug)]
+pub struct Boundaries {
+    splitter: Splitter,
+}
+
+impl Boundaries {
+    /// Scanning from a game boundary at `start`, or from the start of an input after its
+    /// byte order mark.
+    #[must_use]
+    pub fn at(start: Span) -> Boundaries {
+        Boundaries {
+            splitter: Splitter::at(start),
+        }
+    }
+
+    /// Scans `bytes`, which start at offset `base` of the input and follow the bytes
+    /// scanned before, up to the next game boundary. Returns how many bytes were scanned,
+    /// and the boundary if there is one: where the next game starts (at `base` plus the
+    /// bytes scanned, or one byte before). The next call goes on from there.
+    pub fn scan(&mut self, bytes: &[u8], base: usize) -> (usize, Option<Span>) {
+        let (used, boundary) = self.splitter.scan(bytes, base);
+        let span = boundary.map(|boundary| match boundary {
+            Boundary::Here { line, column } => Span {
+                offset: base + used,
+                line,
+                column,
+            },
+            Boundary::Behind { line } => Span {
+                offset: base + used - 1,
+                line,
+                column: 1,
+            },
+        });
+        (used, span)
+    }
+}
+
 /// Where the next game begins, found by [`Splitter::scan`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Boundary {
@@ -649,6 +722,18 @@ impl Splitter {
             movetext: false,
             line: 1,
             line_start: 0,
+        }
+    }
+
+    /// At a game boundary at `start` (the bytes before it on its line are blanks, one
+    /// column each), or at the start of an input.
+    fn at(start: Span) -> Splitter {
+        Splitter {
+            line: start.line,
+            line_start: start
+                .offset
+                .saturating_sub(start.column.saturating_sub(1) as usize),
+            ..Splitter::new()
         }
     }
 
@@ -839,6 +924,55 @@ mod tests {
                 "[E \"3\"]"
             ]
         );
+    }
+
+    /// Each game read, with its number left out, as text.
+    fn games<R: BufRead>(reader: Reader<R>) -> Vec<String> {
+        reader
+            .map(|item| match item {
+                Ok(mut record) => {
+                    record.number = 0;
+                    format!("{record:?}")
+                }
+                Err(ReadError::Parse(mut error)) => {
+                    error.game = 0;
+                    format!("{error:?}")
+                }
+                Err(ReadError::Io(error)) => panic!("{error}"),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_reader_from_each_boundary_reads_the_games_from_there() {
+        let text = "\u{feff}[A \"1\"]\n1. e4 {x\n[%c]} *\n  [B \"2\"]\n\n1. d4 *\n1. c4 {oops\n\
+                    [C \"\u{e9}\"]\r\n1. Nf3 * 1. e4 e5 *\n\n[D \"4\"] 1. e4 *\n";
+        let whole = games(read_str(text));
+        let bytes = text.as_bytes();
+        // Scanned one byte at a time from after the byte order mark.
+        let start = Span {
+            offset: 3,
+            line: 1,
+            column: 1,
+        };
+        let mut boundaries = Boundaries::at(start);
+        let mut found = vec![start];
+        let mut i = start.offset;
+        while i < bytes.len() {
+            let (used, boundary) = boundaries.scan(&bytes[i..=i], i);
+            i += used;
+            found.extend(boundary);
+        }
+        let columns: Vec<(u32, u32)> = found.iter().map(|span| (span.line, span.column)).collect();
+        assert_eq!(columns, [(1, 1), (4, 3), (8, 1), (11, 1)]);
+        // From each boundary, the games of the whole input from there on: fewer each time.
+        let mut left = whole.len() + 1;
+        for span in found {
+            let rest = games(Reader::at(&bytes[span.offset..], span));
+            assert!(rest.len() < left, "from {span:?}");
+            left = rest.len();
+            assert_eq!(rest, whole[whole.len() - left..], "from {span:?}");
+        }
     }
 
     #[test]
