@@ -98,10 +98,21 @@ fn outcome_code(position: &Chesscala) -> String {
 /// random positions (each as the position after it and its outcome); skipped when
 /// `python3` is missing.
 fn compare_with_the_reference(count: usize, seed: u64) {
+    let dump = turns_dump(&random_positions(count, seed), outcome_code);
+    let out = reference_compare("chesscala", seed, &dump);
+    assert!(
+        out.contains(&format!("{count} positions, 0 differ")),
+        "{out}"
+    );
+}
+
+/// Each position ("P <position>") and each of its legal turns as the position after it
+/// and its outcome ("T <position>\t<outcome>"): what the reference scripts compare.
+pub fn turns_dump<G: Game>(positions: &[G], outcome_code: impl Fn(&G) -> String) -> String {
     use std::fmt::Write as _;
     let mut dump = String::new();
     let mut turns = Vec::new();
-    for position in random_positions(count, seed) {
+    for position in positions {
         writeln!(dump, "P {}", position.position_string()).unwrap();
         turns.clear();
         position.legal_turns(&mut turns);
@@ -117,27 +128,34 @@ fn compare_with_the_reference(count: usize, seed: u64) {
             .unwrap();
         }
     }
-    // Kept in Cargo's temporary directory, to run the reference on by hand.
-    let path =
-        Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("chesscala-reference-{seed}.txt"));
-    std::fs::write(&path, dump).unwrap();
+    dump
+}
+
+/// Runs `python3 tests/data/<game>/reference.py ARGS`, which must succeed; returns what
+/// it printed.
+pub fn reference(game: &str, args: &[&str]) -> String {
     let output = std::process::Command::new("python3")
-        .arg("tests/data/chesscala/reference.py")
-        .arg("--compare")
-        .arg(&path)
+        .arg(format!("tests/data/{game}/reference.py"))
+        .args(args)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
         .expect("python3 runs");
-    let out = String::from_utf8_lossy(&output.stdout);
+    let out = String::from_utf8_lossy(&output.stdout).into_owned();
     assert!(
         output.status.success(),
         "{out}{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    assert!(
-        out.contains(&format!("{count} positions, 0 differ")),
-        "{out}"
-    );
+    out
+}
+
+/// Writes `dump` into Cargo's temporary directory as `<game>-reference-<seed>.txt` (kept,
+/// to run the reference on by hand) and has the game's reference compare it; returns
+/// what the reference printed.
+pub fn reference_compare(game: &str, seed: u64, dump: &str) -> String {
+    let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{game}-reference-{seed}.txt"));
+    std::fs::write(&path, dump).unwrap();
+    reference(game, &["--compare", path.to_str().unwrap()])
 }
 
 /// A few positions through the independent reference on every run (the full
@@ -207,21 +225,7 @@ fn cascudo_compare_with_the_reference(count: usize, seed: u64) {
             writeln!(dump, "T {text}").unwrap();
         }
     }
-    let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("cascudo-reference-{seed}.txt"));
-    std::fs::write(&path, dump).unwrap();
-    let output = std::process::Command::new("python3")
-        .arg("tests/data/cascudo/reference.py")
-        .arg("--compare")
-        .arg(&path)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("python3 runs");
-    let out = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success(),
-        "{out}{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let out = reference_compare("cascudo", seed, &dump);
     assert!(
         out.contains(&format!("{count} positions, 0 differ")),
         "{out}"

@@ -2,10 +2,6 @@
 //! the rulings (`tests/data/wickets/reference.py`), against the engine: perft from the
 //! start and the legal turns of random positions in every decision mode.
 
-use std::fmt::Write as _;
-use std::path::Path;
-use std::process::Command;
-
 use pbem::games::{Color, DrawReason, Game, Outcome, Wickets, WinReason};
 
 use crate::{Need, Test};
@@ -34,19 +30,7 @@ pub fn tests() -> Vec<Test> {
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - -,- e1,e8 d1,d8";
 
 fn reference(args: &[&str]) -> String {
-    let output = Command::new("python3")
-        .arg("tests/data/wickets/reference.py")
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("python3 runs");
-    let out = String::from_utf8_lossy(&output.stdout).into_owned();
-    assert!(
-        output.status.success(),
-        "{out}{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    out
+    crate::reference::reference("wickets", args)
 }
 
 fn perft_agrees(depth: u32) {
@@ -145,29 +129,9 @@ fn the_reference_lists_the_same_turns_in_many_random_positions() {
 /// Writes the legal turns of the random positions (each as the position after it and
 /// its outcome) and has the reference compare them.
 fn compare_with_the_reference(seed: u64, length: usize) {
-    let mut dump = String::new();
-    let mut turns = Vec::new();
     let positions = random_positions(seed, length);
-    for position in &positions {
-        writeln!(dump, "P {}", position.position_string()).unwrap();
-        turns.clear();
-        position.legal_turns(&mut turns);
-        for turn in &turns {
-            let mut next = position.clone();
-            next.play(turn);
-            writeln!(
-                dump,
-                "T {}\t{}",
-                next.position_string(),
-                outcome_code(&next)
-            )
-            .unwrap();
-        }
-    }
-    // Kept in Cargo's temporary directory, to run the reference on by hand.
-    let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("wickets-reference-{seed}.txt"));
-    std::fs::write(&path, dump).unwrap();
-    let out = reference(&["--compare", path.to_str().unwrap()]);
+    let dump = crate::reference::turns_dump(&positions, outcome_code);
+    let out = crate::reference::reference_compare("wickets", seed, &dump);
     assert!(
         out.contains(&format!("{} positions, 0 differ", positions.len())),
         "{out}"
