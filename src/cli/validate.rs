@@ -398,7 +398,7 @@ fn validate_game(
 ///
 /// A chunk larger than a block (games without tags one after another, which the reader
 /// takes as one chunk from one tag section to the next) is cut into parts at lines that
-/// begin with a move number after a line that ends with a result ([`cut_parts`]); a worker
+/// begin with `1.` after a line that ends with a result ([`cut_parts`]); a worker
 /// reads the games that start in its part from a copy of the part and `SLACK` bytes more.
 /// A game that ran into the end of the copy, or could not be read (an error takes the rest
 /// of the chunk), is left to this thread, which reads it again from the whole rest of the
@@ -975,8 +975,8 @@ mod parallel {
     }
 
     /// Where to cut a large chunk's text, which starts at `start`, into parts of about a
-    /// block: at lines that begin with a move number after a line that ends with a result,
-    /// where a game most likely begins. The first part starts at `start`.
+    /// block: at lines that begin with the move number 1 after a line that ends with a
+    /// result, where a game most likely begins. The first part starts at `start`.
     fn cut_parts(text: &str, start: Span) -> Vec<Span> {
         let bytes = text.as_bytes();
         let mut starts = vec![start];
@@ -984,10 +984,7 @@ mod parallel {
         while from + BLOCK + BLOCK / 2 < bytes.len() {
             let Some(cut) = memchr_iter(b'\n', &bytes[from + BLOCK..])
                 .map(|at| from + BLOCK + at + 1)
-                .find(|&cut| {
-                    bytes.get(cut).is_some_and(u8::is_ascii_digit)
-                        && ends_with_result(&bytes[..cut])
-                })
+                .find(|&cut| begins_a_game(&bytes[cut..]) && ends_with_result(&bytes[..cut]))
             else {
                 break;
             };
@@ -1001,6 +998,11 @@ mod parallel {
             from = cut;
         }
         starts
+    }
+
+    /// Whether `bytes` begin with the move number 1.
+    fn begins_a_game(bytes: &[u8]) -> bool {
+        bytes.starts_with(b"1.") && !bytes.get(2).is_some_and(u8::is_ascii_digit)
     }
 
     /// Whether the last word of `bytes` is a result.
@@ -1304,6 +1306,84 @@ mod parallel {
                 self.large_at = read.end;
             }
             Ok(())
+        }
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        const START: Span = Span {
+            offset: 0,
+            line: 1,
+            column: 1,
+        };
+
+        /// Every game boundary the reader's splitter finds in `text`.
+        fn boundaries(text: &str) -> Vec<usize> {
+            let mut boundaries = Boundaries::at(START);
+            let (mut scanned, mut found) = (0, Vec::new());
+            while scanned < text.len() {
+                let (used, boundary) = boundaries.scan(&text.as_bytes()[scanned..], scanned);
+                scanned += used;
+                found.extend(boundary.map(|span| span.offset));
+            }
+            found
+        }
+
+        #[test]
+        fn a_tag_line_after_a_line_of_movetext_is_a_boundary() {
+            // The text, and the tag line found (by its first characters).
+            let cases = [
+                (
+                    "[A \"1\"]\n\n1. e4 *\n\n[B \"2\"]\n[C \"3\"]\n\n1. d4 *\n",
+                    Some("[B"),
+                ),
+                // In a comment that is never closed.
+                ("1. e4 {a\n[b]}\n\n  \n[Event \"x\"]\n", Some("[b]")),
+                ("[A \"1\"]\n[B \"2\"] 1. e4 *\n[C \"3\"]\n", None),
+                ("% x\n[A \"1\"]\n", None),
+                ("1. e4 *\n[ \"x\"]\n", None),
+                ("\n\n[A \"1\"]\n", None),
+                ("1. e4 *\n  1. d4 *\n[A \"1\"]\n", None),
+            ];
+            for (text, tag) in cases {
+                let found = last_tag_after_movetext(text.as_bytes());
+                assert_eq!(found, tag.map(|tag| text.find(tag).unwrap()), "{text:?}");
+                if let Some(at) = found {
+                    assert!(boundaries(text).contains(&at), "{text:?}");
+                }
+            }
+        }
+
+        #[test]
+        fn a_large_chunk_is_cut_where_a_game_begins_after_a_result() {
+            // A cut may fall in a comment: the pool reads such a part again.
+            let games = [
+                "1. e4 e5 2. Nf3 1-0",
+                "1. d4 {a 0-1\n1. c4 b} d5 *",
+                "1. c4 e5",
+            ];
+            let text: Vec<&str> = (0..80_000).map(|n| games[n % games.len()]).collect();
+            let text = text.join("\n\n");
+            let starts = cut_parts(&text, START);
+            assert!(starts.len() > 3, "{}", starts.len());
+            for pair in starts.windows(2) {
+                let (before, at) = (pair[0].offset, pair[1].offset);
+                assert!(at - before >= BLOCK);
+                assert!(text[at..].starts_with("1. ") && text[..at].ends_with('\n'));
+                assert!(ends_with_result(&text.as_bytes()[..at]));
+                let lines = text[..at].matches('\n').count() + 1;
+                assert_eq!(pair[1].line as usize, lines);
+            }
+            assert!(text.len() - starts.last().unwrap().offset > BLOCK / 2);
+            for (text, result) in [
+                ("1. e4 1-0\n \n", true),
+                ("1. e4 *", true),
+                ("e4 11-0\n", false),
+            ] {
+                assert_eq!(ends_with_result(text.as_bytes()), result, "{text:?}");
+            }
         }
     }
 }

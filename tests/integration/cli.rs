@@ -434,6 +434,63 @@ fn validate_output_is_the_same_on_one_core_and_on_several() {
 }
 
 #[test]
+fn validate_spreads_games_without_tags_and_writes_what_one_core_writes() {
+    // Runs of games without tags: the reader takes each run as one chunk, which the pool
+    // cuts into parts at lines that begin with `1.` after a line that ends with a result. Here such a line is also inside a comment (so a part starts in the middle of
+    // a game), games go without a result (the next goes on with them), and the second run
+    // has a parse error in its middle, which takes the rest of its chunk.
+    let games = [
+        "{opening} 1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 1-0",
+        "{main line} 1. d4 d5 2. c4 e6 0-1",
+        "1. e4 {a comment\nover two lines} c5 2. Nf3 d6 1/2-1/2",
+        "{x} 1. e4 {won 1-0\n1. e4 was the move} e5 *",
+        "{y} 1. f3 e5 2. g4 Qh4# 0-1",
+        "% an escape line\n1. c4 e5 *",
+        "{z} 1. e4 e5 2. Ke3 *",
+        "{w} 1. d4 Nf6",
+    ];
+    let run = |count: usize, error_at: Option<usize>| -> String {
+        let games: Vec<&str> = (0..count)
+            .map(|n| {
+                if Some(n) == error_at {
+                    "1. e4 ( e5 *"
+                } else {
+                    games[(n * 7 + n / 5) % games.len()]
+                }
+            })
+            .collect();
+        games.join("\n\n")
+    };
+    let mut all = run(30_000, None);
+    all.push_str("\n\n[Event \"between\"]\n\n1. e4 *\n\n");
+    all.push_str(&run(20_000, Some(10_000)));
+    all.push_str("\n\n[Event \"after\"]\n\n1. d4 *\n\n");
+    all.push_str(&run(10_000, None));
+    let scratch = Scratch::new("tagless");
+    let file = scratch.file("tagless.pgn", &all);
+    for mode in [&[][..], &["--json"], &["--quiet"]] {
+        let run = |jobs: &str| {
+            let mut args = vec!["validate", "--color", "never", "--jobs", jobs];
+            args.extend_from_slice(mode);
+            args.push(text(&file));
+            pbem(&args)
+        };
+        let one = run("1");
+        // 45,003 games: the parse error took 10,000 with it.
+        assert!(stdout(&one).contains("45003"), "{}", stderr(&one));
+        for jobs in ["2", "3"] {
+            let several = run(jobs);
+            assert_eq!(several.status.code(), one.status.code(), "{mode:?} {jobs}");
+            assert!(
+                several.stdout == one.stdout,
+                "{mode:?} --jobs {jobs}: the output differs from --jobs 1"
+            );
+            assert_eq!(stderr(&several), stderr(&one), "{mode:?} {jobs}");
+        }
+    }
+}
+
+#[test]
 fn fen_start_is_the_start_in_every_game() {
     for variant in [
         "chess",
