@@ -324,6 +324,67 @@ pub(crate) fn for_each_target(
     false
 }
 
+/// The cells `piece` on `from` could move to by its own move, as [`for_each_target`]
+/// visits them, with the cells of each side's tokens `sides` ([`sides_of`]).
+fn target_set(sides: &[CellSet; 2], from: Cell, piece: Piece) -> CellSet {
+    let own = sides[side(piece.color)];
+    let occupied = sides[0] | sides[1];
+    let role = piece.role;
+    if role == Role::Pawn {
+        let (forward, captures) = match piece.color {
+            Color::White => (UP, WHITE_PAWN_CAPTURES),
+            Color::Black => (DOWN, BLACK_PAWN_CAPTURES),
+        };
+        let enemies = occupied & !own;
+        let mut set = from.step(forward).map_or(0, Cell::bit) & !enemies;
+        for direction in captures {
+            set |= from.step(direction).map_or(0, Cell::bit) & enemies;
+        }
+        return set;
+    }
+    let mut set = if role.leaps() { from.knight_set() } else { 0 };
+    if role.slides_orthogonally() {
+        for direction in ORTHOGONAL {
+            set |= slide(from, direction, occupied);
+        }
+    }
+    if role.slides_diagonally() {
+        for direction in DIAGONAL {
+            set |= slide(from, direction, occupied);
+        }
+    }
+    set
+}
+
+/// The cells from `from` along `direction` up to the first token of `occupied`
+/// (included), or to the edge.
+fn slide(from: Cell, direction: usize, occupied: CellSet) -> CellSet {
+    let ray = from.ray_set(direction);
+    match Cell::nearest(ray & occupied, direction) {
+        None => ray,
+        Some(stop) if grows(direction) => ray & ((stop.bit() << 1) - 1),
+        Some(stop) => ray & !(stop.bit() - 1),
+    }
+}
+
+/// By side (as [`side`] numbers them), the cells where its pawns promote.
+const PROMOTION_CELLS: [CellSet; 2] = {
+    let mut sets = [0; 2];
+    let mut index = 0;
+    while index < CELLS as u8 {
+        if let Some(cell) = Cell::new(index) {
+            if promotes_on(Color::White, cell) {
+                sets[0] |= cell.bit();
+            }
+            if promotes_on(Color::Black, cell) {
+                sets[1] |= cell.bit();
+            }
+        }
+        index += 1;
+    }
+    sets
+};
+
 /// Whether the King on `king` is in check (ruling 7): `by`, moving now, could make a
 /// cascade (ruling 4, its own King's safety aside) whose last move lands on `king`.
 ///
@@ -596,6 +657,10 @@ trait Sink {
 
     /// Takes a turn; `true` stops the search.
     fn found(&mut self, turn: &Turn) -> bool;
+
+    /// Takes `count` turns at once (only when [`Sink::KEEPS_TURNS`] is false); `true`
+    /// stops the search.
+    fn found_many(&mut self, count: u64) -> bool;
 }
 
 impl Sink for Vec<Turn> {
@@ -604,6 +669,10 @@ impl Sink for Vec<Turn> {
     fn found(&mut self, turn: &Turn) -> bool {
         self.push(*turn);
         false
+    }
+
+    fn found_many(&mut self, _: u64) -> bool {
+        unreachable!("a list of turns takes each turn")
     }
 }
 
@@ -617,6 +686,11 @@ impl Sink for Count {
         self.0 += 1;
         false
     }
+
+    fn found_many(&mut self, count: u64) -> bool {
+        self.0 += count;
+        false
+    }
 }
 
 /// Stops at the first legal turn (for [`Cascudo::has_legal_turn`]).
@@ -627,6 +701,10 @@ impl Sink for Any {
 
     fn found(&mut self, _: &Turn) -> bool {
         true
+    }
+
+    fn found_many(&mut self, count: u64) -> bool {
+        count > 0
     }
 }
 
@@ -653,8 +731,24 @@ struct Search<'a, S: Sink> {
     /// By the King's cell, what [`shield`] says of the board with the first mover lifted
     /// (0: not worked out yet; a shield is never empty).
     exposed: [CellSet; CELLS],
-    /// Tests every leaf's check on its board, without `checks` and `exposed` (the plain
-    /// definition, which a test compares with).
+    /// By the King's cell, whether [`in_check_with`] finds it attacked on the board with
+    /// the first mover lifted (0: not worked out yet, 1: safe, 2: attacked).
+    attacked: [u8; CELLS],
+    /// The board before any first mover is lifted, its cells of each side, and by the
+    /// King's cell what [`shield`] says of it (0: not worked out yet).
+    whole_board: Board,
+    whole_sides: [CellSet; 2],
+    whole_shield: [CellSet; CELLS],
+    /// For [`Search::count_chains`]: the cells whose [`target_set`] is in `targets`,
+    /// and the count of legal external moves by cell and King cell (`from * CELLS +
+    /// king`; `u8::MAX`: not worked out yet).
+    known_targets: CellSet,
+    targets: [CellSet; CELLS],
+    leaves: Box<[u8; CELLS * CELLS]>,
+    /// The enemy King's cell, as a set (never captured).
+    their_king: CellSet,
+    /// Tests every leaf's check on its board, without `checks` and `exposed`, and visits
+    /// every target one by one (the plain definition, which a test compares with).
     plain: bool,
     chain: Turn,
     sink: &'a mut S,
@@ -664,6 +758,9 @@ impl<S: Sink> Search<'_, S> {
     /// Moves the token in hand (`piece`, leaving `from`) by every move it has; returns
     /// `true` when the sink stops the search.
     fn extend(&mut self, from: Cell, piece: Piece) -> bool {
+        if !S::KEEPS_TURNS && !self.plain {
+            return self.extend_counting(from, piece);
+        }
         // Knight leaps never land on a line, so a token has at most 43 targets.
         let mut targets = [Cell::new(0).expect("a1"); 48];
         let mut count = 0;
@@ -678,6 +775,151 @@ impl<S: Sink> Search<'_, S> {
             }
         }
         false
+    }
+
+    /// [`Search::extend`] for a sink that does not keep turns: the targets as a set
+    /// ([`target_set`]), the external moves (from the second link on) counted at once,
+    /// their check answered as [`Search::leaves_check`] answers it (the cells off the
+    /// King's [`shield`] all at once when the King stays), a promoting pawn's move four
+    /// times; then each internal move, in no particular order.
+    fn extend_counting(&mut self, from: Cell, piece: Piece) -> bool {
+        let links = self.chain.links();
+        if links == MAX_LINKS {
+            return false;
+        }
+        let us = side(self.side);
+        let own = self.sides[us];
+        let targets = target_set(&self.sides, from, piece);
+        if links > 0 {
+            let external = targets & !own & !self.their_king;
+            if external != 0 {
+                let count = if piece.role == Role::King {
+                    let mut count = 0;
+                    let mut cells = external;
+                    while cells != 0 {
+                        let to = Cell::lowest(cells);
+                        cells &= cells - 1;
+                        count += u64::from(!self.leaves_check(to, piece, to));
+                    }
+                    count
+                } else {
+                    let king = self.king;
+                    let exposed = self.exposed_at(king);
+                    let mut legal = external & !exposed;
+                    let mut risky = external & exposed;
+                    while risky != 0 {
+                        let to = Cell::lowest(risky);
+                        risky &= risky - 1;
+                        if !self.leaves_check(to, piece, king) {
+                            legal |= to.bit();
+                        }
+                    }
+                    let mut count = u64::from(legal.count_ones());
+                    if piece.role == Role::Pawn {
+                        count += 3 * u64::from((legal & PROMOTION_CELLS[us]).count_ones());
+                    }
+                    count
+                };
+                if self.sink.found_many(count) {
+                    return true;
+                }
+            }
+        }
+        let mut internal = targets & own & !self.moved;
+        while internal != 0 {
+            let to = Cell::lowest(internal);
+            internal &= internal - 1;
+            if self.link(to, piece) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The number of legal cascades whose first mover, `piece`, has just been lifted
+    /// from `origin`, found without playing the chains out.
+    ///
+    /// Every board along a chain has the same full cells (the first mover's origin
+    /// emptied), and the token in hand on a cell is the one that stood there. So what a
+    /// token can reach ([`target_set`]) is worked out once per cell, and what the chains
+    /// ending on a cell add is worked out once per cell and King cell
+    /// ([`Search::leaves_from`]): the count is a walk over the own tokens' cells, each
+    /// entered once, a promotion counted four times.
+    fn count_chains(&mut self, origin: Cell, piece: Piece) -> u64 {
+        self.known_targets = 0;
+        self.leaves.fill(u8::MAX);
+        self.count_from(origin, piece, self.king, 0, 0)
+    }
+
+    /// [`Search::count_chains`] from the token `piece` in hand on `from` after `links`
+    /// links, the King on `king` and the cells `moved` entered.
+    fn count_from(
+        &mut self,
+        from: Cell,
+        piece: Piece,
+        king: Cell,
+        moved: CellSet,
+        links: usize,
+    ) -> u64 {
+        if links == MAX_LINKS {
+            return 0;
+        }
+        let targets = self.targets_from(from, piece);
+        let mut count = if links > 0 {
+            self.leaves_from(from, piece, king, targets)
+        } else {
+            0
+        };
+        let mut internal = targets & self.origin_sides[side(self.side)] & !moved;
+        while internal != 0 {
+            let to = Cell::lowest(internal);
+            internal &= internal - 1;
+            let next = self.origin_board[to.index()].expect("an own token");
+            let king = if piece.role == Role::King { to } else { king };
+            let chains = self.count_from(to, next, king, moved | to.bit(), links + 1);
+            count += if piece.role == Role::Pawn && promotes_on(self.side, to) {
+                4 * chains
+            } else {
+                chains
+            };
+        }
+        count
+    }
+
+    /// The [`target_set`] of `piece` on `from` on the board with the first mover lifted
+    /// (worked out once per cell).
+    fn targets_from(&mut self, from: Cell, piece: Piece) -> CellSet {
+        if self.known_targets & from.bit() == 0 {
+            self.targets[from.index()] = target_set(&self.origin_sides, from, piece);
+            self.known_targets |= from.bit();
+        }
+        self.targets[from.index()]
+    }
+
+    /// The legal external moves of `piece` on `from` (its `targets`), the King on
+    /// `king` unless it is the King that moves, a promotion counted four times (worked
+    /// out once per cell and King cell).
+    fn leaves_from(&mut self, from: Cell, piece: Piece, king: Cell, targets: CellSet) -> u64 {
+        let slot = from.index() * CELLS + king.index();
+        if self.leaves[slot] != u8::MAX {
+            return u64::from(self.leaves[slot]);
+        }
+        let mut external = targets & !self.origin_sides[side(self.side)] & !self.their_king;
+        let mut count = 0u8;
+        while external != 0 {
+            let to = Cell::lowest(external);
+            external &= external - 1;
+            let king = if piece.role == Role::King { to } else { king };
+            if !self.leaves_check(to, piece, king) {
+                count += if piece.role == Role::Pawn && promotes_on(self.side, to) {
+                    4
+                } else {
+                    1
+                };
+            }
+        }
+        self.leaves[slot] = count;
+        u64::from(count)
     }
 
     /// One link to `to` by `piece`, with each promotion it may make.
@@ -714,16 +956,13 @@ impl<S: Sink> Search<'_, S> {
     /// Whether the chain ending with `piece` moving to `last`, the King then on `king`,
     /// leaves the King in check.
     fn leaves_check(&mut self, last: Cell, piece: Piece, king: Cell) -> bool {
-        let them = self.side.other();
         if self.plain {
             return self.check_on_board(last, piece, king);
         }
-        let mut exposed = self.exposed[king.index()];
-        if exposed == 0 {
-            exposed = shield(&self.origin_board, &self.origin_sides, king, them);
-            self.exposed[king.index()] = exposed;
+        if king != last && !self.attacked_at(king) {
+            return false;
         }
-        if exposed & last.bit() == 0 {
+        if self.exposed_at(king) & last.bit() == 0 {
             return false;
         }
         let slot = king.index() * CELLS + last.index();
@@ -736,6 +975,62 @@ impl<S: Sink> Search<'_, S> {
                 check
             }
         }
+    }
+
+    /// Whether the King on `king`, a cell full on the board with the first mover lifted,
+    /// would be in check on that board (worked out once per first mover and King cell).
+    ///
+    /// A chain's leaf is that board with one more cell full, the last, taken by the
+    /// mover's side (its token there captured, if any), and the mover's own tokens
+    /// changed about among full cells, which check by cascade does not tell apart. The
+    /// enemy gains nothing by that: a slide of theirs stops earlier, a cell of theirs
+    /// they could enter is gone, a pawn's new capture ends their cascade off the King.
+    /// So when the King is safe there, it is safe at every leaf that leaves it there.
+    fn attacked_at(&mut self, king: Cell) -> bool {
+        let known = self.attacked[king.index()];
+        if known != 0 {
+            return known == 2;
+        }
+        // Lifting the first mover changes nothing off the King's shield on the whole
+        // board: every line from the King meets the same first two tokens.
+        let mut whole = self.whole_shield[king.index()];
+        if whole == 0 {
+            whole = shield(
+                &self.whole_board,
+                &self.whole_sides,
+                king,
+                self.side.other(),
+            );
+            self.whole_shield[king.index()] = whole;
+        }
+        if whole & self.chain.origin().bit() == 0 {
+            self.attacked[king.index()] = 1;
+            return false;
+        }
+        let attacked = in_check_with(
+            &self.origin_board,
+            &self.origin_sides,
+            king,
+            self.side.other(),
+        );
+        self.attacked[king.index()] = 1 + u8::from(attacked);
+        attacked
+    }
+
+    /// What [`shield`] says of the board with the first mover lifted, the King on `king`
+    /// (worked out once per first mover and King cell).
+    fn exposed_at(&mut self, king: Cell) -> CellSet {
+        let mut exposed = self.exposed[king.index()];
+        if exposed == 0 {
+            exposed = shield(
+                &self.origin_board,
+                &self.origin_sides,
+                king,
+                self.side.other(),
+            );
+            self.exposed[king.index()] = exposed;
+        }
+        exposed
     }
 
     /// [`Search::leaves_check`] worked out on the board with `piece` put on `last`.
@@ -809,6 +1104,20 @@ impl Cascudo {
 
     /// [`Cascudo::search`], with `plain` testing every leaf's check on its board.
     fn search_with<S: Sink>(&self, origin: Option<Cell>, plain: bool, sink: &mut S) -> bool {
+        self.search_by(origin, plain, sink, |search, origin, piece| {
+            search.extend(origin, piece)
+        })
+    }
+
+    /// Runs `each(search, origin, piece)` for every own token as first mover, or only
+    /// the one on `origin`, the token lifted from its cell; stops when it returns `true`.
+    fn search_by<S: Sink>(
+        &self,
+        origin: Option<Cell>,
+        plain: bool,
+        sink: &mut S,
+        mut each: impl FnMut(&mut Search<'_, S>, Cell, Piece) -> bool,
+    ) -> bool {
         let Some(king) = king_cell(&self.board, self.turn) else {
             return false;
         };
@@ -822,6 +1131,14 @@ impl Cascudo {
             origin_sides: [0; 2],
             checks: Box::new([0; CELLS * CELLS]),
             exposed: [0; CELLS],
+            attacked: [0; CELLS],
+            whole_board: self.board,
+            whole_sides: sides_of(&self.board),
+            whole_shield: [0; CELLS],
+            known_targets: 0,
+            targets: [0; CELLS],
+            leaves: Box::new([u8::MAX; CELLS * CELLS]),
+            their_king: king_cell(&self.board, self.turn.other()).map_or(0, Cell::bit),
             plain,
             chain: Turn::empty(king),
             sink,
@@ -847,7 +1164,8 @@ impl Cascudo {
             search.origin_board = search.board;
             search.origin_sides = search.sides;
             search.exposed = [0; CELLS];
-            let stop = search.extend(origin, piece);
+            search.attacked = [0; CELLS];
+            let stop = each(&mut search, origin, piece);
             search.board[origin.index()] = Some(piece);
             search.sides[side(piece.color)] |= origin.bit();
             if stop {
@@ -877,7 +1195,10 @@ impl Cascudo {
     /// kept.
     pub(crate) fn count_turns(&self) -> u64 {
         let mut count = Count(0);
-        self.search(None, &mut count);
+        self.search_by(None, false, &mut count, |search, origin, piece| {
+            search.sink.0 += search.count_chains(origin, piece);
+            false
+        });
         count.0
     }
 

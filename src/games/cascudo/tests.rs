@@ -293,7 +293,8 @@ fn check_by_cascade_agrees_with_playing_out_every_chain() {
 /// chain's last cell and the King's cell can change) and remembers the rest by those two
 /// cells, gives the very turns, in the very order, of testing every leaf on its board,
 /// along seeded random games from the start and from a position with pawns near
-/// promotion; the count of perft's last level agrees too.
+/// promotion; the count of perft's last level (a walk over the cells, not the chains)
+/// and whether there is a legal turn agree too.
 #[test]
 fn generation_agrees_with_testing_every_leaf_along_random_games() {
     let mut positions = 0;
@@ -302,6 +303,7 @@ fn generation_agrees_with_testing_every_leaf_along_random_games() {
         position.generate_plainly(&mut plain);
         assert_eq!(turns, plain, "{}", position.position_string());
         assert_eq!(position.count_turns(), turns.len() as u64);
+        assert_eq!(position.has_legal_turn(), !turns.is_empty());
         positions += 1;
     });
     assert!(positions > 500, "{positions}");
