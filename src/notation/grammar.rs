@@ -244,9 +244,14 @@ fn unwrap_err(error: Err<SyntaxError<'_>>) -> SyntaxError<'_> {
 // white-space = " " | tab | newline | carriage-return | form-feed ;
 // escape-line = "%" , { any character but newline } ;   (only in column 1)
 /// Skips white space and escape lines; `line_start` says whether `input` begins a line.
-fn gap(input: &str, mut line_start: bool) -> &str {
-    let bytes = input.as_bytes();
-    let mut i = 0;
+fn gap(input: &str, line_start: bool) -> &str {
+    &input[gap_end(input.as_bytes(), 0, line_start)..]
+}
+
+/// [`gap`] on bytes: where the gap that starts at `i` ends (`i` itself when no white space
+/// or escape line is there, the usual case between two elements of movetext).
+#[inline]
+fn gap_end(bytes: &[u8], mut i: usize, mut line_start: bool) -> usize {
     loop {
         match bytes.get(i) {
             Some(b'\n') => {
@@ -260,7 +265,7 @@ fn gap(input: &str, mut line_start: bool) -> &str {
             Some(b'%') if line_start => {
                 i += memchr(b'\n', &bytes[i..]).unwrap_or(bytes.len() - i);
             }
-            _ => return &input[i..],
+            _ => return i,
         }
     }
 }
@@ -520,28 +525,48 @@ fn word(input: &str) -> PResult<'_, &str> {
 /// Splits a move number off the start of a word: returns the text where the rest of the
 /// word starts, and that rest (empty when the word was only a move number).
 /// Also gives the last number as written (without its span).
-fn move_number<'a>(mut input: &'a str, mut word: &'a str) -> (&'a str, &'a str, WrittenNumber) {
+fn move_number<'a>(input: &'a str, word: &'a str) -> (&'a str, &'a str, WrittenNumber) {
+    let (skip, written) = number_prefix(word.as_bytes());
+    (&input[skip..], &word[skip..], written)
+}
+
+/// [`move_number`] on the bytes of a word: how many bytes the move numbers at its start
+/// take, and the last number as written (without its span).
+#[inline]
+fn number_prefix(word: &[u8]) -> (usize, WrittenNumber) {
     let mut written = WrittenNumber::default();
     // Most words are turns: no digit or dot to look at.
-    if !matches!(word.as_bytes().first(), Some(b'0'..=b'9' | b'.')) {
-        return (input, word, written);
+    if !matches!(word.first(), Some(b'0'..=b'9' | b'.')) {
+        return (0, written);
     }
     // `1.1.` is two move numbers; what follows the last one is the turn.
+    let mut at = 0;
     loop {
-        let digits = word.bytes().take_while(u8::is_ascii_digit).count();
-        let dots = word[digits..].bytes().take_while(|&b| b == b'.').count();
+        let digits = word[at..].iter().take_while(|b| b.is_ascii_digit()).count();
+        let dots = word[at + digits..]
+            .iter()
+            .take_while(|&&b| b == b'.')
+            .count();
         if dots == 0 {
-            return (input, word, written);
+            return (at, written);
         }
         if digits > 0 {
-            written.number = word[..digits].parse().ok();
+            written.number = decimal(&word[at..at + digits]);
             written.ellipsis = dots > 1;
         } else {
             written.ellipsis |= dots > 1;
         }
-        input = &input[digits + dots..];
-        word = &word[digits + dots..];
+        at += digits + dots;
     }
+}
+
+/// The value of a run of ASCII digits, `None` when it does not fit in a `u32` (what
+/// `str::parse::<u32>` gives for digits, without making a `&str`).
+#[inline]
+fn decimal(digits: &[u8]) -> Option<u32> {
+    digits.iter().try_fold(0u32, |value, &digit| {
+        value.checked_mul(10)?.checked_add(u32::from(digit - b'0'))
+    })
 }
 
 // turn = token , [ glyph ] ;
@@ -709,19 +734,19 @@ pub trait Visitor {
 /// movetext, when it is plain; returns where its text ends (as [`game`] would), or `None`
 /// when the visitor gave it up, the game is not plain, or no game is left: then [`game`]
 /// reads the same text from the start.
-pub(crate) fn stream(
+pub(crate) fn stream<V: Visitor + ?Sized>(
     text: &str,
     pos: usize,
     record: &mut Record,
-    visitor: &mut dyn Visitor,
+    visitor: &mut V,
 ) -> Option<usize> {
-    let line_start = pos == 0 || text.as_bytes().get(pos - 1) == Some(&b'\n');
-    let input = gap(&text[pos..], line_start);
-    if input.is_empty() {
+    let bytes = text.as_bytes();
+    let line_start = pos == 0 || bytes.get(pos - 1) == Some(&b'\n');
+    let start = gap_end(bytes, pos, line_start);
+    if start == bytes.len() {
         return None;
     }
-    record.tags.clear();
-    let mut input = plain_tag_section(input, &mut record.tags)?;
+    let mut i = plain_tag_section(text, start, &mut record.tags)?;
     if !visitor.tags(record) {
         return None;
     }
@@ -729,108 +754,135 @@ pub(crate) fn stream(
     let mut turns = false;
     let mut number = WrittenNumber::default();
     let result = loop {
-        input = gap(input, false);
-        let Some(&first) = input.as_bytes().first() else {
+        i = gap_end(bytes, i, false);
+        let Some(&first) = bytes.get(i) else {
             break None;
         };
         match first {
-            b'{' | b';' => {
-                let body = &input[1..];
-                let (text, rest) = if first == b'{' {
-                    let close = memchr(b'}', body.as_bytes())?;
-                    (&body[..close], &body[close + 1..])
-                } else {
-                    let end = memchr(b'\n', body.as_bytes()).unwrap_or(body.len());
-                    (&body[..end], &body[end..])
-                };
-                if !visitor.token(Token::Comment(text)) {
+            b'{' => {
+                let close = i + 1 + memchr(b'}', &bytes[i + 1..])?;
+                if !visitor.token(Token::Comment(&text[i + 1..close])) {
                     return None;
                 }
-                input = rest;
+                i = close + 1;
+            }
+            b';' => {
+                let end = memchr(b'\n', &bytes[i + 1..]).map_or(bytes.len(), |n| i + 1 + n);
+                if !visitor.token(Token::Comment(&text[i + 1..end])) {
+                    return None;
+                }
+                i = end;
             }
             b'$' => {
-                let digits = input[1..].bytes().take_while(u8::is_ascii_digit).count();
-                if !turns || digits == 0 || input[1..=digits].parse::<u8>().is_err() {
+                let digits = bytes[i + 1..]
+                    .iter()
+                    .take_while(|b| b.is_ascii_digit())
+                    .count();
+                let in_range = decimal(&bytes[i + 1..i + 1 + digits]).is_some_and(|n| n <= 255);
+                if !turns || digits == 0 || !in_range || !visitor.token(Token::Nag) {
                     return None;
                 }
-                if !visitor.token(Token::Nag) {
-                    return None;
-                }
-                input = &input[1 + digits..];
+                i += 1 + digits;
             }
             b'(' | b')' | b'}' | b'[' | b']' => return None,
             _ => {
-                let (rest, word) = word(input).ok()?;
-                let (_, token, written) = move_number(input, word);
+                let end = bytes[i..]
+                    .iter()
+                    .position(|&b| ends_word(b))
+                    .map_or(bytes.len(), |n| i + n);
+                let (skip, written) = number_prefix(&bytes[i..end]);
                 if written.is_written() {
                     number = written;
                 }
-                let could_be_result = matches!(token.as_bytes().first(), Some(b'0' | b'1' | b'*'));
-                if let Some(result) = could_be_result
-                    .then(|| GameResult::from_token(&token[..without_glyph(token)]))
-                    .flatten()
+                let token = &text[i + skip..end];
+                i = end;
+                if token.is_empty() {
+                    continue;
+                }
+                let stem = &token[..without_glyph(token)];
+                if matches!(token.as_bytes()[0], b'0' | b'1' | b'*')
+                    && let Some(result) = GameResult::from_token(stem)
                 {
-                    if token.len() > result.as_str().len() {
+                    if token.len() > stem.len() {
                         return None;
                     }
-                    input = rest;
                     break Some(result);
                 }
-                if !token.is_empty() {
-                    let stem = &token[..without_glyph(token)];
-                    let glyph = &token[stem.len()..];
-                    if !glyph.is_empty() && glyph_nag(glyph).is_none() {
+                let glyph = &token[stem.len()..];
+                if !glyph.is_empty() && glyph_nag(glyph).is_none() {
+                    return None;
+                }
+                if stem.is_empty() {
+                    if !turns || !visitor.token(Token::Nag) {
                         return None;
                     }
-                    if stem.is_empty() {
-                        if !turns || !visitor.token(Token::Nag) {
-                            return None;
-                        }
-                    } else {
-                        if !visitor.token(Token::Turn(stem, number)) {
-                            return None;
-                        }
-                        if !glyph.is_empty() && !visitor.token(Token::Nag) {
-                            return None;
-                        }
-                        turns = true;
-                        number = WrittenNumber::default();
+                } else {
+                    if !visitor.token(Token::Turn(stem, number)) {
+                        return None;
                     }
+                    if !glyph.is_empty() && !visitor.token(Token::Nag) {
+                        return None;
+                    }
+                    turns = true;
+                    number = WrittenNumber::default();
                 }
-                input = rest;
             }
         }
     };
     if !visitor.end(result) {
         return None;
     }
-    let input = gap(input, false);
-    Some(text.len() - input.len())
+    Some(gap_end(bytes, i, false))
 }
 
-/// `tag-section` when every tag pair is plain: no escape in a value, and nothing the rule
-/// refuses (`None` then). The tags have no spans.
-fn plain_tag_section<'a>(mut input: &'a str, tags: &mut Vec<Tag>) -> Option<&'a str> {
-    loop {
-        input = gap(input, false);
-        if !input.starts_with('[') {
-            return Some(input);
-        }
-        let bytes = input.as_bytes();
-        let blanks = |mut i: usize| {
-            while matches!(bytes.get(i), Some(b' ' | b'\t')) {
-                i += 1;
+/// `tag-section` from byte `start` of `text` when every tag pair is plain: no escape in a
+/// value, and nothing the rule refuses (`None` then). The tags have no spans; they are
+/// written over the ones `tags` holds from the game before, so that their text reuses the
+/// space it had. Returns where the section ends.
+fn plain_tag_section(text: &str, start: usize, tags: &mut Vec<Tag>) -> Option<usize> {
+    let mut count = 0;
+    let end = plain_tags(text, start, |name, value| {
+        match tags.get_mut(count) {
+            Some(tag) => {
+                tag.name.clear();
+                tag.name.push_str(name);
+                tag.value.clear();
+                tag.value.push_str(value);
             }
-            i
-        };
-        let name_start = blanks(1);
-        let mut i = name_start;
+            None => tags.push(Tag {
+                name: CompactString::new(name),
+                value: CompactString::new(value),
+                span: Span::default(),
+            }),
+        }
+        count += 1;
+    });
+    tags.truncate(count);
+    end
+}
+
+/// Reads plain tag pairs from byte `i` of `text`, handing each name and value to `tag`.
+fn plain_tags(text: &str, mut i: usize, mut tag: impl FnMut(&str, &str)) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let blanks = |mut i: usize| {
+        while matches!(bytes.get(i), Some(b' ' | b'\t')) {
+            i += 1;
+        }
+        i
+    };
+    loop {
+        i = gap_end(bytes, i, false);
+        if bytes.get(i) != Some(&b'[') {
+            return Some(i);
+        }
+        let name_start = blanks(i + 1);
+        i = name_start;
         while bytes.get(i).is_some_and(|&b| {
             b.is_ascii_alphanumeric() || matches!(b, b'_' | b'+' | b'#' | b'=' | b':' | b'-')
         }) {
             i += 1;
         }
-        let name = &input[name_start..i];
+        let name = &text[name_start..i];
         i = blanks(i);
         if name.is_empty() || bytes.get(i) != Some(&b'"') {
             return None;
@@ -844,11 +896,256 @@ fn plain_tag_section<'a>(mut input: &'a str, tags: &mut Vec<Tag>) -> Option<&'a 
         if bytes.get(i) != Some(&b']') {
             return None;
         }
-        tags.push(Tag {
-            name: CompactString::new(name),
-            value: CompactString::new(&input[value_start..value_start + length]),
-            span: Span::default(),
-        });
-        input = &input[i + 1..];
+        tag(name, &text[value_start..value_start + length]);
+        i += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::locate::index_lines;
+    use proptest::prelude::*;
+    use proptest::test_runner::{FileFailurePersistence, RngSeed};
+
+    /// What a visitor that takes everything saw, owned.
+    #[derive(Debug, Default)]
+    struct Seen {
+        tags: Vec<(String, String)>,
+        tokens: Vec<Owned>,
+        end: Option<Option<GameResult>>,
+    }
+
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    enum Owned {
+        Comment(String),
+        Nag,
+        Turn(String, Option<u32>, bool),
+    }
+
+    impl Visitor for Seen {
+        fn tags(&mut self, record: &Record) -> bool {
+            self.tags = (record.tags.iter())
+                .map(|tag| (tag.name.to_string(), tag.value.to_string()))
+                .collect();
+            true
+        }
+
+        fn token(&mut self, token: Token<'_>) -> bool {
+            self.tokens.push(match token {
+                Token::Comment(text) => Owned::Comment(text.to_owned()),
+                Token::Nag => Owned::Nag,
+                Token::Turn(token, number) => {
+                    Owned::Turn(token.to_owned(), number.number, number.ellipsis)
+                }
+            });
+            true
+        }
+
+        fn end(&mut self, result: Option<GameResult>) -> bool {
+            self.end = Some(result);
+            true
+        }
+    }
+
+    /// The main line of `record` as the tokens the streaming grammar hands on (comments
+    /// collapsed, as the record keeps them).
+    fn tokens_of(record: &Record) -> Vec<Owned> {
+        let mut tokens: Vec<_> = (record.moves.comments.iter())
+            .map(|comment| Owned::Comment(comment.text.to_string()))
+            .collect();
+        for turn in &record.moves.turns {
+            let number = turn.number;
+            tokens.push(Owned::Turn(
+                turn.token.to_string(),
+                number.number,
+                number.ellipsis,
+            ));
+            tokens.extend(turn.nags.iter().map(|_| Owned::Nag));
+            tokens.extend(
+                (turn.comments.iter()).map(|comment| Owned::Comment(comment.text.to_string())),
+            );
+        }
+        tokens
+    }
+
+    /// The streamed tokens with each comment collapsed and the glyphs after a turn put
+    /// before its comments, as a record holds them.
+    fn as_recorded(tokens: &[Owned]) -> Vec<Owned> {
+        let mut out: Vec<Owned> = Vec::new();
+        let mut comments: Vec<Owned> = Vec::new();
+        for token in tokens {
+            match token {
+                Owned::Comment(text) => comments.push(Owned::Comment(collapse_spaces(text).into())),
+                Owned::Nag => out.push(Owned::Nag),
+                Owned::Turn(..) => {
+                    out.append(&mut comments);
+                    out.push(token.clone());
+                }
+            }
+        }
+        out.append(&mut comments);
+        out
+    }
+
+    /// Streams every game of `text` and reads each with the full grammar too: a game
+    /// streamed to its end reads as a plain record with the same tags, tokens, result and
+    /// end; one given up is not plain (an error, a variation, an escape in a tag value).
+    fn stream_agrees_with_game(text: &str) -> Result<(), TestCaseError> {
+        let start = Span {
+            offset: 0,
+            line: 1,
+            column: 1,
+        };
+        let mut line_starts = Vec::new();
+        index_lines(text, &mut line_starts);
+        let mut scratch = Scratch::default();
+        let mut record = Record::default();
+        let mut pos = 0;
+        while pos < text.len() {
+            let mut seen = Seen::default();
+            let streamed = stream(text, pos, &mut record, &mut seen);
+            let mut locator = Locator::new(text, start, &line_starts);
+            let full = game(text, pos, &mut locator, &mut scratch);
+            let Some(end) = streamed else {
+                match full {
+                    Ok(Some(parsed)) => {
+                        let variations = (parsed.record.moves.turns.iter())
+                            .any(|turn| !turn.variations.is_empty());
+                        prop_assert!(
+                            variations || text[pos..].contains('\\'),
+                            "given up but plain at {}: {:?}",
+                            pos,
+                            &text[pos..]
+                        );
+                        pos = parsed.end;
+                    }
+                    // Nothing left, or not readable: the reader goes on after the chunk.
+                    Ok(None) | Err(_) => break,
+                }
+                continue;
+            };
+            let parsed = full
+                .map_err(|error| TestCaseError::fail(format!("streamed, not read: {error:?}")))?
+                .ok_or_else(|| TestCaseError::fail("streamed, no game"))?;
+            prop_assert_eq!(end, parsed.end);
+            let tags: Vec<_> = (parsed.record.tags.iter())
+                .map(|tag| (tag.name.to_string(), tag.value.to_string()))
+                .collect();
+            prop_assert_eq!(&seen.tags, &tags);
+            prop_assert_eq!(&record.tags, &parsed.record.tags);
+            prop_assert_eq!(as_recorded(&seen.tokens), tokens_of(&parsed.record));
+            prop_assert_eq!(seen.end, Some(parsed.record.result));
+            prop_assert!(end > pos);
+            pos = end;
+        }
+        Ok(())
+    }
+
+    /// Movetext-like text: the pieces a game is made of, odd ones among them.
+    fn pgnish() -> impl Strategy<Value = String> {
+        let piece = prop_oneof![
+            Just("[Event \"x\"]\n"),
+            Just("[Site \"a \\\" b\"]"),
+            Just("[ White\t\"\" ]\n"),
+            Just("\n[Result \"1-0\"]\n\n"),
+            Just("1."),
+            Just("12. "),
+            Just("1..."),
+            Just("4294967296."),
+            Just("4294967295. "),
+            Just("..."),
+            Just(".."),
+            Just(" e4"),
+            Just(" Nf3"),
+            Just(" exd5+"),
+            Just(" O-O"),
+            Just(" 0-0"),
+            Just(" 0000"),
+            Just("!?"),
+            Just("!!!"),
+            Just(" !"),
+            Just(" $12"),
+            Just(" $255"),
+            Just(" $256"),
+            Just(" $0001"),
+            Just(" $"),
+            Just(" { [%clk 0:05:00] }"),
+            Just(" {"),
+            Just("}"),
+            Just(" ("),
+            Just(")"),
+            Just(";c"),
+            Just("\n"),
+            Just("\n%"),
+            Just(" 1-0"),
+            Just(" 1/2-1/2"),
+            Just(" 0-1!"),
+            Just(" *"),
+            Just("\r\n"),
+            Just("\t"),
+            Just("["),
+            Just("]"),
+            Just("\""),
+            Just("é"),
+        ];
+        let pieces = proptest::collection::vec(
+            prop_oneof![8 => piece.prop_map(str::to_owned), 1 => "[ -~]{1,4}"],
+            0..40,
+        );
+        pieces.prop_map(|pieces| pieces.concat())
+    }
+
+    fn config(cases: u32) -> ProptestConfig {
+        let base = ProptestConfig::default();
+        ProptestConfig {
+            cases,
+            rng_seed: match base.rng_seed {
+                RngSeed::Random => RngSeed::Fixed(17),
+                chosen => chosen,
+            },
+            failure_persistence: Some(Box::new(FileFailurePersistence::Direct(
+                "target/proptest-regressions/grammar.txt",
+            ))),
+            ..base
+        }
+    }
+
+    proptest! {
+        #![proptest_config(config(2000))]
+
+        #[test]
+        fn streaming_reads_what_the_grammar_reads(text in pgnish()) {
+            stream_agrees_with_game(&text)?;
+        }
+
+        #[test]
+        fn streaming_reads_odd_bytes_as_the_grammar_does(bytes in proptest::collection::vec(any::<u8>(), 0..200)) {
+            stream_agrees_with_game(&String::from_utf8_lossy(&bytes))?;
+        }
+    }
+
+    #[test]
+    fn move_numbers_are_read_as_str_parse_reads_them() {
+        let cases: [(&str, usize, Option<u32>, bool); 10] = [
+            ("3..Nf6", 3, Some(3), true),
+            ("1.", 2, Some(1), false),
+            ("12...Nf3", 5, Some(12), true),
+            ("1.2.e4", 4, Some(2), false),
+            ("1...2.e4", 6, Some(2), false),
+            ("4294967295.", 11, Some(u32::MAX), false),
+            ("4294967296.", 11, None, false),
+            ("..e4", 2, None, true),
+            (".e4", 1, None, false),
+            ("1-0", 0, None, false),
+        ];
+        for (word, skip, number, ellipsis) in cases {
+            let (skipped, written) = number_prefix(word.as_bytes());
+            assert_eq!(
+                (skipped, written.number, written.ellipsis),
+                (skip, number, ellipsis),
+                "{word}"
+            );
+        }
     }
 }

@@ -7,7 +7,7 @@
 
 use std::io::{self, BufRead};
 
-use memchr::{memchr, memchr2, memchr3};
+use memchr::{memchr, memchr2, memchr3, memrchr2};
 
 use super::error::{ParseError, ReadError};
 use super::grammar::{self, Scratch, SyntaxError, Visitor};
@@ -417,10 +417,10 @@ impl<R: BufRead> Reader<R> {
     /// are in `record`, its number is [`Reader::games_read`]), else what
     /// [`Iterator::next`] gives. A game the visitor gives up is read again from its start,
     /// so the visitor must forget what it saw of it when the next one begins.
-    pub fn next_streamed(
+    pub fn next_streamed<V: Visitor + ?Sized>(
         &mut self,
         record: &mut Record,
-        visitor: &mut dyn Visitor,
+        visitor: &mut V,
     ) -> Option<Result<Option<Record>, ReadError>> {
         loop {
             if self.pos < self.text.len() {
@@ -439,7 +439,11 @@ impl<R: BufRead> Reader<R> {
 
     /// Streams the next game of the current text to `visitor`; false when it is not plain
     /// or the visitor gave it up (nothing is consumed then).
-    fn stream_from_text(&mut self, record: &mut Record, visitor: &mut dyn Visitor) -> bool {
+    fn stream_from_text<V: Visitor + ?Sized>(
+        &mut self,
+        record: &mut Record,
+        visitor: &mut V,
+    ) -> bool {
         let start = self.pos;
         record.number = self.games + 1;
         let Some(end) = grammar::stream(&self.text, start, record, visitor) else {
@@ -713,6 +717,10 @@ struct Splitter {
     line: u32,
     /// Absolute offset of the line's first byte.
     line_start: usize,
+    /// Lines of movetext with comments are looked at a line at a time
+    /// ([`Splitter::skim_comments`]); false only to test that against the byte by byte
+    /// scan.
+    skim: bool,
 }
 
 impl Splitter {
@@ -722,6 +730,7 @@ impl Splitter {
             movetext: false,
             line: 1,
             line_start: 0,
+            skim: true,
         }
     }
 
@@ -735,6 +744,35 @@ impl Splitter {
                 .saturating_sub(start.column.saturating_sub(1) as usize),
             ..Splitter::new()
         }
+    }
+
+    /// From a `{` at `bytes[at]` in movetext, the rest of its line at once (lines of
+    /// movetext with a comment after every turn, as lichess writes them, are the most
+    /// common kind). With no `;` on it, the state at the line's end is the last brace's:
+    /// after a `{`, in a comment, after a `}`, in movetext, whatever came between; so
+    /// the line is looked at with memchr, not byte by byte. A line with a `;` is left to
+    /// [`Splitter::scan`]. Returns where scanning goes on.
+    fn skim_comments(&mut self, bytes: &[u8], at: usize, base: usize) -> usize {
+        let end = memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |n| at + n);
+        let line = &bytes[at..end];
+        if memchr(b';', line).is_some() {
+            self.lex = Lex::Brace { column1: false };
+            return at + 1;
+        }
+        let in_comment = memrchr2(b'{', b'}', line).is_some_and(|last| line[last] == b'{');
+        if end == bytes.len() {
+            self.lex = if in_comment {
+                Lex::Brace { column1: false }
+            } else {
+                Lex::Movetext
+            };
+            return end;
+        }
+        self.newline(base + end);
+        if in_comment {
+            self.lex = Lex::Brace { column1: true };
+        }
+        end + 1
     }
 
     fn newline(&mut self, at: usize) {
@@ -783,11 +821,20 @@ impl Splitter {
                     Some(j) => {
                         i += j;
                         match bytes[i] {
-                            b'{' => self.lex = Lex::Brace { column1: false },
-                            b';' => self.lex = Lex::Skip,
-                            _ => self.newline(base + i),
+                            b'{' if self.skim => i = self.skim_comments(bytes, i, base),
+                            b'{' => {
+                                self.lex = Lex::Brace { column1: false };
+                                i += 1;
+                            }
+                            b';' => {
+                                self.lex = Lex::Skip;
+                                i += 1;
+                            }
+                            _ => {
+                                self.newline(base + i);
+                                i += 1;
+                            }
                         }
-                        i += 1;
                     }
                 },
                 Lex::Brace { column1: true } if byte == b'[' => {
@@ -911,6 +958,84 @@ mod tests {
         }
         games.push(current);
         games
+    }
+
+    /// The games of `bytes` and each boundary as the splitter finds them, fed in pieces
+    /// of the given lengths (cycled), with or without skimming lines of comments; and
+    /// where the splitter's lines were at the end.
+    fn split_in_pieces(
+        bytes: &[u8],
+        pieces: &[usize],
+        skim: bool,
+    ) -> (Vec<(usize, Boundary)>, u32, usize, Lex) {
+        let mut splitter = Splitter::new();
+        splitter.skim = skim;
+        let mut boundaries = Vec::new();
+        let mut i = 0;
+        let mut piece = pieces.iter().cycle();
+        while i < bytes.len() {
+            let length = piece.next().copied().unwrap_or(1).max(1);
+            let end = (i + length).min(bytes.len());
+            let mut at = i;
+            while at < end {
+                let (used, boundary) = splitter.scan(&bytes[at..end], at);
+                at += used;
+                if let Some(boundary) = boundary {
+                    boundaries.push((at, boundary));
+                }
+            }
+            i = end;
+        }
+        (boundaries, splitter.line, splitter.line_start, splitter.lex)
+    }
+
+    /// Text made of the pieces that change the splitter's state.
+    fn splittable() -> impl proptest::strategy::Strategy<Value = Vec<u8>> {
+        use proptest::prelude::*;
+        let piece = prop_oneof![
+            Just("[Event \"x\"]\n"),
+            Just("[A \"]\\\"\"]"),
+            Just("1. e4 "),
+            Just("{ [%clk 0:05:00] } "),
+            Just("{"),
+            Just("}"),
+            Just(";"),
+            Just("\n"),
+            Just("\n["),
+            Just("\n[E"),
+            Just("\n%"),
+            Just(" ["),
+            Just("\""),
+            Just("\\"),
+            Just("]"),
+            Just(" "),
+            Just("\r\n"),
+            Just("x"),
+        ];
+        proptest::collection::vec(piece, 0..80).prop_map(|pieces| pieces.concat().into_bytes())
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig {
+            failure_persistence: None,
+            ..proptest::prelude::ProptestConfig::with_cases(2000)
+        })]
+
+        /// Skimming lines of comments finds the boundaries, lines and columns the byte by
+        /// byte scan finds, however the input is cut into reads.
+        #[test]
+        fn skimming_splits_as_the_byte_scan_does(
+            bytes in proptest::prop_oneof![
+                splittable(),
+                proptest::collection::vec(proptest::prelude::any::<u8>(), 0..300),
+            ],
+            pieces in proptest::collection::vec(1usize..64, 1..4),
+        ) {
+            let whole = split_in_pieces(&bytes, &[usize::MAX], false);
+            proptest::prop_assert_eq!(&split_in_pieces(&bytes, &pieces, true), &whole);
+            proptest::prop_assert_eq!(&split_in_pieces(&bytes, &[usize::MAX], true), &whole);
+            proptest::prop_assert_eq!(&split_in_pieces(&bytes, &pieces, false), &whole);
+        }
     }
 
     #[test]

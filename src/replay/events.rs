@@ -171,12 +171,19 @@ impl fmt::Display for EventCommand<'_> {
 /// true of the text before its white space is collapsed, since neither has any.
 pub(crate) fn may_hold_event(text: &str) -> bool {
     let bytes = text.as_bytes();
-    memchr::memchr_iter(b'%', bytes).any(|at| {
+    let event_at = |at: usize| {
         let name = &bytes[at + 1..];
         at > 0
             && bytes[at - 1] == b'['
             && (name.starts_with(b"resign") || name.starts_with(b"draw"))
-    })
+    };
+    // Most comments are short (a clock, an evaluation): a plain loop over their bytes
+    // costs less than setting up memchr.
+    if bytes.len() <= 64 {
+        (1..bytes.len()).any(|at| bytes[at] == b'%' && event_at(at))
+    } else {
+        memchr::memchr_iter(b'%', bytes).any(event_at)
+    }
 }
 
 /// The event commands in a comment's text (`white [%draw offer]`), in order. Other
@@ -412,6 +419,37 @@ mod tests {
     use super::*;
     use crate::games::african::African;
     use crate::games::chess::Chess;
+    use proptest::prelude::*;
+
+    /// The test by its definition: a `[%` followed by an event's name, anywhere.
+    fn holds_event_name(text: &str) -> bool {
+        ["[%resign", "[%draw"]
+            .iter()
+            .any(|start| text.contains(start))
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig {
+            failure_persistence: None,
+            ..ProptestConfig::with_cases(3000)
+        })]
+
+        /// Short and long comments, with the pieces of event commands in them.
+        #[test]
+        fn may_hold_event_finds_every_event_name(
+            pieces in proptest::collection::vec(
+                prop_oneof![
+                    Just("["), Just("%"), Just("[%"), Just("[%draw"), Just("[%resign"),
+                    Just("[%clk 0:05:00]"), Just(" "), Just("dra"), Just("res"), Just("é"),
+                    Just("x"), Just("long text long text long text "),
+                ],
+                0..12,
+            )
+        ) {
+            let text = pieces.concat();
+            prop_assert_eq!(may_hold_event(&text), holds_event_name(&text), "{:?}", text);
+        }
+    }
 
     #[test]
     fn event_commands_are_read_with_their_side() {

@@ -14,9 +14,9 @@
 
 use super::events::may_hold_event;
 use super::history::repetition_end;
-use super::{History, Report, number_problem, variant_of};
+use super::{History, Report, variant_of};
 use crate::games::{Color, Game, GameResult};
-use crate::notation::{Record, Token, Visitor};
+use crate::notation::{Record, Token, Visitor, WrittenNumber};
 
 /// Replays plain games streamed to it, one after another (see the module documentation).
 #[derive(Debug)]
@@ -102,10 +102,9 @@ impl<G: Game> Streamer<G> {
 
     /// One turn, as `Replayer::line` replays it on the main line; `None` where that
     /// reports something.
-    fn turn(&mut self, token: &str, number: crate::notation::WrittenNumber) -> Option<()> {
+    fn turn(&mut self, token: &str, number: WrittenNumber) -> Option<()> {
         let game = self.game.as_mut()?;
-        if number.is_written()
-            && number_problem(game.first_side, game.first_number, number, game.ply).is_some()
+        if number.is_written() && !number_fits(game.first_side, game.first_number, number, game.ply)
         {
             return None;
         }
@@ -166,6 +165,21 @@ impl<G: Game> Streamer<G> {
     }
 }
 
+/// Whether `number_problem` finds nothing wrong with a move number written before the
+/// turn at `ply`: the same test, without making its message.
+#[inline]
+fn number_fits(first_side: Color, first_number: u32, written: WrittenNumber, ply: u32) -> bool {
+    let offset = match first_side {
+        Color::White => ply,
+        Color::Black => ply + 1,
+    };
+    let second = offset % 2 == 1;
+    let number_fits = written.number.is_none_or(|given| {
+        given == first_number.saturating_add(offset / 2) && (written.ellipsis || !second)
+    });
+    number_fits && (second || !written.ellipsis)
+}
+
 impl<G: Game> Visitor for Streamer<G> {
     fn tags(&mut self, record: &Record) -> bool {
         self.report = None;
@@ -209,6 +223,45 @@ mod tests {
                 out.push(path);
             }
         }
+    }
+
+    /// The quick test of a written move number agrees with `number_problem` everywhere.
+    #[test]
+    fn number_fits_is_number_problem() {
+        use crate::games::MAX_COUNT;
+        use crate::replay::number_problem;
+        let mut checked = 0;
+        for first_side in [Color::White, Color::Black] {
+            for first_number in [1, 2, 7, MAX_COUNT - 1, MAX_COUNT] {
+                for ply in [0, 1, 2, 3, 4, 13, 14] {
+                    let numbers = [
+                        None,
+                        Some(0),
+                        Some(1),
+                        Some(2),
+                        Some(3),
+                        Some(8),
+                        Some(u32::MAX),
+                    ];
+                    for number in numbers {
+                        for ellipsis in [false, true] {
+                            let written = WrittenNumber {
+                                number,
+                                ellipsis,
+                                ..WrittenNumber::default()
+                            };
+                            assert_eq!(
+                                number_fits(first_side, first_number, written, ply),
+                                number_problem(first_side, first_number, written, ply).is_none(),
+                                "{first_side:?} {first_number} {written:?} {ply}"
+                            );
+                            checked += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(checked, 2 * 5 * 7 * 7 * 2);
     }
 
     /// A streamed game is one the full replay finds nothing in, with the same report; and
