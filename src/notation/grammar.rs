@@ -156,6 +156,19 @@ static WORD_ENDS: [bool; 256] = {
     table
 };
 
+/// The bytes of a tag name (`name-char`), as a table for the streaming grammar.
+static NAME_CHARS: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let byte = b as u8;
+        table[b] =
+            byte.is_ascii_alphanumeric() || matches!(byte, b'_' | b'+' | b'#' | b'=' | b':' | b'-');
+        b += 1;
+    }
+    table
+};
+
 /// The length of `word` without its trailing run of `!` and `?`.
 fn without_glyph(word: &str) -> usize {
     let bytes = word.as_bytes();
@@ -532,7 +545,7 @@ fn move_number<'a>(input: &'a str, word: &'a str) -> (&'a str, &'a str, WrittenN
 
 /// [`move_number`] on the bytes of a word: how many bytes the move numbers at its start
 /// take, and the last number as written (without its span).
-#[inline]
+#[inline(always)]
 fn number_prefix(word: &[u8]) -> (usize, WrittenNumber) {
     let mut written = WrittenNumber::default();
     // Most words are turns: no digit or dot to look at.
@@ -843,9 +856,12 @@ fn plain_tag_section(text: &str, start: usize, tags: &mut Vec<Tag>) -> Option<us
     let mut count = 0;
     let end = plain_tags(text, start, |name, value| {
         match tags.get_mut(count) {
+            // Most games of a file have the same tags in the same order.
             Some(tag) => {
-                tag.name.clear();
-                tag.name.push_str(name);
+                if tag.name != name {
+                    tag.name.clear();
+                    tag.name.push_str(name);
+                }
                 tag.value.clear();
                 tag.value.push_str(value);
             }
@@ -877,9 +893,7 @@ fn plain_tags(text: &str, mut i: usize, mut tag: impl FnMut(&str, &str)) -> Opti
         }
         let name_start = blanks(i + 1);
         i = name_start;
-        while bytes.get(i).is_some_and(|&b| {
-            b.is_ascii_alphanumeric() || matches!(b, b'_' | b'+' | b'#' | b'=' | b':' | b'-')
-        }) {
+        while bytes.get(i).is_some_and(|&b| NAME_CHARS[usize::from(b)]) {
             i += 1;
         }
         let name = &text[name_start..i];
