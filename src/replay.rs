@@ -13,8 +13,6 @@
 //! judged by [`events`] against the same rules, and the result must follow from how the
 //! game ended: by the rules or by an event. Nothing but events may follow the end.
 
-use std::hash::Hasher;
-
 use serde::Serialize;
 
 use crate::games::{Color, DrawReason, Game, GameResult, IllegalKind, Outcome, Variant};
@@ -952,26 +950,6 @@ fn is_subsequence(short: &str, long: &str) -> bool {
 /// Levenshtein distance over characters (strsim's).
 fn edit_distance(a: &str, b: &str) -> usize {
     strsim::levenshtein(a, b)
-}
-
-/// Repetition keys are already well-mixed hashes: pass them through.
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for byte in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(*byte);
-        }
-    }
-
-    fn write_u64(&mut self, value: u64) {
-        self.0 = value;
-    }
 }
 
 #[cfg(test)]
