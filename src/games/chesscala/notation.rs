@@ -791,9 +791,30 @@ pub fn write(position: &Chesscala, turn: &Turn) -> String {
     .to_string()
 }
 
+/// [`annotation_mismatch`] by its plain definition: the marker the turn earns worked out
+/// in full (a mate test whenever a King is in check), then compared with the token's.
+#[cfg(test)]
+pub(crate) fn annotation_mismatch_plainly(after: &Chesscala, syntax: &Notation) -> Option<String> {
+    match (syntax.marker, marker_after(after)) {
+        (Marker::Mate, Marker::Check | Marker::None) => {
+            Some("the turn is marked '#' but it is not checkmate".to_owned())
+        }
+        (Marker::Check, Marker::None) => {
+            Some("the turn is marked '+' but no king is in check".to_owned())
+        }
+        _ => None,
+    }
+}
+
 /// A complaint when a token's marker is not borne out by the position it led to.
 pub fn annotation_mismatch(after: &Chesscala, syntax: &Notation) -> Option<String> {
-    let actual = marker_after(after);
+    // Only what the token claims is tested: a check for `+`, a mate only for `#`.
+    let actual = match syntax.marker {
+        Marker::None => return None,
+        Marker::Check if after.in_check(after.turn) => Marker::Check,
+        Marker::Check => Marker::None,
+        Marker::Mate => marker_after(after),
+    };
     match (syntax.marker, actual) {
         (Marker::Mate, Marker::Check | Marker::None) => {
             Some("the turn is marked '#' but it is not checkmate".to_owned())

@@ -39,3 +39,45 @@ fn sowing_skips_full_squares_including_those_it_fills() {
     let names: Vec<String> = squares[..3].iter().map(ToString::to_string).collect();
     assert_eq!(names.join(" "), "b4 b5 b6");
 }
+
+/// The marker test, which looks for a mate only when a token claims one (`#`), answers
+/// as the plain definition (the marker earned, worked out in full) for every marker on
+/// every turn of seeded random games.
+#[test]
+fn markers_are_judged_as_the_plain_definition_along_random_games() {
+    let mut state = 0xC4E5_5CA1u64;
+    let mut turns = Vec::new();
+    let (mut checks, mut complaints) = (0, 0);
+    for _ in 0..8 {
+        let mut position = Chesscala::start();
+        for _ in 0..80 {
+            turns.clear();
+            position.legal_turns(&mut turns);
+            if turns.is_empty() || position.outcome.is_some() {
+                break;
+            }
+            state = crate::games::splitmix(state);
+            let turn = turns[(state % turns.len() as u64) as usize];
+            let mut syntax = Chesscala::parse_turn(&position.write_turn(&turn)).unwrap();
+            position.play(&turn);
+            checks += usize::from(position.in_check(position.turn));
+            for marker in [
+                notation::Marker::None,
+                notation::Marker::Check,
+                notation::Marker::Mate,
+            ] {
+                syntax.marker = marker;
+                let plain = notation::annotation_mismatch_plainly(&position, &syntax);
+                assert_eq!(
+                    position.annotation_mismatch(&syntax),
+                    plain,
+                    "{}",
+                    position.position_string()
+                );
+                complaints += usize::from(plain.is_some());
+            }
+        }
+    }
+    // Enough checks and complaints to mean something.
+    assert!(checks > 20 && complaints > 100, "{checks} {complaints}");
+}
