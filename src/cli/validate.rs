@@ -498,15 +498,21 @@ mod parallel {
     }
 
     impl Numbered {
-        /// Writes the lines with the games numbered on from `before`.
+        /// Writes the lines with the games numbered on from `before`, in one piece
+        /// (standard output writes at each line's end what it is given in pieces).
         fn write_to(&self, before: usize, out: &mut dyn Write) -> io::Result<()> {
+            if self.numbers.is_empty() {
+                return out.write_all(&self.bytes);
+            }
+            let mut lines = Vec::with_capacity(self.bytes.len() + 8 * self.numbers.len());
             let mut from = 0;
             for &(at, number) in &self.numbers {
-                out.write_all(&self.bytes[from..at])?;
-                write!(out, "{}", before + number)?;
+                lines.extend_from_slice(&self.bytes[from..at]);
+                write!(lines, "{}", before + number)?;
                 from = at;
             }
-            out.write_all(&self.bytes[from..])
+            lines.extend_from_slice(&self.bytes[from..]);
+            out.write_all(&lines)
         }
     }
 
