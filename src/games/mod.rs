@@ -354,6 +354,7 @@ impl Forbidden {
 
     /// Whether nothing is forbidden (always so in games without a repetition ban).
     #[must_use]
+    #[inline]
     pub fn is_empty(&self) -> bool {
         self.keys.is_empty()
     }
@@ -372,6 +373,7 @@ impl Forbidden {
 
     /// Whether playing `turn` in `position` is forbidden.
     #[must_use]
+    #[inline]
     pub fn forbids<G: Game>(&self, position: &G, turn: &G::Turn) -> bool {
         if self.keys.is_empty() {
             return false;

@@ -551,7 +551,60 @@ fn resolve_null(position: &Chess) -> Result<Move, IllegalTurn> {
     })
 }
 
+#[inline]
 pub(crate) fn resolve(position: &Chess, san: &San) -> Result<Move, IllegalTurn> {
+    // The fast path, small enough to inline into the replay's loop; the rest (castling,
+    // coordinates, en passant, ambiguities, errors and their explanations) apart.
+    if let SanMove::Piece {
+        role,
+        file,
+        rank,
+        capture,
+        to,
+        promotion,
+    } = san.turn
+        && let Some(m) = resolve_unique(
+            position,
+            role,
+            piece_origins(position, role, file, rank, to),
+            capture,
+            to,
+            promotion,
+        )
+    {
+        return Ok(m);
+    }
+    resolve_fully(position, san)
+}
+
+/// The squares a piece move's token allows the piece to come from: the pieces of that
+/// kind on the origin file and rank it gives. A pawn move without an origin file stays
+/// on its file (`e4` is a push).
+#[inline]
+fn piece_origins(
+    position: &Chess,
+    role: Role,
+    file: Option<u8>,
+    rank: Option<u8>,
+    to: Square,
+) -> Bitboard {
+    let file = match (role, file, rank) {
+        (Role::Pawn, None, None) => Some(to.file()),
+        _ => file,
+    };
+    let mut from_mask = position.board.by_piece(position.turn, role);
+    if let Some(file) = file {
+        from_mask &= Bitboard::file(file);
+    }
+    if let Some(rank) = rank {
+        from_mask &= Bitboard::rank(rank);
+    }
+    from_mask
+}
+
+/// [`resolve`] for every token, the fast path included.
+#[inline(never)]
+fn resolve_fully(position: &Chess, san: &San) -> Result<Move, IllegalTurn> {
     let result = match san.turn {
         SanMove::Null => resolve_null(position),
         SanMove::Castle(side) => resolve_castling(position, side),
@@ -563,18 +616,12 @@ pub(crate) fn resolve(position: &Chess, san: &San) -> Result<Move, IllegalTurn> 
             to,
             promotion,
         } => {
+            let from_mask = piece_origins(position, role, file, rank, to);
             // A pawn move without an origin file stays on its file (`e4` is a push).
             let file = match (role, file, rank) {
                 (Role::Pawn, None, None) => Some(to.file()),
                 _ => file,
             };
-            let mut from_mask = position.board.by_piece(position.turn, role);
-            if let Some(file) = file {
-                from_mask &= Bitboard::file(file);
-            }
-            if let Some(rank) = rank {
-                from_mask &= Bitboard::rank(rank);
-            }
             if let Some(m) = resolve_unique(position, role, from_mask, capture, to, promotion) {
                 return Ok(m);
             }
@@ -630,6 +677,7 @@ pub(crate) fn resolve(position: &Chess, san: &San) -> Result<Move, IllegalTurn> 
 /// [`choose`] would accept it; `None` sends the caller to the full resolution, which
 /// also explains a token that does not resolve (no candidate, an ambiguity, en passant,
 /// castling, a missing promotion piece, a capture sign without a capture).
+#[inline]
 fn resolve_unique(
     position: &Chess,
     role: Role,

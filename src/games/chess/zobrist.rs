@@ -28,6 +28,23 @@ const KEYS: [u64; KEY_COUNT] = {
     keys
 };
 
+/// The key of each set of castling rights (by their bits): the rights' keys combined.
+const CASTLING_SETS: [u64; 16] = {
+    let mut sets = [0u64; 16];
+    let mut rights = 0;
+    while rights < 16 {
+        let mut bit = 0;
+        while bit < CASTLING_KEYS {
+            if rights & (1 << bit) != 0 {
+                sets[rights] ^= KEYS[PIECE_KEYS + bit];
+            }
+            bit += 1;
+        }
+        rights += 1;
+    }
+    sets
+};
+
 /// The key of one piece on one square.
 #[inline]
 pub(crate) fn piece_key(piece: Piece, square: Square) -> u64 {
@@ -38,13 +55,8 @@ pub(crate) fn piece_key(piece: Piece, square: Square) -> u64 {
 /// file only when a capture en passant is actually legal (FIDE Laws 9.2.3).
 /// The placement part comes from the board, which keeps it up to date move by move.
 pub(crate) fn hash(position: &Chess) -> u64 {
-    let mut hash = position.board().placement_hash();
-    let rights = position.castling_rights().bits();
-    for bit in 0..CASTLING_KEYS {
-        if rights & (1 << bit) != 0 {
-            hash ^= KEYS[PIECE_KEYS + bit];
-        }
-    }
+    let mut hash = position.board().placement_hash()
+        ^ CASTLING_SETS[usize::from(position.castling_rights().bits()) & 15];
     if let Some(square) = position.legal_ep_square() {
         hash ^= KEYS[PIECE_KEYS + CASTLING_KEYS + square.file() as usize];
     }
