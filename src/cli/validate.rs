@@ -390,7 +390,8 @@ fn validate_game(
 /// so the games, findings and spans are those of one reader of the whole file; it replays
 /// the games and writes what it found into a buffer of its own, and this thread writes the
 /// buffers in the order of the blocks. At most `WINDOW` blocks per worker are read ahead of
-/// the output, so memory stays flat however large the input.
+/// the output (being replayed, or waiting for their turn to be written), so memory stays
+/// flat however large the input.
 ///
 /// Game numbers: a worker does not know how many games came before its block, so it
 /// numbers them from the block's first and keeps where each number goes ([`Numbered`]);
@@ -425,8 +426,8 @@ mod parallel {
 
     /// The bytes read at a time, and the size of a part of a large chunk.
     const BLOCK: usize = 256 << 10;
-    /// Blocks in flight per worker.
-    const WINDOW: usize = 2;
+    /// Blocks per worker read ahead of the output.
+    const WINDOW: usize = 4;
     /// The bytes after its end that a part of a large chunk reads, so that its last game
     /// is read whole.
     const SLACK: usize = 16 << 10;
@@ -554,10 +555,14 @@ mod parallel {
         stopped: Option<usize>,
     }
 
+    /// What a worker made of a piece, or its panic, passed on when the piece's turn to be
+    /// written comes.
+    type Outcome = std::thread::Result<Result<Written, CliError>>;
+
     /// What comes out at one place of the output order.
     enum Piece {
         /// A piece's output and counts.
-        Done(Result<Written, CliError>),
+        Done(Outcome),
         /// The end of a file: its summary line.
         EndOfFile(Arc<str>),
         /// Reading stopped: an error to return once everything before it is written.
@@ -573,7 +578,7 @@ mod parallel {
     ) -> Result<Tally, CliError> {
         let (sender, queue) = mpsc::sync_channel::<(usize, Job)>(jobs * WINDOW);
         let queue = Arc::new(Mutex::new(queue));
-        let (done, results) = mpsc::channel::<(usize, Result<Written, CliError>)>();
+        let (done, results) = mpsc::channel::<(usize, Outcome)>();
         std::thread::scope(|scope| {
             for _ in 0..jobs {
                 let queue = Arc::clone(&queue);
@@ -586,8 +591,12 @@ mod parallel {
                         let Ok(Ok((index, job))) = next else {
                             return;
                         };
-                        let written = worker.run(job, args, styled);
-                        if done.send((index, written)).is_err() {
+                        let written =
+                            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                                worker.run(job, args, styled)
+                            }));
+                        let panicked = written.is_err();
+                        if done.send((index, written)).is_err() || panicked {
                             return;
                         }
                     }
@@ -598,12 +607,14 @@ mod parallel {
                 sender: Some(sender),
                 results,
                 sent: 0,
-                in_flight: 0,
+                jobs: 0,
+                received: 0,
                 limit: jobs * WINDOW,
                 progress: input::Progress::new(files, args.quiet),
                 collector: Collector {
                     pending: BTreeMap::new(),
                     next: 0,
+                    written: 0,
                     games: 0,
                     decoded: false,
                     file: Tally::default(),
@@ -620,7 +631,7 @@ mod parallel {
             // The workers stop when the jobs run out.
             pipeline.sender = None;
             read?;
-            while pipeline.in_flight > 0 {
+            while pipeline.received < pipeline.jobs {
                 pipeline.collect_one(out)?;
             }
             Ok(pipeline.collector.total)
@@ -630,10 +641,13 @@ mod parallel {
     /// The jobs on their way to the workers and the output on its way back.
     struct Pipeline<'a> {
         sender: Option<mpsc::SyncSender<(usize, Job)>>,
-        results: mpsc::Receiver<(usize, Result<Written, CliError>)>,
+        results: mpsc::Receiver<(usize, Outcome)>,
         /// The pieces sent so far (each has its place in the output order).
         sent: usize,
-        in_flight: usize,
+        /// The jobs sent to the workers, and those whose output came back.
+        jobs: usize,
+        received: usize,
+        /// The most jobs whose output is not written yet.
         limit: usize,
         progress: Option<input::Progress>,
         collector: Collector<'a>,
@@ -643,7 +657,7 @@ mod parallel {
         /// Sends a job to the workers, or a piece straight to the output, waiting for the
         /// output of earlier jobs while too many are in flight.
         fn send(&mut self, piece: Result<Job, Piece>, out: &mut dyn Write) -> Result<(), CliError> {
-            while self.in_flight >= self.limit {
+            while self.jobs - self.collector.written >= self.limit {
                 self.collect_one(out)?;
             }
             let index = self.sent;
@@ -652,7 +666,7 @@ mod parallel {
                 Ok(job) => {
                     let sender = self.sender.as_ref().expect("jobs are sent before the end");
                     sender.send((index, job)).expect("workers outlive the jobs");
-                    self.in_flight += 1;
+                    self.jobs += 1;
                     Ok(())
                 }
                 Err(piece) => self
@@ -664,7 +678,7 @@ mod parallel {
         /// Waits for one job's output and writes what can be written.
         fn collect_one(&mut self, out: &mut dyn Write) -> Result<(), CliError> {
             let (index, written) = self.results.recv().expect("workers outlive the jobs");
-            self.in_flight -= 1;
+            self.received += 1;
             self.collector
                 .take(index, Piece::Done(written), self.progress.as_mut(), out)
         }
@@ -1204,6 +1218,8 @@ mod parallel {
     struct Collector<'a> {
         pending: BTreeMap<usize, Piece>,
         next: usize,
+        /// The jobs whose output is written.
+        written: usize,
         /// Games of the file being written so far.
         games: usize,
         /// Whether the file being written was said not to be UTF-8.
@@ -1232,7 +1248,9 @@ mod parallel {
                 self.next += 1;
                 match piece {
                     Piece::Done(written) => {
-                        let mut written = written?;
+                        self.written += 1;
+                        let mut written =
+                            written.unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
                         match written.part.take() {
                             None => self.write(&written, progress.as_deref_mut(), out)?,
                             Some(part) => {
