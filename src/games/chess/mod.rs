@@ -271,7 +271,13 @@ impl Game for Chess {
     const FIFTY_MOVE_CLAIM: bool = true;
 
     fn start() -> Chess {
-        Chess::from_setup(Setup::default()).expect("the standard start is valid")
+        // Checked once: a replay of many games starts each from here.
+        static START: std::sync::OnceLock<Chess> = std::sync::OnceLock::new();
+        START
+            .get_or_init(|| {
+                Chess::from_setup(Setup::default()).expect("the standard start is valid")
+            })
+            .clone()
     }
 
     fn from_position_string(text: &str) -> Result<Chess, SetupError> {
