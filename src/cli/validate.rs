@@ -712,11 +712,7 @@ mod parallel {
         let mut file = File {
             input: &mut *input,
             block: Vec::with_capacity(BLOCK + BLOCK / 4),
-            start: Span {
-                offset: 0,
-                line: 1,
-                column: 1,
-            },
+            start: Span::START,
             ended: false,
         };
         match file.read_blocks(&name, pipeline, out)? {
@@ -1337,15 +1333,9 @@ mod parallel {
     mod tests {
         use super::*;
 
-        const START: Span = Span {
-            offset: 0,
-            line: 1,
-            column: 1,
-        };
-
         /// Every game boundary the reader's splitter finds in `text`.
         fn boundaries(text: &str) -> Vec<usize> {
-            let mut boundaries = Boundaries::at(START);
+            let mut boundaries = Boundaries::at(Span::START);
             let (mut scanned, mut found) = (0, Vec::new());
             while scanned < text.len() {
                 let (used, boundary) = boundaries.scan(&text.as_bytes()[scanned..], scanned);
@@ -1390,7 +1380,7 @@ mod parallel {
             ];
             let text: Vec<&str> = (0..80_000).map(|n| games[n % games.len()]).collect();
             let text = text.join("\n\n");
-            let starts = cut_parts(&text, START);
+            let starts = cut_parts(&text, Span::START);
             assert!(starts.len() > 3, "{}", starts.len());
             for pair in starts.windows(2) {
                 let (before, at) = (pair[0].offset, pair[1].offset);

@@ -1006,11 +1006,7 @@ mod tests {
     /// streamed to its end reads as a plain record with the same tags, tokens, result and
     /// end; one given up is not plain (an error, a variation, an escape in a tag value).
     fn stream_agrees_with_game(text: &str) -> Result<(), TestCaseError> {
-        let start = Span {
-            offset: 0,
-            line: 1,
-            column: 1,
-        };
+        let start = Span::START;
         let mut line_starts = Vec::new();
         index_lines(text, &mut line_starts);
         let mut scratch = Scratch::default();

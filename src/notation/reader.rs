@@ -113,11 +113,7 @@ pub struct Decoded {
 impl<R: BufRead> Reader<R> {
     /// A reader of the games in `inner`.
     pub fn new(inner: R) -> Reader<R> {
-        let start = Span {
-            offset: 0,
-            line: 1,
-            column: 1,
-        };
+        let start = Span::START;
         Reader {
             inner,
             splitter: Splitter::new(),
@@ -603,11 +599,7 @@ pub fn parse_record(text: &str) -> Result<Record, ParseError> {
     };
     let record = match reader.next() {
         None => {
-            let start = Span {
-                offset: 0,
-                line: 1,
-                column: 1,
-            };
+            let start = Span::START;
             let mut line_starts = Vec::new();
             index_lines(text, &mut line_starts);
             let span = Locator::new(text, start, &line_starts).locate(text.len());

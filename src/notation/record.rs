@@ -21,6 +21,15 @@ pub struct Span {
     pub column: u32,
 }
 
+impl Span {
+    /// The start of an input: offset 0, line 1, column 1.
+    pub const START: Span = Span {
+        offset: 0,
+        line: 1,
+        column: 1,
+    };
+}
+
 impl PartialEq for Span {
     /// Always true: a span says where a thing was read, not what it is.
     fn eq(&self, _other: &Span) -> bool {
