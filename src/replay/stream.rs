@@ -213,66 +213,17 @@ mod tests {
     use crate::notation::Reader;
     use crate::replay::{Options, replay_with};
 
-    /// Every `.pgn` file under `folder`, recursively.
-    fn pgn_files(folder: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
-        for entry in std::fs::read_dir(folder).expect("the test data is there") {
-            let path = entry.expect("a readable folder").path();
-            if path.is_dir() {
-                pgn_files(&path, out);
-            } else if path.extension().is_some_and(|extension| extension == "pgn") {
-                out.push(path);
-            }
-        }
-    }
-
-    /// The quick test of a written move number agrees with `number_problem` everywhere.
-    #[test]
-    fn number_fits_is_number_problem() {
-        use crate::games::MAX_COUNT;
-        use crate::replay::number_problem;
-        let mut checked = 0;
-        for first_side in [Color::White, Color::Black] {
-            for first_number in [1, 2, 7, MAX_COUNT - 1, MAX_COUNT] {
-                for ply in [0, 1, 2, 3, 4, 13, 14] {
-                    let numbers = [
-                        None,
-                        Some(0),
-                        Some(1),
-                        Some(2),
-                        Some(3),
-                        Some(8),
-                        Some(u32::MAX),
-                    ];
-                    for number in numbers {
-                        for ellipsis in [false, true] {
-                            let written = WrittenNumber {
-                                number,
-                                ellipsis,
-                                ..WrittenNumber::default()
-                            };
-                            assert_eq!(
-                                number_fits(first_side, first_number, written, ply),
-                                number_problem(first_side, first_number, written, ply).is_none(),
-                                "{first_side:?} {first_number} {written:?} {ply}"
-                            );
-                            checked += 1;
-                        }
-                    }
-                }
-            }
-        }
-        assert_eq!(checked, 2 * 5 * 7 * 7 * 2);
-    }
-
     /// A streamed game is one the full replay finds nothing in, with the same report; and
     /// the games given up are read again, so the reader returns every game once.
     #[test]
     fn streamed_games_get_the_full_replays_report() {
-        let mut files = Vec::new();
-        pgn_files(
-            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data"),
-            &mut files,
-        );
+        let files = walkdir::WalkDir::new(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data"),
+        )
+        .sort_by_file_name()
+        .into_iter()
+        .map(|entry| entry.expect("the test data is readable").into_path())
+        .filter(|path| path.extension().is_some_and(|extension| extension == "pgn"));
         let (mut streamed, mut given_up) = (0, 0);
         for path in files {
             let bytes = std::fs::read(&path).expect("a readable file");

@@ -414,15 +414,7 @@ fn validate_output_is_the_same_on_one_core_and_on_several() {
             };
             let one = run("1");
             assert!(one.stdout.len() > 10_000, "{}", stderr(&one));
-            for jobs in ["2", "3"] {
-                let several = run(jobs);
-                assert_eq!(several.status.code(), one.status.code(), "{mode:?} {jobs}");
-                assert!(
-                    several.stdout == one.stdout,
-                    "{mode:?} --jobs {jobs}: the output differs from --jobs 1"
-                );
-                assert_eq!(stderr(&several), stderr(&one), "{mode:?} {jobs}");
-            }
+            assert_more_jobs_write_the_same(mode, &one, run);
         }
     }
     assert_eq!(
@@ -478,15 +470,7 @@ fn validate_spreads_games_without_tags_and_writes_what_one_core_writes() {
         let one = run("1");
         // 45,003 games: the parse error took 10,000 with it.
         assert!(stdout(&one).contains("45003"), "{}", stderr(&one));
-        for jobs in ["2", "3"] {
-            let several = run(jobs);
-            assert_eq!(several.status.code(), one.status.code(), "{mode:?} {jobs}");
-            assert!(
-                several.stdout == one.stdout,
-                "{mode:?} --jobs {jobs}: the output differs from --jobs 1"
-            );
-            assert_eq!(stderr(&several), stderr(&one), "{mode:?} {jobs}");
-        }
+        assert_more_jobs_write_the_same(mode, &one, run);
     }
 }
 
@@ -539,4 +523,18 @@ fn lenient_results_turns_only_the_result_mismatches_into_warnings() {
     assert_eq!(formatted.status.code(), Some(1));
     let formatted = pbem(&["fmt", "--lenient-results", text(&unknown)]);
     assert_eq!(formatted.status.code(), Some(0), "{}", stderr(&formatted));
+}
+
+/// `run(jobs)` with 2 and 3 jobs exits, writes and says on stderr what `one` (its run with
+/// one job) did, byte for byte.
+fn assert_more_jobs_write_the_same(mode: &[&str], one: &Output, run: impl Fn(&str) -> Output) {
+    for jobs in ["2", "3"] {
+        let several = run(jobs);
+        assert_eq!(several.status.code(), one.status.code(), "{mode:?} {jobs}");
+        assert!(
+            several.stdout == one.stdout,
+            "{mode:?} --jobs {jobs}: the output differs from --jobs 1"
+        );
+        assert_eq!(stderr(&several), stderr(one), "{mode:?} {jobs}");
+    }
 }
