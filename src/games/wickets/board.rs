@@ -474,7 +474,7 @@ pub(super) fn read_position(text: &str) -> Result<Wickets, SetupError> {
         let mut file = 0u8;
         for c in rank_text.chars() {
             if let Some(n) = c.to_digit(10) {
-                file += n as u8;
+                file = file.saturating_add(n as u8);
                 continue;
             }
             if file >= 8 {

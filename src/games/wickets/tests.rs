@@ -76,3 +76,15 @@ fn generation_agrees_with_the_plain_definition_along_random_games() {
     }
     assert!(positions > 5000, "{positions} positions");
 }
+
+/// A run of digits in a rank longer than the board is refused, not counted past the
+/// largest file number (a fuzz finding: it overflowed).
+#[test]
+fn a_long_run_of_digits_in_a_rank_is_refused() {
+    let start = Wickets::start().position_string();
+    let (placement, rest) = start.split_once('/').unwrap();
+    assert!(!placement.is_empty());
+    let text = format!("{}/{rest}", "9".repeat(40));
+    let error = Wickets::from_position_string(&text).unwrap_err();
+    assert!(error.to_string().contains("rank 8"), "{error}");
+}
