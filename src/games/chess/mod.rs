@@ -8,6 +8,7 @@
 
 pub(crate) mod attacks;
 pub(crate) mod bitboard;
+mod magics;
 mod movegen;
 mod san;
 mod setup;
