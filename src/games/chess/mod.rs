@@ -165,6 +165,7 @@ impl Chess {
     /// The en passant square only when a capture en passant is legal: what makes two
     /// positions differ for repetition under the FIDE Laws.
     #[must_use]
+    #[inline]
     pub fn legal_ep_square(&self) -> Option<Square> {
         let ep = self.ep_square?;
         let capturers =
@@ -172,12 +173,16 @@ impl Chess {
         if capturers.is_empty() {
             return None;
         }
+        self.ep_capture_is_legal(ep, capturers).then_some(ep)
+    }
+
+    /// Whether one of `capturers` may legally take en passant on `ep` (it may be pinned,
+    /// or the capture may open a line to its king).
+    #[inline(never)]
+    fn ep_capture_is_legal(&self, ep: Square, capturers: Bitboard) -> bool {
         let mut moves = movegen::TargetList::new();
         self.generate(capturers, Bitboard::from_square(ep), &mut moves);
-        moves
-            .iter()
-            .any(|m| m.kind == MoveKind::EnPassant)
-            .then_some(ep)
+        moves.iter().any(|m| m.kind == MoveKind::EnPassant)
     }
 
     /// Half-moves since the last capture or pawn move.
@@ -203,7 +208,14 @@ impl Chess {
     /// Whether the side to move has no legal move at all.
     #[must_use]
     pub fn has_no_legal_move(&self) -> bool {
-        self.legal_moves().is_empty()
+        // The king's moves first: they are few, and usually there is one.
+        let mut king_moves = movegen::TargetList::new();
+        self.generate(
+            Bitboard::from_square(self.our_king()),
+            Bitboard::ALL,
+            &mut king_moves,
+        );
+        king_moves.is_empty() && self.legal_moves().is_empty()
     }
 
     /// Whether the side to move is checkmated.
@@ -235,6 +247,32 @@ impl Chess {
         knights.is_empty()
             && ((bishops & Bitboard::DARK_SQUARES).is_empty()
                 || (bishops & !Bitboard::DARK_SQUARES).is_empty())
+    }
+
+    /// What [`Game::annotation_mismatch`] says about a marker that is not a plain `+` in
+    /// check: a `+` without check, or a `#` without check or with a legal move.
+    #[cold]
+    #[inline(never)]
+    fn marker_mismatch(&self, marker: CheckMarker) -> Option<String> {
+        let side = self.turn.name();
+        match marker {
+            CheckMarker::None => None,
+            CheckMarker::Check if !self.is_check() => {
+                Some(format!("claims check but {side} is not in check"))
+            }
+            CheckMarker::Check => None,
+            CheckMarker::Mate if !self.is_check() => {
+                Some(format!("claims mate but {side} is not in check"))
+            }
+            CheckMarker::Mate => {
+                let moves = self.legal_moves();
+                let example = moves.first()?;
+                Some(format!(
+                    "claims mate but {side} has legal moves, e.g. {}",
+                    self.write_turn(example)
+                ))
+            }
+        }
     }
 
     /// Leaf count `depth` moves deep, with the last level counted from the size of the
@@ -329,6 +367,7 @@ impl Game for Chess {
         San::parse(token)
     }
 
+    #[inline]
     fn resolve(&self, syntax: &San) -> Result<Move, IllegalTurn> {
         san::resolve(self, syntax)
     }
@@ -386,29 +425,19 @@ impl Game for Chess {
         (self.halfmove_clock >= 100).then_some(DrawReason::FiftyMoves)
     }
 
+    #[inline]
     fn repetition_key(&self) -> u64 {
         zobrist::hash(self)
     }
 
+    /// The common cases (no marker, a true `+`) inline; the rest, which may write a
+    /// message or look for a legal move, apart.
+    #[inline]
     fn annotation_mismatch(&self, syntax: &San) -> Option<String> {
-        let side = self.turn.name();
         match syntax.marker {
             CheckMarker::None => None,
-            CheckMarker::Check if !self.is_check() => {
-                Some(format!("claims check but {side} is not in check"))
-            }
-            CheckMarker::Check => None,
-            CheckMarker::Mate if !self.is_check() => {
-                Some(format!("claims mate but {side} is not in check"))
-            }
-            CheckMarker::Mate => {
-                let moves = self.legal_moves();
-                let example = moves.first()?;
-                Some(format!(
-                    "claims mate but {side} has legal moves, e.g. {}",
-                    self.write_turn(example)
-                ))
-            }
+            CheckMarker::Check if self.is_check() => None,
+            marker => self.marker_mismatch(marker),
         }
     }
 

@@ -478,7 +478,7 @@ impl Chess {
         match m.kind {
             MoveKind::Normal | MoveKind::Capture => {
                 if m.kind == MoveKind::Capture {
-                    self.board.remove(m.to);
+                    self.board.take(m.to, them);
                     self.halfmove_clock = 0;
                 }
                 self.board.shift(piece, m.from, m.to);

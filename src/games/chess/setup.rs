@@ -159,6 +159,19 @@ impl Board {
         }
     }
 
+    /// Takes the piece of `color` that stands on `square` (a capture: the colour is
+    /// known, so only the role is looked up).
+    #[inline]
+    pub(crate) fn take(&mut self, square: Square, color: Color) {
+        let Some(role) = self.role_at(square) else {
+            return;
+        };
+        let bit = Bitboard::from_square(square);
+        self.roles[role.index()] ^= bit;
+        self.colors[color_index(color)] ^= bit;
+        self.placement_hash ^= zobrist::piece_key(Piece { color, role }, square);
+    }
+
     /// Moves a known piece between squares (the destination must be empty).
     #[inline]
     pub(crate) fn shift(&mut self, piece: Piece, from: Square, to: Square) {

@@ -54,6 +54,7 @@ pub(crate) fn piece_key(piece: Piece, square: Square) -> u64 {
 /// The repetition hash: placement, side to move, castling rights, and the en passant
 /// file only when a capture en passant is actually legal (FIDE Laws 9.2.3).
 /// The placement part comes from the board, which keeps it up to date move by move.
+#[inline]
 pub(crate) fn hash(position: &Chess) -> u64 {
     let mut hash = position.board().placement_hash()
         ^ CASTLING_SETS[usize::from(position.castling_rights().bits()) & 15];
