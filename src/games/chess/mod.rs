@@ -367,7 +367,6 @@ impl Game for Chess {
         San::parse(token)
     }
 
-    #[inline]
     fn resolve(&self, syntax: &San) -> Result<Move, IllegalTurn> {
         san::resolve(self, syntax)
     }
