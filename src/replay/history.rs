@@ -233,6 +233,7 @@ impl<G: Game> History<G> {
 
     /// Counts one more occurrence of the position with this key; returns how many there
     /// are now.
+    #[inline]
     pub fn enter_key(&mut self, key: u64) -> u32 {
         let count = self.counts.increment(key);
         if let RepetitionRule::IllegalAt(limit) = G::REPETITION

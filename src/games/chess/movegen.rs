@@ -194,6 +194,22 @@ impl Chess {
             & b.by_color(by)
     }
 
+    /// The enemy pieces that would attack our king on `king` once a piece of ours has
+    /// moved to `to` (taking whatever stood there), leaving the occupancy `occupied`:
+    /// [`Chess::attackers_to`] without the enemy king, which can never stand next to
+    /// ours, and without the piece taken on `to`.
+    #[inline]
+    pub(crate) fn attacked_after(&self, king: Square, occupied: Bitboard, to: Square) -> Bitboard {
+        let t = tables();
+        let b = &self.board;
+        let them = self.turn.other();
+        ((t.rook(king, occupied) & b.rooks_and_queens())
+            | (t.bishop(king, occupied) & b.bishops_and_queens())
+            | (attacks::knight(king) & b.by_role(Role::Knight))
+            | (attacks::pawn(self.turn, king) & b.by_role(Role::Pawn)))
+            & b.by_color(them).without(to)
+    }
+
     /// The king of the side to move. A validated position always has exactly one.
     #[inline]
     pub(crate) fn our_king(&self) -> Square {

@@ -742,8 +742,9 @@ fn resolve_unique(
                 .is_empty()
         } else {
             // A piece taken on `to` attacks nothing any more.
-            let after = occupied.without(from).with(to);
-            (position.attackers_to(king, them, after) & !Bitboard::from_square(to)).is_empty()
+            position
+                .attacked_after(king, occupied.without(from).with(to), to)
+                .is_empty()
         };
         if safe {
             if found.is_some() {
