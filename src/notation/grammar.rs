@@ -547,6 +547,8 @@ fn move_number<'a>(input: &'a str, word: &'a str) -> (&'a str, &'a str, WrittenN
 /// take, and the last number as written (without its span).
 #[inline(always)]
 fn number_prefix(word: &[u8]) -> (usize, WrittenNumber) {
+    /// One more than the largest `u32`: a value held at this or more does not fit.
+    const TOO_LARGE: u64 = 1 << 32;
     let mut written = WrittenNumber::default();
     // Most words are turns: no digit or dot to look at.
     if !matches!(word.first(), Some(b'0'..=b'9' | b'.')) {
@@ -555,22 +557,62 @@ fn number_prefix(word: &[u8]) -> (usize, WrittenNumber) {
     // `1.1.` is two move numbers; what follows the last one is the turn.
     let mut at = 0;
     loop {
-        let digits = word[at..].iter().take_while(|b| b.is_ascii_digit()).count();
-        let dots = word[at + digits..]
-            .iter()
-            .take_while(|&&b| b == b'.')
-            .count();
-        if dots == 0 {
-            return (at, written);
+        let start = at;
+        // The number's value as `decimal` reads it, held at `TOO_LARGE` once past a `u32`.
+        let mut value = 0u64;
+        while let Some(&b) = word.get(at) {
+            if !b.is_ascii_digit() {
+                break;
+            }
+            value = (value * 10 + u64::from(b - b'0')).min(TOO_LARGE);
+            at += 1;
         }
-        if digits > 0 {
-            written.number = decimal(&word[at..at + digits]);
+        let digits_end = at;
+        while word.get(at) == Some(&b'.') {
+            at += 1;
+        }
+        let dots = at - digits_end;
+        if dots == 0 {
+            return (start, written);
+        }
+        if digits_end > start {
+            written.number = u32::try_from(value).ok();
             written.ellipsis = dots > 1;
         } else {
             written.ellipsis |= dots > 1;
         }
-        at += digits + dots;
     }
+}
+
+/// The usual move number, read in one step: one to nine digits (which fit in a `u32`) and
+/// dots, at the end of the word or before a turn that starts with neither (`12.`,
+/// `12...`, `1.e4`). What [`number_prefix`] gives for such a word; `None` for anything
+/// else, which it reads.
+#[inline(always)]
+fn plain_number(word: &[u8]) -> Option<(usize, WrittenNumber)> {
+    let mut value = 0;
+    let mut at = 0;
+    while let Some(&b) = word.get(at) {
+        if !b.is_ascii_digit() || at == 9 {
+            break;
+        }
+        value = value * 10 + u32::from(b - b'0');
+        at += 1;
+    }
+    let digits = at;
+    while word.get(at) == Some(&b'.') {
+        at += 1;
+    }
+    let dots = at - digits;
+    if digits == 0 || dots == 0 || matches!(word.get(at), Some(b'0'..=b'9' | b'.')) {
+        return None;
+    }
+    let written = WrittenNumber {
+        number: Some(value),
+        ellipsis: dots > 1,
+        span: Span::default(),
+    };
+    Some((at, written))
 }
 
 /// The value of a run of ASCII digits, `None` when it does not fit in a `u32` (what
@@ -759,34 +801,176 @@ pub(crate) fn stream<V: Visitor + ?Sized>(
     if start == bytes.len() {
         return None;
     }
-    let mut i = plain_tag_section(text, start, &mut record.tags)?;
+    let i = plain_tag_section(text, start, &mut record.tags)?;
     if !visitor.tags(record) {
         return None;
     }
+    let (i, result) = stream_movetext(text, i, visitor)?;
+    if !visitor.end(result) {
+        return None;
+    }
+    Some(gap_end(bytes, i, false))
+}
+
+/// What a byte starts in the movetext of a plain game, for [`stream_movetext`]'s dispatch.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Class {
+    /// A word: a turn, a move number, a result, a glyph.
+    Word,
+    /// White space but a newline.
+    Blank,
+    /// A newline: a `%` after it starts an escape line.
+    Newline,
+    /// `%`: an escape line at the start of a line, else a word.
+    Percent,
+    /// `{`: a comment to the next `}`.
+    Brace,
+    /// `;`: a comment to the end of the line.
+    Semicolon,
+    /// `$`: a numeric annotation glyph.
+    Dollar,
+    /// `(`, `)`, `}`, `[`, `]`: a variation or an error, which the full grammar reads.
+    Other,
+}
+
+/// [`Class`] as a table: one lookup per element of the movetext.
+static CLASSES: [Class; 256] = {
+    let mut table = [Class::Word; 256];
+    let mut b = 0;
+    while b < 256 {
+        let byte = b as u8;
+        table[b] = match byte {
+            b'\n' => Class::Newline,
+            b'%' => Class::Percent,
+            b'{' => Class::Brace,
+            b';' => Class::Semicolon,
+            b'$' => Class::Dollar,
+            b'(' | b')' | b'}' | b'[' | b']' => Class::Other,
+            _ if byte.is_ascii_whitespace() => Class::Blank,
+            _ => Class::Word,
+        };
+        b += 1;
+    }
+    table
+};
+
+/// The movetext of [`stream`] from byte `i` of `text`: hands each element of a plain main
+/// line to `visitor`, and returns where the movetext ends with its termination marker;
+/// `None` when the visitor or the grammar gives the game up.
+///
+/// The same rules as `line` (with `gap` folded into the loop): one lookup in [`CLASSES`]
+/// says what the next byte starts; a word is scanned once, and only a word that starts
+/// with a digit or a dot is looked at for a move number, only one that starts with `0`,
+/// `1` or `*` (after its move numbers) for a result. Not inlined into [`stream`], so that
+/// its loop has the registers to itself.
+#[inline(never)]
+fn stream_movetext<V: Visitor + ?Sized>(
+    text: &str,
+    mut i: usize,
+    visitor: &mut V,
+) -> Option<(usize, Option<GameResult>)> {
+    let bytes = text.as_bytes();
+    let (classes, word_ends) = (&CLASSES, &WORD_ENDS);
     // Whether the line has a turn yet (a glyph needs one before it).
     let mut turns = false;
     let mut number = WrittenNumber::default();
+    // Whether `i` starts a line within a gap (an element never ends after a newline).
+    let mut line_start = false;
     let result = loop {
-        i = gap_end(bytes, i, false);
         let Some(&first) = bytes.get(i) else {
             break None;
         };
-        match first {
-            b'{' => {
-                let close = i + 1 + memchr(b'}', &bytes[i + 1..])?;
+        match classes[usize::from(first)] {
+            Class::Blank => {
+                i += 1;
+                line_start = false;
+                continue;
+            }
+            Class::Newline => {
+                i += 1;
+                line_start = true;
+                continue;
+            }
+            // escape-line = "%" , { any character but newline } ;
+            Class::Percent if line_start => {
+                i += memchr(b'\n', &bytes[i..]).unwrap_or(bytes.len() - i);
+                continue;
+            }
+            // word = word-char , { word-char } ;
+            Class::Word | Class::Percent => {
+                let start = i;
+                let end = bytes[start + 1..]
+                    .iter()
+                    .position(|&b| word_ends[usize::from(b)])
+                    .map_or(bytes.len(), |n| start + 1 + n);
+                i = end;
+                let mut from = start;
+                if matches!(first, b'0'..=b'9' | b'.') {
+                    let word = &bytes[start..end];
+                    let (skip, written) = match plain_number(word) {
+                        Some(plain) => plain,
+                        None => number_prefix(word),
+                    };
+                    if written.is_written() {
+                        number = written;
+                    }
+                    from += skip;
+                    if from == end {
+                        line_start = false;
+                        continue;
+                    }
+                }
+                // The glyph: the trailing run of `!` and `?`; one or two of them make a
+                // known glyph (`glyph_nag`), more do not.
+                let mut stem_end = end;
+                while stem_end > from && matches!(bytes[stem_end - 1], b'!' | b'?') {
+                    stem_end -= 1;
+                }
+                // A result is never a turn, even after a move number or before a glyph.
+                if matches!(bytes[from], b'0' | b'1' | b'*')
+                    && let Some(result) = GameResult::from_token(&text[from..stem_end])
+                {
+                    if end > stem_end {
+                        return None;
+                    }
+                    break Some(result);
+                }
+                if end - stem_end > 2 {
+                    return None;
+                }
+                if stem_end == from {
+                    if !turns || !visitor.token(Token::Nag) {
+                        return None;
+                    }
+                } else {
+                    if !visitor.token(Token::Turn(&text[from..stem_end], number)) {
+                        return None;
+                    }
+                    if end > stem_end && !visitor.token(Token::Nag) {
+                        return None;
+                    }
+                    turns = true;
+                    number = WrittenNumber::default();
+                }
+            }
+            // comment = "{" , { any character but "}" } , "}" ;
+            Class::Brace => {
+                let close = find_close(bytes, i + 1)?;
                 if !visitor.token(Token::Comment(&text[i + 1..close])) {
                     return None;
                 }
                 i = close + 1;
             }
-            b';' => {
+            // comment = ";" , { any character but newline } ;
+            Class::Semicolon => {
                 let end = memchr(b'\n', &bytes[i + 1..]).map_or(bytes.len(), |n| i + 1 + n);
                 if !visitor.token(Token::Comment(&text[i + 1..end])) {
                     return None;
                 }
                 i = end;
             }
-            b'$' => {
+            // nag = "$" , digit , { digit } ;
+            Class::Dollar => {
                 let digits = bytes[i + 1..]
                     .iter()
                     .take_while(|b| b.is_ascii_digit())
@@ -797,55 +981,33 @@ pub(crate) fn stream<V: Visitor + ?Sized>(
                 }
                 i += 1 + digits;
             }
-            b'(' | b')' | b'}' | b'[' | b']' => return None,
-            _ => {
-                let end = bytes[i..]
-                    .iter()
-                    .position(|&b| ends_word(b))
-                    .map_or(bytes.len(), |n| i + n);
-                let (skip, written) = number_prefix(&bytes[i..end]);
-                if written.is_written() {
-                    number = written;
-                }
-                let token = &text[i + skip..end];
-                i = end;
-                if token.is_empty() {
-                    continue;
-                }
-                let stem = &token[..without_glyph(token)];
-                if matches!(token.as_bytes()[0], b'0' | b'1' | b'*')
-                    && let Some(result) = GameResult::from_token(stem)
-                {
-                    if token.len() > stem.len() {
-                        return None;
-                    }
-                    break Some(result);
-                }
-                let glyph = &token[stem.len()..];
-                if !glyph.is_empty() && glyph_nag(glyph).is_none() {
-                    return None;
-                }
-                if stem.is_empty() {
-                    if !turns || !visitor.token(Token::Nag) {
-                        return None;
-                    }
-                } else {
-                    if !visitor.token(Token::Turn(stem, number)) {
-                        return None;
-                    }
-                    if !glyph.is_empty() && !visitor.token(Token::Nag) {
-                        return None;
-                    }
-                    turns = true;
-                    number = WrittenNumber::default();
-                }
-            }
+            Class::Other => return None,
         }
+        line_start = false;
     };
-    if !visitor.end(result) {
-        return None;
+    Some((i, result))
+}
+
+/// Where the first `}` at or after byte `from` of `bytes` is. Most comments are short (a
+/// clock, an evaluation): eight bytes at a time first, without setting up memchr.
+#[inline]
+fn find_close(bytes: &[u8], from: usize) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let mut at = from;
+    while let Some(chunk) = bytes.get(at..at + 8) {
+        let word = u64::from_le_bytes(chunk.try_into().unwrap_or_default()) ^ (ONES * 0x7d);
+        // A high bit marks a zero byte of `word`, a `}`: the lowest mark is exact (a false
+        // mark is only ever above a true one).
+        let found = word.wrapping_sub(ONES) & !word & (ONES * 0x80);
+        if found != 0 {
+            return Some(at + (found.trailing_zeros() / 8) as usize);
+        }
+        at += 8;
+        if at - from >= 32 {
+            return memchr(b'}', &bytes[at..]).map(|n| at + n);
+        }
     }
-    Some(gap_end(bytes, i, false))
+    bytes[at..].iter().position(|&b| b == b'}').map(|n| at + n)
 }
 
 /// `tag-section` from byte `start` of `text` when every tag pair is plain: no escape in a
@@ -1132,6 +1294,89 @@ mod tests {
         #[test]
         fn streaming_reads_odd_bytes_as_the_grammar_does(bytes in proptest::collection::vec(any::<u8>(), 0..200)) {
             stream_agrees_with_game(&String::from_utf8_lossy(&bytes))?;
+        }
+    }
+
+    /// [`number_prefix`] by its definition: runs of digits and dots, each number read by
+    /// `str::parse`.
+    fn number_prefix_by_definition(word: &str) -> (usize, Option<u32>, bool) {
+        let (mut at, mut number, mut ellipsis) = (0, None, false);
+        loop {
+            let digits = word[at..].bytes().take_while(u8::is_ascii_digit).count();
+            let dots = word[at + digits..]
+                .bytes()
+                .take_while(|&b| b == b'.')
+                .count();
+            if dots == 0 {
+                return (at, number, ellipsis);
+            }
+            if digits > 0 {
+                number = word[at..at + digits].parse::<u32>().ok();
+                ellipsis = dots > 1;
+            } else {
+                ellipsis |= dots > 1;
+            }
+            at += digits + dots;
+        }
+    }
+
+    /// Words made of digits, dots and the starts of turns.
+    fn numberish() -> impl Strategy<Value = String> {
+        let piece = prop_oneof![
+            Just("1"),
+            Just("0"),
+            Just("9"),
+            Just("12"),
+            Just("4294967295"),
+            Just("4294967296"),
+            Just("999999999"),
+            Just("."),
+            Just("..."),
+            Just("e4"),
+            Just("-0"),
+            Just("!"),
+        ];
+        proptest::collection::vec(piece, 0..6).prop_map(|pieces| pieces.concat())
+    }
+
+    proptest! {
+        #![proptest_config(config(3000))]
+
+        #[test]
+        fn move_numbers_are_read_by_their_definition(word in numberish()) {
+            let (skip, written) = number_prefix(word.as_bytes());
+            prop_assert_eq!(
+                (skip, written.number, written.ellipsis),
+                number_prefix_by_definition(&word),
+                "{}", word
+            );
+            if let Some((skip, written)) = plain_number(word.as_bytes()) {
+                prop_assert_eq!(
+                    (skip, written.number, written.ellipsis),
+                    number_prefix_by_definition(&word),
+                    "{}", word
+                );
+            }
+        }
+
+        #[test]
+        fn a_comment_closes_at_the_first_brace(
+            bytes in proptest::collection::vec(prop_oneof![Just(b'}'), Just(b'x'), Just(0xfd), any::<u8>()], 0..120),
+            from in 0usize..130,
+        ) {
+            let from = from.min(bytes.len());
+            let expected = bytes[from..].iter().position(|&b| b == b'}').map(|n| from + n);
+            prop_assert_eq!(find_close(&bytes, from), expected);
+        }
+    }
+
+    #[test]
+    fn usual_move_numbers_are_read_in_one_step() {
+        for word in ["1.", "12...", "1.e4", "999999999.", "3..Nf6"] {
+            assert!(plain_number(word.as_bytes()).is_some(), "{word}");
+        }
+        for word in ["1.1.", "1", "...", "1234567890.", "e4"] {
+            assert!(plain_number(word.as_bytes()).is_none(), "{word}");
         }
     }
 

@@ -101,7 +101,9 @@ impl<G: Game> Streamer<G> {
     }
 
     /// One turn, as `Replayer::line` replays it on the main line; `None` where that
-    /// reports something.
+    /// reports something. Not inlined into the grammar's loop, which calls it for every
+    /// turn.
+    #[inline(never)]
     fn turn(&mut self, token: &str, number: WrittenNumber) -> Option<()> {
         let game = self.game.as_mut()?;
         if number.is_written() && !number_fits(game.first_side, game.first_number, number, game.ply)
@@ -187,6 +189,7 @@ impl<G: Game> Visitor for Streamer<G> {
         self.game.is_some()
     }
 
+    #[inline]
     fn token(&mut self, token: Token<'_>) -> bool {
         let going = match token {
             // Record events are judged (`events_at`): left to the full replay.
