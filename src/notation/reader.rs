@@ -745,12 +745,12 @@ impl Splitter {
     /// the line is looked at with memchr, not byte by byte. A line with a `;` is left to
     /// [`Splitter::scan`]. Returns where scanning goes on.
     fn skim_comments(&mut self, bytes: &[u8], at: usize, base: usize) -> usize {
-        let end = memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |n| at + n);
-        let line = &bytes[at..end];
-        if memchr(b';', line).is_some() {
+        let end = memchr2(b';', b'\n', &bytes[at..]).map_or(bytes.len(), |n| at + n);
+        if bytes.get(end) == Some(&b';') {
             self.lex = Lex::Brace { column1: false };
             return at + 1;
         }
+        let line = &bytes[at..end];
         let in_comment = memrchr2(b'{', b'}', line).is_some_and(|last| line[last] == b'{');
         if end == bytes.len() {
             self.lex = if in_comment {
