@@ -238,7 +238,13 @@ fn serialize_outcome<S: serde::Serializer>(
 /// The game a record is played in, chosen by its `[Variant]` tag (missing means orthodox
 /// chess), or the unknown name.
 pub fn variant_of(record: &Record) -> Result<Variant, String> {
-    match record.tag("Variant") {
+    variant_named(record.tag("Variant"))
+}
+
+/// The game a `[Variant]` tag's value (`None` when there is none) names, as
+/// [`variant_of`] reads it.
+pub(crate) fn variant_named(value: Option<&str>) -> Result<Variant, String> {
+    match value {
         None => Ok(Variant::Chess),
         Some(name) if name.trim().is_empty() => Ok(Variant::Chess),
         Some(name) => Variant::from_name(name).ok_or_else(|| name.to_owned()),

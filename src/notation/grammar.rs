@@ -1018,14 +1018,17 @@ fn plain_tag_section(text: &str, start: usize, tags: &mut Vec<Tag>) -> Option<us
     let mut count = 0;
     let end = plain_tags(text, start, |name, value| {
         match tags.get_mut(count) {
-            // Most games of a file have the same tags in the same order.
+            // Most games of a file have the same tags in the same order, and many values
+            // are those of the game before (the event, the date, the time control).
             Some(tag) => {
                 if tag.name != name {
                     tag.name.clear();
                     tag.name.push_str(name);
                 }
-                tag.value.clear();
-                tag.value.push_str(value);
+                if tag.value != value {
+                    tag.value.clear();
+                    tag.value.push_str(value);
+                }
             }
             None => tags.push(Tag {
                 name: CompactString::new(name),
@@ -1049,9 +1052,14 @@ fn plain_tags(text: &str, mut i: usize, mut tag: impl FnMut(&str, &str)) -> Opti
         i
     };
     loop {
-        i = gap_end(bytes, i, false);
-        if bytes.get(i) != Some(&b'[') {
-            return Some(i);
+        // The usual gap between two tag pairs, a newline, is seen at once.
+        if bytes.get(i) == Some(&b'\n') && bytes.get(i + 1) == Some(&b'[') {
+            i += 1;
+        } else {
+            i = gap_end(bytes, i, false);
+            if bytes.get(i) != Some(&b'[') {
+                return Some(i);
+            }
         }
         let name_start = blanks(i + 1);
         i = name_start;

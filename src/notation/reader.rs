@@ -745,12 +745,12 @@ impl Splitter {
     /// the line is looked at with memchr, not byte by byte. A line with a `;` is left to
     /// [`Splitter::scan`]. Returns where scanning goes on.
     fn skim_comments(&mut self, bytes: &[u8], at: usize, base: usize) -> usize {
-        let end = memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |n| at + n);
-        let line = &bytes[at..end];
-        if memchr(b';', line).is_some() {
+        let end = memchr2(b';', b'\n', &bytes[at..]).map_or(bytes.len(), |n| at + n);
+        if bytes.get(end) == Some(&b';') {
             self.lex = Lex::Brace { column1: false };
             return at + 1;
         }
+        let line = &bytes[at..end];
         let in_comment = memrchr2(b'{', b'}', line).is_some_and(|last| line[last] == b'{');
         if end == bytes.len() {
             self.lex = if in_comment {
@@ -865,6 +865,13 @@ impl Splitter {
                         i += 1;
                     }
                 },
+                Lex::Tag
+                    if self.skim
+                        && let Some(end) = tag_line_end(bytes, i) =>
+                {
+                    self.newline(base + end);
+                    i = end + 1;
+                }
                 Lex::Tag => match memchr3(b'"', b']', b'\n', &bytes[i..]) {
                     None => i = bytes.len(),
                     Some(j) => {
@@ -916,6 +923,29 @@ impl Splitter {
         }
         (i, None)
     }
+}
+
+/// From `bytes[i]` in a tag pair outside its value, the newline that ends the line when
+/// [`Splitter::scan`] would go through the rest of the line to it without movetext
+/// beginning, seen with one memchr: every state of a tag line goes to the next line at a
+/// newline, and movetext can begin on the line only after a `]` closes a tag pair, so a
+/// line with no `]`, or whose first `]` is followed by blanks only, ends at its newline
+/// (whatever its quotes and backslashes were). `None` for any other line (`[A "1"] [B
+/// "2"]`, `[A "1"] 1. e4`, a `]` in a value), and for one not all in `bytes`: those are
+/// scanned state by state.
+#[inline]
+fn tag_line_end(bytes: &[u8], i: usize) -> Option<usize> {
+    let mut end = i + memchr2(b']', b'\n', &bytes[i..])?;
+    if bytes[end] == b']' {
+        end += 1;
+        while bytes.get(end)? != &b'\n' {
+            if !bytes[end].is_ascii_whitespace() {
+                return None;
+            }
+            end += 1;
+        }
+    }
+    Some(end)
 }
 
 /// A 1-based column from a count of one-byte characters before it.

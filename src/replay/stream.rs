@@ -14,9 +14,9 @@
 
 use super::events::may_hold_event;
 use super::history::repetition_end;
-use super::{History, Report, variant_of};
-use crate::games::{Color, Game, GameResult};
-use crate::notation::{Record, Token, Visitor, WrittenNumber};
+use super::{History, Report, variant_named};
+use crate::games::{Color, Game, GameResult, Tags};
+use crate::notation::{Record, Tag, Token, Visitor, WrittenNumber};
 
 /// Replays plain games streamed to it, one after another (see the module documentation).
 #[derive(Debug)]
@@ -26,6 +26,55 @@ pub struct Streamer<G: Game> {
     game: Option<Playing<G>>,
     /// The report of the last game streamed to its end.
     report: Option<Report>,
+    /// The key of each tag name of the game being started ([`name_key`]), reused.
+    name_keys: Vec<u32>,
+}
+
+/// The tags [`Streamer::start`] reads, found in one pass: `Variant`, `FEN`, `SetUp` and
+/// `Result`, the first of each; any other name is looked up in the record.
+struct Found<'a> {
+    record: &'a Record,
+    values: [Option<&'a str>; 4],
+}
+
+impl Tags for Found<'_> {
+    fn tag(&self, name: &str) -> Option<&str> {
+        match name {
+            "Variant" => self.values[0],
+            "FEN" => self.values[1],
+            "SetUp" => self.values[2],
+            "Result" => self.values[3],
+            _ => self.record.tag(name),
+        }
+    }
+}
+
+/// A key of a tag name: equal names have equal keys (its length, first, middle and last
+/// bytes), so only names with equal keys need comparing.
+#[inline]
+fn name_key(name: &str) -> u32 {
+    let bytes = name.as_bytes();
+    match bytes {
+        [] => 0,
+        [first, ..] => {
+            let length = bytes.len();
+            (u32::from(*first) << 24)
+                | (u32::from(bytes[length / 2]) << 16)
+                | (u32::from(bytes[length - 1]) << 8)
+                | (length as u32 & 0xFF)
+        }
+    }
+}
+
+/// Whether two of `tags` have the same name; `keys` are their names' keys, in order.
+fn has_duplicate(tags: &[Tag], keys: &[u32]) -> bool {
+    (1..keys.len()).any(|index| {
+        let key = keys[index];
+        keys[..index]
+            .iter()
+            .enumerate()
+            .any(|(earlier, &other)| other == key && tags[earlier].name == tags[index].name)
+    })
 }
 
 #[derive(Debug)]
@@ -47,6 +96,7 @@ impl<G: Game> Default for Streamer<G> {
             history: History::default(),
             game: None,
             report: None,
+            name_keys: Vec::new(),
         }
     }
 }
@@ -69,21 +119,35 @@ impl<G: Game> Streamer<G> {
     }
 
     fn start(&mut self, record: &Record) -> Option<Playing<G>> {
-        // A tag given twice is reported (`check_tags`).
-        for (index, tag) in record.tags.iter().enumerate() {
-            if record.tags[..index]
-                .iter()
-                .any(|earlier| earlier.name == tag.name)
-            {
-                return None;
-            }
+        // One pass over the tags finds the ones the start needs (`Found`) and keys every
+        // name for the duplicate test.
+        let mut found = Found {
+            record,
+            values: [None; 4],
+        };
+        self.name_keys.clear();
+        for tag in &record.tags {
+            let name = tag.name.as_str();
+            self.name_keys.push(name_key(name));
+            let slot = match name {
+                "Variant" => 0,
+                "FEN" => 1,
+                "SetUp" => 2,
+                "Result" => 3,
+                _ => continue,
+            };
+            found.values[slot].get_or_insert(tag.value.as_str());
         }
-        if variant_of(record).ok()? != G::VARIANT {
+        // A tag given twice is reported (`check_tags`).
+        if has_duplicate(&record.tags, &self.name_keys) {
             return None;
         }
-        let start = G::from_tags(record).ok()?;
+        if variant_named(found.values[0]).ok()? != G::VARIANT {
+            return None;
+        }
+        let start = G::from_tags(&found).ok()?;
         // An unknown result in the tag is reported (`check_result`).
-        let tag_result = match record.tag("Result") {
+        let tag_result = match found.values[3] {
             Some(value) => Some(GameResult::from_token(value.trim())?),
             None => None,
         };
@@ -215,6 +279,31 @@ mod tests {
     use crate::games::chess::Chess;
     use crate::notation::Reader;
     use crate::replay::{Options, replay_with};
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig {
+            failure_persistence: None,
+            ..proptest::prelude::ProptestConfig::with_cases(2000)
+        })]
+
+        /// The keyed duplicate test finds what comparing every pair of names finds (names
+        /// from a small alphabet, so that keys often collide).
+        #[test]
+        fn the_keyed_duplicate_test_is_the_pairwise_one(
+            names in proptest::collection::vec("[ab]{0,4}|WhiteElo|BlackElo|White|FEN", 0..12),
+        ) {
+            let tags: Vec<Tag> = (names.iter())
+                .map(|name| Tag {
+                    name: name.into(),
+                    value: "v".into(),
+                    span: crate::notation::Span::default(),
+                })
+                .collect();
+            let keys: Vec<u32> = names.iter().map(|name| name_key(name)).collect();
+            let pairwise = (0..names.len()).any(|i| names[..i].contains(&names[i]));
+            proptest::prop_assert_eq!(has_duplicate(&tags, &keys), pairwise);
+        }
+    }
 
     /// A streamed game is one the full replay finds nothing in, with the same report; and
     /// the games given up are read again, so the reader returns every game once.
