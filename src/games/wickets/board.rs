@@ -129,6 +129,11 @@ impl LocSet {
     pub(super) fn is_empty(self) -> bool {
         self.0 == 0
     }
+
+    /// Adds the board squares of a set of squares.
+    pub(super) fn insert_squares(&mut self, squares: Bitboard) {
+        self.0 |= u128::from(squares.0);
+    }
 }
 
 impl Iterator for LocSet {
@@ -161,6 +166,54 @@ impl FromIterator<Loc> for LocSet {
         }
         set
     }
+}
+
+/// The board squares from which a piece of the role with index `role` ([`Role::ALL`])
+/// could reach a wicket by its geometry alone: a pawn's or a king's step, a knight's
+/// jump, the e-file for a rook, the two diagonals ending in the wicket for a bishop, both
+/// for a queen. [`Wickets::reaches_wicket`] is false from every other square, whatever
+/// the position, so the generator and the attack test ask it only here.
+const fn wicket_reach(wicket: Loc, role: usize) -> Bitboard {
+    let (wf, wr) = wicket.coords();
+    let mut squares = 0u64;
+    let mut index = 0;
+    while index < 64 {
+        let df = (index % 8) as i8 - wf;
+        let dr = (index / 8) as i8 - wr;
+        let (f, r) = (df.abs(), dr.abs());
+        let reaches = match role {
+            0 => f == 1 && r == 1,
+            1 => (f == 1 && r == 2) || (f == 2 && r == 1),
+            2 => f == r,
+            3 => df == 0,
+            4 => df == 0 || f == r,
+            _ => f <= 1 && r <= 1,
+        };
+        if reaches {
+            squares |= 1 << index;
+        }
+        index += 1;
+    }
+    Bitboard(squares)
+}
+
+const fn wicket_reaches(wicket: Loc) -> [Bitboard; 6] {
+    let mut out = [Bitboard(0); 6];
+    let mut role = 0;
+    while role < 6 {
+        out[role] = wicket_reach(wicket, role);
+        role += 1;
+    }
+    out
+}
+
+/// [`wicket_reach`] of w0 and of w9, by role index.
+pub(super) const WICKET_REACH: [[Bitboard; 6]; 2] =
+    [wicket_reaches(Loc::W0), wicket_reaches(Loc::W9)];
+
+/// Whether a piece on `square` could reach `wicket` at all ([`wicket_reach`]).
+pub(super) const fn may_reach_wicket(square: Square, piece: Piece, wicket: Loc) -> bool {
+    WICKET_REACH[wicket_index(wicket)][piece.role.index()].contains(square)
 }
 
 pub(super) const ROOK_DIRS: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
@@ -247,8 +300,11 @@ impl Wickets {
                 || (tables().rook(square, occ) & them & b.rooks_and_queens()).any()
                 || (tables().bishop(square, occ) & them & b.bishops_and_queens()).any();
         }
-        Iterator::any(&mut b.by_color(by), |square| {
-            self.reaches_wicket(square, b.piece_at(square).expect("occupied"), loc)
+        let reach = &WICKET_REACH[wicket_index(loc)];
+        Role::ALL.into_iter().any(|role| {
+            let piece = Piece { color: by, role };
+            let mut near = b.by_piece(by, role) & reach[role.index()];
+            Iterator::any(&mut near, |square| self.reaches_wicket(square, piece, loc))
         })
     }
 

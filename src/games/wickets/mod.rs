@@ -76,8 +76,8 @@ fn idx(color: Color) -> usize {
     color_index(color)
 }
 
-fn wicket_index(loc: Loc) -> usize {
-    usize::from(loc == Loc::W9)
+const fn wicket_index(loc: Loc) -> usize {
+    (loc.0 == Loc::W9.0) as usize
 }
 
 impl Wickets {
@@ -322,6 +322,30 @@ impl Game for Wickets {
 
     fn legal_turns(&self, out: &mut Vec<Turn>) {
         self.generate(true, out);
+    }
+
+    /// Counts the last level's turns without keeping them ([`movegen::Count`]).
+    fn perft(&self, depth: u32) -> u64 {
+        match depth {
+            0 => 1,
+            1 => {
+                let mut count = movegen::Count::default();
+                self.generate_with(true, true, &mut count);
+                count.0
+            }
+            _ => {
+                let mut turns = Vec::new();
+                self.generate(true, &mut turns);
+                turns
+                    .iter()
+                    .map(|turn| {
+                        let mut next = self.clone();
+                        next.play(turn);
+                        next.perft(depth - 1)
+                    })
+                    .sum()
+            }
+        }
     }
 
     fn parse_turn(token: &str) -> Result<Syntax, TurnSyntaxError> {

@@ -2,7 +2,7 @@
 //! wickets, castling, playing a move, and the whole turns (naming, move, drop, throw,
 //! decision) kept when the mover's king is safe.
 
-use super::board::{BISHOP_DIRS, LocSet, ROOK_DIRS};
+use super::board::{BISHOP_DIRS, LocSet, ROOK_DIRS, may_reach_wicket};
 use super::decision::Decision;
 use super::{Loc, Wickets, idx};
 use crate::games::Color;
@@ -40,6 +40,28 @@ pub struct Move {
     pub kind: MoveKind,
 }
 
+/// Where generated turns go: a list, or a [`Count`] of them (perft's last level).
+pub(super) trait Sink {
+    /// Takes one turn.
+    fn push(&mut self, turn: Turn);
+}
+
+impl Sink for Vec<Turn> {
+    fn push(&mut self, turn: Turn) {
+        Vec::push(self, turn);
+    }
+}
+
+/// A [`Sink`] that counts the turns.
+#[derive(Default)]
+pub(super) struct Count(pub(super) u64);
+
+impl Sink for Count {
+    fn push(&mut self, _turn: Turn) {
+        self.0 += 1;
+    }
+}
+
 /// A whole legal turn.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Turn {
@@ -55,28 +77,34 @@ pub struct Turn {
     pub decision: Vec<Decision>,
 }
 
+/// The board squares a piece on `square` could go to by geometry (for pawns: captures
+/// only), with `occ` the board squares holding a piece or a Ball.
+pub(super) fn board_targets(square: Square, piece: Piece, occ: Bitboard) -> Bitboard {
+    match piece.role {
+        Role::Pawn => attacks::pawn(piece.color, square),
+        Role::Knight => attacks::knight(square),
+        Role::King => attacks::king(square),
+        Role::Bishop => tables().bishop(square, occ),
+        Role::Rook => tables().rook(square, occ),
+        Role::Queen => tables().queen(square, occ),
+    }
+}
+
 impl Wickets {
-    /// Every place a piece on `from` could go to by geometry (for pawns: captures only).
-    pub(super) fn targets(&self, from: Loc, piece: Piece) -> LocSet {
-        let mut set = LocSet::default();
-        self.targets_into(from, piece, &mut set);
-        set
+    /// Whether `piece` on `square` attacks `wicket` ([`Wickets::reaches_wicket`]), asked
+    /// only where its geometry allows it.
+    fn reaches_wicket_from(&self, square: Square, piece: Piece, wicket: Loc) -> bool {
+        may_reach_wicket(square, piece, wicket) && self.reaches_wicket(square, piece, wicket)
     }
 
-    pub(super) fn targets_into(&self, from: Loc, piece: Piece, out: &mut LocSet) {
+    /// Adds to `out` every place a piece on `from` could go to by geometry (for pawns:
+    /// captures only), with `occ` the board squares holding a piece or a Ball
+    /// ([`Wickets::occupied`]).
+    pub(super) fn targets_into(&self, from: Loc, piece: Piece, occ: Bitboard, out: &mut LocSet) {
         if let Some(square) = from.as_square() {
-            let occ = self.occupied();
-            let set = match piece.role {
-                Role::Pawn => attacks::pawn(piece.color, square),
-                Role::Knight => attacks::knight(square),
-                Role::King => attacks::king(square),
-                Role::Bishop => tables().bishop(square, occ),
-                Role::Rook => tables().rook(square, occ),
-                Role::Queen => tables().queen(square, occ),
-            };
-            out.extend(set.map(Loc::square));
+            out.insert_squares(board_targets(square, piece, occ));
             for wicket in [Loc::W0, Loc::W9] {
-                if self.reaches_wicket(square, piece, wicket) {
+                if self.reaches_wicket_from(square, piece, wicket) {
                     out.insert(wicket);
                 }
             }
@@ -152,23 +180,56 @@ impl Wickets {
     /// `strict` as in [`Wickets::move_kind`].
     pub(super) fn each_pseudo_move(&self, strict: bool, out: &mut dyn FnMut(Move)) {
         let us = self.turn;
-        let mine: LocSet = self.locs_of(us).collect();
-        for from in mine {
-            let piece = self.piece_at(from).expect("own piece");
-            let targets = self.targets(from, piece);
-            if piece.role == Role::Pawn {
-                self.pawn_moves(from, targets, out);
-                continue;
+        let occ = self.occupied();
+        let own = self.board.by_color(us);
+        let to_each = |out: &mut dyn FnMut(Move), from: Loc, role, to, kind: Option<MoveKind>| {
+            if let Some(kind) = kind {
+                out(Move {
+                    from,
+                    to,
+                    role,
+                    promotion: None,
+                    kind,
+                });
             }
-            for to in targets {
-                if let Some(kind) = self.move_kind(from, to, strict) {
-                    out(Move {
+        };
+        for from in self.locs_of(us) {
+            let piece = self.piece_at(from).expect("own piece");
+            let square = match from.as_square() {
+                Some(square) if piece.role != Role::Pawn => square,
+                _ => {
+                    let mut targets = LocSet::default();
+                    self.targets_into(from, piece, occ, &mut targets);
+                    if piece.role == Role::Pawn {
+                        self.pawn_moves(from, targets, out);
+                    } else {
+                        for to in targets {
+                            to_each(out, from, piece.role, to, self.move_kind(from, to, strict));
+                        }
+                    }
+                    continue;
+                }
+            };
+            // The board first, then the wickets ([`Wickets::targets_into`]'s order). An
+            // own piece is never a target; a board square with neither a piece nor a Ball
+            // is a plain move (what `move_kind` says of both, in either mode).
+            for to in board_targets(square, piece, occ) & !own {
+                let kind = if occ.contains(to) {
+                    self.move_kind(from, Loc::square(to), strict)
+                } else {
+                    Some(MoveKind::Normal)
+                };
+                to_each(out, from, piece.role, Loc::square(to), kind);
+            }
+            for wicket in [Loc::W0, Loc::W9] {
+                if self.reaches_wicket_from(square, piece, wicket) {
+                    to_each(
+                        out,
                         from,
-                        to,
-                        role: piece.role,
-                        promotion: None,
-                        kind,
-                    });
+                        piece.role,
+                        wicket,
+                        self.move_kind(from, wicket, strict),
+                    );
                 }
             }
         }
@@ -381,7 +442,7 @@ impl Wickets {
 
     /// [`Wickets::generate`], with `shortcut` off trying every move on the board to test
     /// the king's safety (the plain definition, which a test compares with).
-    pub(super) fn generate_with(&self, strict: bool, shortcut: bool, out: &mut Vec<Turn>) {
+    pub(super) fn generate_with(&self, strict: bool, shortcut: bool, out: &mut impl Sink) {
         if self.wicket_end().is_some()
             || self.cards.attempt.is_some()
             || self.awaited_roll.is_some()
@@ -455,7 +516,7 @@ impl Wickets {
         naming: Option<Loc>,
         strict: bool,
         shortcut: bool,
-        out: &mut Vec<Turn>,
+        out: &mut impl Sink,
     ) {
         let us = self.turn;
         let quiet = match self.king_loc(us).and_then(Loc::as_square) {
@@ -499,7 +560,7 @@ impl Wickets {
         m: &Move,
         drop: Option<Loc>,
         scratch: &mut Wickets,
-        out: &mut Vec<Turn>,
+        out: &mut impl Sink,
     ) {
         let us = self.turn;
         let turn = |throw: Option<Loc>, decision: Vec<Decision>| Turn {
