@@ -109,7 +109,9 @@ fn rank_at(bytes: &[u8], i: usize) -> Option<u8> {
 }
 
 impl San {
-    /// Reads one turn token (without move number or `!`/`?` glyphs).
+    /// Reads one turn token (without move number or `!`/`?` glyphs). The plain shapes
+    /// inline into the caller (the replay's loop); the rest of the grammar does not.
+    #[inline]
     pub fn parse(token: &str) -> Result<San, TurnSyntaxError> {
         let bytes = token.as_bytes();
         if let Some(san) = parse_plain(bytes) {
@@ -119,6 +121,7 @@ impl San {
     }
 
     /// [`San::parse`] by the whole grammar, for every spelling.
+    #[inline(never)]
     fn parse_full(token: &str) -> Result<San, TurnSyntaxError> {
         let bytes = token.as_bytes();
         if bytes.is_empty() {
