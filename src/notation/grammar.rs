@@ -870,7 +870,7 @@ fn stream_movetext<V: Visitor + ?Sized>(
     visitor: &mut V,
 ) -> Option<(usize, Option<GameResult>)> {
     let bytes = text.as_bytes();
-    let (classes, word_ends) = (&CLASSES, &WORD_ENDS);
+    let classes = &CLASSES;
     // Whether the line has a turn yet (a glyph needs one before it).
     let mut turns = false;
     let mut number = WrittenNumber::default();
@@ -899,27 +899,30 @@ fn stream_movetext<V: Visitor + ?Sized>(
             // word = word-char , { word-char } ;
             Class::Word | Class::Percent => {
                 let start = i;
-                let end = bytes[start + 1..]
-                    .iter()
-                    .position(|&b| word_ends[usize::from(b)])
-                    .map_or(bytes.len(), |n| start + 1 + n);
-                i = end;
                 let mut from = start;
                 if matches!(first, b'0'..=b'9' | b'.') {
-                    let word = &bytes[start..end];
-                    let (skip, written) = match plain_number(word) {
+                    // The usual move number is read without looking for the word's end
+                    // first (digits and dots never end a word).
+                    let (skip, written) = match plain_number(&bytes[start..]) {
                         Some(plain) => plain,
-                        None => number_prefix(word),
+                        None => number_prefix(&bytes[start..word_end(bytes, start)]),
                     };
                     if written.is_written() {
                         number = written;
                     }
                     from += skip;
-                    if from == end {
+                    // The word was only move numbers.
+                    if bytes.get(from).is_none_or(|&b| ends_word(b)) {
+                        i = from;
                         line_start = false;
+                        if bytes.get(i) == Some(&b' ') {
+                            i += 1;
+                        }
                         continue;
                     }
                 }
+                let end = word_end(bytes, from);
+                i = end;
                 // The glyph: the trailing run of `!` and `?`; one or two of them make a
                 // known glyph (`glyph_nag`), more do not.
                 let mut stem_end = end;
@@ -984,8 +987,25 @@ fn stream_movetext<V: Visitor + ?Sized>(
             Class::Other => return None,
         }
         line_start = false;
+        // The usual gap after an element, without a dispatch.
+        if bytes.get(i) == Some(&b' ') {
+            i += 1;
+        }
     };
     Some((i, result))
+}
+
+/// Where the word that has a word character at byte `from` of `bytes` ends.
+#[inline(always)]
+fn word_end(bytes: &[u8], from: usize) -> usize {
+    let mut end = from + 1;
+    while let Some(&b) = bytes.get(end) {
+        if ends_word(b) {
+            break;
+        }
+        end += 1;
+    }
+    end
 }
 
 /// Where the first `}` at or after byte `from` of `bytes` is. Most comments are short (a

@@ -169,39 +169,70 @@ impl fmt::Display for EventCommand<'_> {
 /// Whether a comment's text may hold an event command: most comments carry no command, or
 /// only clocks and evaluations, and an event command starts `[%resign` or `[%draw`. Also
 /// true of the text before its white space is collapsed, since neither has any.
+///
+/// Inlined into the streaming replay, which asks it of every comment: a short text is
+/// looked at eight bytes at a time (the last eight bytes overlapping the ones before),
+/// without setting up memchr.
+#[inline(always)]
 pub(crate) fn may_hold_event(text: &str) -> bool {
     let bytes = text.as_bytes();
-    let event_at = |at: usize| {
-        let name = &bytes[at + 1..];
-        at > 0
-            && bytes[at - 1] == b'['
-            && match name.first() {
-                Some(b'r') => name.starts_with(b"resign"),
-                Some(b'd') => name.starts_with(b"draw"),
-                _ => false,
-            }
-    };
-    if bytes.len() > 64 {
-        return memchr::memchr_iter(b'%', bytes).any(event_at);
+    let length = bytes.len();
+    if !(8..=64).contains(&length) {
+        return may_hold_event_by_memchr(bytes);
     }
-    // Most comments are short (a clock, an evaluation): eight bytes at a time, without
-    // setting up memchr. A high bit in `found` marks a byte that may be a `%` (one above a
-    // true one may be a false alarm), and each is checked.
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    let mut words = bytes.chunks_exact(8);
-    for (index, word) in words.by_ref().enumerate() {
-        let word = u64::from_le_bytes(word.try_into().unwrap_or_default()) ^ (ONES * 0x25);
-        let mut found = word.wrapping_sub(ONES) & !word & (ONES * 0x80);
-        while found != 0 {
-            let at = index * 8 + (found.trailing_zeros() / 8) as usize;
-            if bytes[at] == b'%' && event_at(at) {
-                return true;
-            }
-            found &= found - 1;
+    // Eight bytes at a time, the last eight overlapping the ones before.
+    let last = length - 8;
+    let mut base = 0;
+    while base < last {
+        if event_in_word(bytes, base) {
+            return true;
         }
+        base += 8;
     }
-    let tail = bytes.len() - words.remainder().len();
-    (tail.max(1)..bytes.len()).any(|at| bytes[at] == b'%' && event_at(at))
+    event_in_word(bytes, last)
+}
+
+/// Whether the eight bytes of `bytes` from `base` hold the `%` of an event command.
+#[inline(always)]
+fn event_in_word(bytes: &[u8], base: usize) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let Some(word) = bytes.get(base..base + 8) else {
+        return false;
+    };
+    let word = u64::from_le_bytes(word.try_into().unwrap_or_default()) ^ (ONES * 0x25);
+    // A high bit in `found` marks a byte that may be a `%` (one above a true one may be a
+    // false alarm): each is checked, the byte after it (the name's first letter) first.
+    let mut found = word.wrapping_sub(ONES) & !word & (ONES * 0x80);
+    while found != 0 {
+        let at = base + (found.trailing_zeros() / 8) as usize;
+        if matches!(bytes.get(at + 1), Some(b'r' | b'd'))
+            && bytes[at] == b'%'
+            && event_at(bytes, at)
+        {
+            return true;
+        }
+        found &= found - 1;
+    }
+    false
+}
+
+/// [`may_hold_event`] for a long text (or one under eight bytes), with memchr.
+#[inline(never)]
+fn may_hold_event_by_memchr(bytes: &[u8]) -> bool {
+    memchr::memchr_iter(b'%', bytes).any(|at| event_at(bytes, at))
+}
+
+/// Whether the `%` at byte `at` of `bytes` starts an event command's name after its `[`.
+#[inline]
+fn event_at(bytes: &[u8], at: usize) -> bool {
+    let name = &bytes[at + 1..];
+    at > 0
+        && bytes[at - 1] == b'['
+        && match name.first() {
+            Some(b'r') => name.starts_with(b"resign"),
+            Some(b'd') => name.starts_with(b"draw"),
+            _ => false,
+        }
 }
 
 /// The event commands in a comment's text (`white [%draw offer]`), in order. Other

@@ -253,7 +253,8 @@ impl<G: Game> Visitor for Streamer<G> {
         self.game.is_some()
     }
 
-    #[inline]
+    // Inlined into the grammar's loop: a comment or glyph is a test or two there.
+    #[inline(always)]
     fn token(&mut self, token: Token<'_>) -> bool {
         let going = match token {
             // Record events are judged (`events_at`): left to the full replay.

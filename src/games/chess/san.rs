@@ -109,7 +109,9 @@ fn rank_at(bytes: &[u8], i: usize) -> Option<u8> {
 }
 
 impl San {
-    /// Reads one turn token (without move number or `!`/`?` glyphs).
+    /// Reads one turn token (without move number or `!`/`?` glyphs). The plain shapes
+    /// inline into the caller (the replay's loop); the rest of the grammar does not.
+    #[inline]
     pub fn parse(token: &str) -> Result<San, TurnSyntaxError> {
         let bytes = token.as_bytes();
         if let Some(san) = parse_plain(bytes) {
@@ -119,6 +121,7 @@ impl San {
     }
 
     /// [`San::parse`] by the whole grammar, for every spelling.
+    #[inline(never)]
     fn parse_full(token: &str) -> Result<San, TurnSyntaxError> {
         let bytes = token.as_bytes();
         if bytes.is_empty() {
@@ -178,6 +181,7 @@ impl San {
 /// letter, an optional origin file or rank, an optional `x`, the destination, an optional
 /// `=` promotion and marker (`e4`, `exd5`, `Nbd7`, `R1xe2`, `e8=Q+`, `O-O-O#`). The same
 /// value [`San::parse`] gives; `None` for anything else, which the full grammar reads.
+/// One match on the token's shape, by its length first.
 #[inline]
 fn parse_plain(bytes: &[u8]) -> Option<San> {
     let (body, marker) = match bytes {
@@ -186,62 +190,108 @@ fn parse_plain(bytes: &[u8]) -> Option<San> {
         [body @ .., b'#'] => (body, CheckMarker::Mate),
         _ => (bytes, CheckMarker::None),
     };
-    let (role, body) = match body {
-        [b'O', b'-', b'O'] => {
-            let turn = SanMove::Castle(CastlingSide::KingSide);
-            return Some(San { turn, marker });
+    let turn = match *body {
+        [file, rank] => plain_pawn(None, false, file, rank, None)?,
+        [b'O', b'-', b'O'] => SanMove::Castle(CastlingSide::KingSide),
+        [first, file, rank] => match piece_letter(first) {
+            Some(role) => plain_piece(role, None, false, file, rank)?,
+            None => plain_pawn(Some(first), false, file, rank, None)?,
+        },
+        [first, b'x', file, rank] => match piece_letter(first) {
+            Some(role) => plain_piece(role, None, true, file, rank)?,
+            None => plain_pawn(Some(first), true, file, rank, None)?,
+        },
+        [file, rank, b'=', letter] => plain_pawn(None, false, file, rank, Some(letter))?,
+        [first, from, file, rank] => {
+            plain_piece(piece_letter(first)?, Some(from), false, file, rank)?
         }
-        [b'O', b'-', b'O', b'-', b'O'] => {
-            let turn = SanMove::Castle(CastlingSide::QueenSide);
-            return Some(San { turn, marker });
+        [b'O', b'-', b'O', b'-', b'O'] => SanMove::Castle(CastlingSide::QueenSide),
+        [first, from, b'x', file, rank] => {
+            plain_piece(piece_letter(first)?, Some(from), true, file, rank)?
         }
-        [b'N', rest @ ..] => (Role::Knight, rest),
-        [b'B', rest @ ..] => (Role::Bishop, rest),
-        [b'R', rest @ ..] => (Role::Rook, rest),
-        [b'Q', rest @ ..] => (Role::Queen, rest),
-        [b'K', rest @ ..] => (Role::King, rest),
-        [b'a'..=b'h', ..] => (Role::Pawn, body),
-        _ => return None,
-    };
-    let (body, promotion) = match body {
-        [body @ .., b'=', letter] if role == Role::Pawn => {
-            let promotion = match letter {
-                b'Q' => Role::Queen,
-                b'R' => Role::Rook,
-                b'B' => Role::Bishop,
-                b'N' => Role::Knight,
-                _ => return None,
-            };
-            (body, Some(promotion))
+        [first, file, rank, b'=', letter] => {
+            plain_pawn(Some(first), false, file, rank, Some(letter))?
         }
-        _ => (body, None),
-    };
-    let (head, to_file, to_rank) = match body {
-        [head @ .., file @ b'a'..=b'h', rank @ b'1'..=b'8'] => (head, file - b'a', rank - b'1'),
+        [first, b'x', file, rank, b'=', letter] => {
+            plain_pawn(Some(first), true, file, rank, Some(letter))?
+        }
         _ => return None,
-    };
-    let (head, capture) = match head {
-        [head @ .., b'x'] => (head, true),
-        _ => (head, false),
-    };
-    let (file, rank) = match head {
-        [] => (None, None),
-        [file @ b'a'..=b'h'] => (Some(file - b'a'), None),
-        [rank @ b'1'..=b'8'] if role != Role::Pawn => (None, Some(rank - b'1')),
-        _ => return None,
-    };
-    if promotion.is_some() && to_rank != 0 && to_rank != 7 {
-        return None;
-    }
-    let turn = SanMove::Piece {
-        role,
-        file,
-        rank,
-        capture,
-        to: Square::from_coords(to_file, to_rank),
-        promotion,
     };
     Some(San { turn, marker })
+}
+
+/// The role a piece letter of [`parse_plain`] names (not `P`: a pawn has no letter there).
+#[inline(always)]
+fn piece_letter(letter: u8) -> Option<Role> {
+    match letter {
+        b'N' => Some(Role::Knight),
+        b'B' => Some(Role::Bishop),
+        b'R' => Some(Role::Rook),
+        b'Q' => Some(Role::Queen),
+        b'K' => Some(Role::King),
+        _ => None,
+    }
+}
+
+/// The square a file letter and a rank digit name.
+#[inline(always)]
+fn plain_square(file: u8, rank: u8) -> Option<Square> {
+    let (file, rank) = (file.wrapping_sub(b'a'), rank.wrapping_sub(b'1'));
+    (file < 8 && rank < 8).then(|| Square::from_coords(file, rank))
+}
+
+/// A piece move of [`parse_plain`]: `from` is the origin file or rank written, if any.
+#[inline(always)]
+fn plain_piece(role: Role, from: Option<u8>, capture: bool, file: u8, rank: u8) -> Option<SanMove> {
+    let (from_file, from_rank) = match from {
+        None => (None, None),
+        Some(c @ b'a'..=b'h') => (Some(c - b'a'), None),
+        Some(c @ b'1'..=b'8') => (None, Some(c - b'1')),
+        Some(_) => return None,
+    };
+    Some(SanMove::Piece {
+        role,
+        file: from_file,
+        rank: from_rank,
+        capture,
+        to: plain_square(file, rank)?,
+        promotion: None,
+    })
+}
+
+/// A pawn move of [`parse_plain`]: `from` is the origin file written, if any; a promotion
+/// only onto the first or last rank.
+#[inline(always)]
+fn plain_pawn(
+    from: Option<u8>,
+    capture: bool,
+    file: u8,
+    rank: u8,
+    promotion: Option<u8>,
+) -> Option<SanMove> {
+    let from_file = match from {
+        None => None,
+        Some(c @ b'a'..=b'h') => Some(c - b'a'),
+        Some(_) => return None,
+    };
+    let to = plain_square(file, rank)?;
+    let promotion = match promotion {
+        None => None,
+        Some(_) if !matches!(rank, b'1' | b'8') => return None,
+        Some(b'Q') => Some(Role::Queen),
+        Some(b'R') => Some(Role::Rook),
+        Some(b'B') => Some(Role::Bishop),
+        Some(b'N') => Some(Role::Knight),
+        Some(_) => return None,
+    };
+    Some(SanMove::Piece {
+        role: Role::Pawn,
+        file: from_file,
+        rank: None,
+        capture,
+        to,
+        promotion,
+    })
 }
 
 /// castling = O "-" O [ "-" O ], where O is the letter `O` or the digit `0`.
