@@ -1041,11 +1041,16 @@ fn plain_tag_section(text: &str, start: usize, tags: &mut Vec<Tag>) -> Option<us
             // Most games of a file have the same tags in the same order, and many values
             // are those of the game before (the event, the date, the time control).
             Some(tag) => {
-                if tag.name != name {
+                if name.len() <= INLINE_TEXT && !tag.name.is_heap_allocated() {
+                    tag.name = CompactString::new(name);
+                } else if tag.name != name {
                     tag.name.clear();
                     tag.name.push_str(name);
                 }
-                if tag.value != value {
+                if value.len() <= INLINE_TEXT && !tag.value.is_heap_allocated() {
+                    // Made in place, without a comparison or a copy call.
+                    tag.value = CompactString::new(value);
+                } else if tag.value != value {
                     tag.value.clear();
                     tag.value.push_str(value);
                 }
@@ -1061,6 +1066,9 @@ fn plain_tag_section(text: &str, start: usize, tags: &mut Vec<Tag>) -> Option<us
     tags.truncate(count);
     end
 }
+
+/// The longest text a [`CompactString`] holds without allocating.
+const INLINE_TEXT: usize = std::mem::size_of::<CompactString>();
 
 /// Reads plain tag pairs from byte `i` of `text`, handing each name and value to `tag`.
 fn plain_tags(text: &str, mut i: usize, mut tag: impl FnMut(&str, &str)) -> Option<usize> {

@@ -795,6 +795,12 @@ impl Splitter {
                         self.movetext = false;
                         return (i, Some(boundary));
                     }
+                    b'[' if self.skim
+                        && let Some(end) = tag_line_end(bytes, i + 1) =>
+                    {
+                        self.newline(base + end);
+                        i = end + 1;
+                    }
                     b'[' => {
                         self.lex = Lex::Tag;
                         i += 1;
