@@ -69,6 +69,6 @@ chess 5 immortal
 chesica 4 chesica
 chesscala 3 chesscala
 cascudo 2 cascudo
-wickets 4 wickets-deterministic
+wickets 5 wickets-deterministic
 african 3 african-chess
 EOF

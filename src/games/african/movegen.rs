@@ -447,17 +447,34 @@ pub fn touchstone_square(board: &Board, color: Color) -> Option<Square> {
 /// beyond the target; so a turn that changes none of these squares and does not move
 /// the touchstone leaves the guard as it was.
 fn guard_squares(target: Square) -> u64 {
-    let mut squares = 1u64 << target.index();
-    for direction in Direction::ALL {
-        for distance in 1..=4i8 {
-            let Some(square) = direction.walk(target, distance) else {
-                break;
-            };
-            squares |= 1 << square.index();
-        }
-    }
-    squares
+    GUARD_SQUARES[target.index()]
 }
+
+/// [`guard_squares`] of every square.
+const GUARD_SQUARES: [u64; 64] = {
+    let mut table = [0u64; 64];
+    let mut index = 0;
+    while index < 64 {
+        let (file, rank) = ((index % 8) as i8, (index / 8) as i8);
+        let mut squares = 1u64 << index;
+        let mut direction = 0;
+        while direction < 8 {
+            let (df, dr) = Direction::ALL[direction].delta();
+            let mut distance = 1;
+            while distance <= 4 {
+                let (f, r) = (file + df * distance, rank + dr * distance);
+                if f >= 0 && f < 8 && r >= 0 && r < 8 {
+                    squares |= 1 << (r * 8 + f);
+                }
+                distance += 1;
+            }
+            direction += 1;
+        }
+        table[index] = squares;
+        index += 1;
+    }
+    table
+};
 
 /// Whether `attacker` has a turn (legal or not for its own touchstone) that would capture
 /// the touchstone of the other side: guard, the check of this game. Only stones on the
@@ -519,57 +536,107 @@ fn guarded_at(board: &mut Board, defender: Color, target: Square) -> bool {
     false
 }
 
+/// Whether the mover's touchstone is guarded after a turn, worked out again only when
+/// the turn moves it, or changes a square the guard depends on ([`guard_squares`]) while
+/// an enemy stone stands on one of them (a turn never adds enemy stones); otherwise it is
+/// the guard before the turn.
+struct Guard {
+    color: Color,
+    /// Where the mover's touchstone stands (none: it is never guarded).
+    home: Option<Square>,
+    /// [`guard_squares`] of `home` (none without a touchstone).
+    watched: u64,
+    /// The squares holding enemy stones before the turn (a turn never adds any).
+    enemies: u64,
+    /// Whether an enemy stone stands on a watched square.
+    enemy_near: bool,
+    /// Whether the touchstone is guarded before the turn.
+    before: bool,
+}
+
+impl Guard {
+    fn new(board: &mut Board, color: Color) -> Guard {
+        let home = touchstone_square(board, color);
+        let watched = home.map_or(0, guard_squares);
+        let enemies = board
+            .iter()
+            .enumerate()
+            .filter(|(_, cell)| cell.stones(color.other()) > 0)
+            .fold(0u64, |set, (index, _)| set | 1 << index);
+        let enemy_near = watched & enemies != 0;
+        let before = enemy_near && home.is_some_and(|home| guarded_at(board, color, home));
+        Guard {
+            color,
+            home,
+            watched,
+            enemies,
+            enemy_near,
+            before,
+        }
+    }
+
+    /// Whether a turn that changes only the squares `touched` and leaves the touchstone
+    /// where it stands leaves the guard as it was.
+    const fn unchanged_by(&self, touched: u64) -> bool {
+        touched & self.watched == 0 || !self.enemy_near
+    }
+
+    /// Whether the touchstone is guarded on `board`, which a turn (its effect given) has
+    /// just been made on. A touchstone that moved is guarded only with an enemy stone on
+    /// a square its guard depends on.
+    fn after(&self, board: &mut Board, effect: &Effect) -> bool {
+        if let Some(moved) = effect.touchstone {
+            guard_squares(moved) & self.enemies != 0 && guarded_at(board, self.color, moved)
+        } else if self.unchanged_by(effect.touched) {
+            self.before
+        } else {
+            self.home
+                .is_some_and(|home| guarded_at(board, self.color, home))
+        }
+    }
+}
+
+/// Where generated turns go: a list, or a count of them (perft's last level).
+pub(crate) trait Sink {
+    /// Takes one turn.
+    fn push(&mut self, turn: Turn);
+}
+
+impl Sink for Vec<Turn> {
+    fn push(&mut self, turn: Turn) {
+        Vec::push(self, turn);
+    }
+}
+
+impl Sink for u64 {
+    fn push(&mut self, _turn: Turn) {
+        *self += 1;
+    }
+}
+
 impl African {
     /// Appends every legal turn of the side to move, or of the origin only when given.
     ///
-    /// Each candidate is made on one working board and taken back. Whether it leaves the
-    /// mover's touchstone guarded is worked out again only when it moves the touchstone,
-    /// or changes a square the guard depends on ([`guard_squares`]) while an enemy stone
-    /// stands on one of them (a turn never adds enemy stones); otherwise it is the guard
-    /// before the turn.
-    pub(crate) fn generate(&self, only_from: Option<Square>, out: &mut Vec<Turn>) {
+    /// Each candidate is made on one working board and taken back, and kept when it does
+    /// not take the enemy touchstone and leaves the mover's unguarded ([`Guard`]). A
+    /// single plain stone's step is judged without being made: it cannot be made onto a
+    /// full square, takes the enemy touchstone exactly when it is on the square stepped
+    /// into, and changes only its two squares.
+    pub(crate) fn generate(&self, only_from: Option<Square>, out: &mut impl Sink) {
         let color = self.turn;
         let mut board = self.board;
-        let Some(home) = touchstone_square(&board, color) else {
-            return self.generate_with(only_from, out, &mut board, |_, _| false);
-        };
-        let watched = guard_squares(home);
-        let enemy_near = board
-            .iter()
-            .enumerate()
-            .any(|(index, cell)| watched & (1 << index) != 0 && cell.stones(color.other()) > 0);
-        let guarded_before = enemy_near && guarded_at(&mut board, color, home);
-        self.generate_with(only_from, out, &mut board, |board, effect| {
-            if let Some(moved) = effect.touchstone {
-                guarded_at(board, color, moved)
-            } else if effect.touched & watched == 0 || !enemy_near {
-                guarded_before
-            } else {
-                guarded_at(board, color, home)
-            }
-        });
-    }
-
-    /// [`African::generate`] with `guarded`, whether the mover's touchstone is guarded
-    /// on the board a turn (its effect given) has just been made on.
-    fn generate_with(
-        &self,
-        only_from: Option<Square>,
-        out: &mut Vec<Turn>,
-        board: &mut Board,
-        mut guarded: impl FnMut(&mut Board, &Effect) -> bool,
-    ) {
-        let color = self.turn;
+        let guard = Guard::new(&mut board, color);
         // Makes the turn; keeps it when legal; takes it back. `None` when it cannot be made.
-        let mut keep = |board: &mut Board, turn: Turn, out: &mut Vec<Turn>| -> Option<Effect> {
+        let keep = |board: &mut Board, turn: Turn, out: &mut dyn FnMut(Turn)| -> Option<Effect> {
             let effect = make(board, color, &turn).ok()?;
-            let legal = !effect.takes_touchstone && !guarded(board, &effect);
+            let legal = !effect.takes_touchstone && !guard.after(board, &effect);
             effect.undo(board);
             if legal {
-                out.push(turn.landing_touchstone(effect.touchstone));
+                out(turn.landing_touchstone(effect.touchstone));
             }
             Some(effect)
         };
+        let out = &mut |turn: Turn| out.push(turn);
         for index in 0..64u8 {
             let from = Square::new(index);
             if only_from.is_some_and(|only| only != from) {
@@ -581,10 +648,29 @@ impl African {
                 continue;
             }
             let touchstone = cell.has_touchstone(color);
-            if stones == 1 || touchstone {
+            if stones == 1 && !touchstone {
+                for direction in Direction::ALL {
+                    let Some(to) = direction.walk(from, 1) else {
+                        continue;
+                    };
+                    let target = board[to.index()];
+                    if target.total() >= MAX_STONES || target.has_touchstone(color.other()) {
+                        continue;
+                    }
+                    let turn = Turn::step(from, to, false);
+                    let touched = 1 << from.index() | 1 << to.index();
+                    if guard.unchanged_by(touched) {
+                        if !guard.before {
+                            out(turn);
+                        }
+                    } else {
+                        keep(&mut board, turn, out);
+                    }
+                }
+            } else if touchstone {
                 for direction in Direction::ALL {
                     if let Some(to) = direction.walk(from, 1) {
-                        keep(board, Turn::step(from, to, touchstone), out);
+                        keep(&mut board, Turn::step(from, to, touchstone), out);
                     }
                 }
             }
@@ -593,7 +679,7 @@ impl African {
             }
             for direction in Direction::ALL {
                 if !touchstone {
-                    keep(board, Turn::sow(from, direction, 0), out);
+                    keep(&mut board, Turn::sow(from, direction, 0), out);
                     continue;
                 }
                 // Orders that leave the touchstone on the same square give the same
@@ -602,16 +688,16 @@ impl African {
                 let mut count = 0;
                 for order in 0..stones {
                     let turn = Turn::sow(from, direction, order);
-                    let Ok(effect) = make(board, color, &turn) else {
+                    let Ok(effect) = make(&mut board, color, &turn) else {
                         continue;
                     };
-                    effect.undo(board);
+                    effect.undo(&mut board);
                     if seen[..count].contains(&effect.touchstone) {
                         continue;
                     }
                     seen[count] = effect.touchstone;
                     count += 1;
-                    keep(board, turn, out);
+                    keep(&mut board, turn, out);
                 }
             }
         }
