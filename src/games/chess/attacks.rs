@@ -91,13 +91,13 @@ pub(crate) struct Tables;
 
 impl Tables {
     /// Rook moves from `square` with the given occupancy (including the first blocker).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn rook(&self, square: Square, occupied: Bitboard) -> Bitboard {
         Bitboard(ATTACKS[ROOK_ENTRIES[square.index()].index(occupied.0)])
     }
 
     /// Bishop moves from `square` with the given occupancy (including the first blocker).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn bishop(&self, square: Square, occupied: Bitboard) -> Bitboard {
         Bitboard(ATTACKS[BISHOP_ENTRIES[square.index()].index(occupied.0)])
     }
