@@ -231,15 +231,31 @@ impl Chesscala {
         probe.phase = Phase::Play;
         probe.draws = DrawRule::Standard;
         probe.outcome = None;
+        // The turns one origin at a time ([`Chesscala::generate_from`]), so that the first
+        // turn found to escape ends the search.
+        let mut turns = Vec::new();
+        !(0..board::SQUARES).any(|index| {
+            turns.clear();
+            probe.generate_from(Some(Sq(index as u8)), &mut turns);
+            turns.iter().any(|turn| escapes(&probe, turn, side))
+        })
+    }
+
+    /// [`Chesscala::is_mated`] by its plain definition: every turn generated, then tried.
+    #[cfg(test)]
+    fn is_mated_plainly(&self, side: Color) -> bool {
+        if !self.in_check(side) {
+            return false;
+        }
+        let mut probe = self.clone();
+        probe.turn = side;
+        probe.first_turn = false;
+        probe.phase = Phase::Play;
+        probe.draws = DrawRule::Standard;
+        probe.outcome = None;
         let mut turns = Vec::new();
         probe.generate(&mut turns);
-        !turns.iter().any(|turn| {
-            let mut next = probe.clone();
-            for step in turn.moves() {
-                next.apply(step);
-            }
-            !next.in_check(side)
-        })
+        !turns.iter().any(|turn| escapes(&probe, turn, side))
     }
 
     /// Whether White's first-turn restriction (rule 6) forbids a sowing move from `from`:
@@ -316,6 +332,15 @@ impl Chesscala {
         Chesscala::from_position_string(setup.position_string())
             .unwrap_or_else(|error| panic!("the {} setup does not read: {error}", setup.name()))
     }
+}
+
+/// Whether `turn`, played on `position`, leaves none of `side`'s Kings in check.
+fn escapes(position: &Chesscala, turn: &Turn, side: Color) -> bool {
+    let mut next = position.clone();
+    for step in turn.moves() {
+        next.apply(step);
+    }
+    !next.in_check(side)
 }
 
 const fn win_reason(reason: LastTurnReason) -> WinReason {

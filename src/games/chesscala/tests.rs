@@ -40,8 +40,9 @@ fn sowing_skips_full_squares_including_those_it_fills() {
     assert_eq!(names.join(" "), "b4 b5 b6");
 }
 
-/// The marker test, which looks for a mate only when a token claims one (`#`), answers
-/// as the plain definition (the marker earned, worked out in full) for every marker on
+/// The mate test, which tries the turns one origin at a time and stops at the first that
+/// escapes, answers as trying every turn; the marker test, which looks for a mate only
+/// when a token claims one (`#`), answers as the plain definition (the marker earned, worked out in full) for every marker on
 /// every turn of seeded random games.
 #[test]
 fn markers_are_judged_as_the_plain_definition_along_random_games() {
@@ -61,6 +62,14 @@ fn markers_are_judged_as_the_plain_definition_along_random_games() {
             let mut syntax = Chesscala::parse_turn(&position.write_turn(&turn)).unwrap();
             position.play(&turn);
             checks += usize::from(position.in_check(position.turn));
+            for side in [Color::White, Color::Black] {
+                assert_eq!(
+                    position.is_mated(side),
+                    position.is_mated_plainly(side),
+                    "{}",
+                    position.position_string()
+                );
+            }
             for marker in [
                 notation::Marker::None,
                 notation::Marker::Check,
