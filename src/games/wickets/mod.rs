@@ -324,7 +324,7 @@ impl Game for Wickets {
         self.generate(true, out);
     }
 
-    /// Counts the last level's turns without keeping them ([`movegen::Count`]).
+    /// Counts the last level's turns without keeping them (`movegen::Count`).
     fn perft(&self, depth: u32) -> u64 {
         match depth {
             0 => 1,
