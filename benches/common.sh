@@ -34,12 +34,15 @@ games_input() {
 
 # One run of a command, its output discarded: prints "WALL CPU KB", the wall seconds, the
 # processor seconds (user + system, every thread) and the peak resident memory in KB.
-# With GNU time; without it, the wall time by the clock, no processor time (0) and the
-# peak polled from /proc.
+# With GNU time (the wall time from bash's `time`, to the millisecond, since GNU time's
+# %e has only hundredths); without it, the wall time by the clock, no processor time (0)
+# and the peak polled from /proc.
 run_once() {
     if [[ -x /usr/bin/time ]]; then
-        /usr/bin/time -f 'TIMES %e %U %S %M' "$@" 2>&1 > /dev/null \
-            | awk '/^TIMES/ { print $2, $3 + $4, $5 }'
+        local TIMEFORMAT='WALL %3R'
+        { time /usr/bin/time -f 'TIMES %e %U %S %M' "$@" 2>&1 > /dev/null; } 2>&1 \
+            | awk '/^WALL/ { wall = $2 } /^TIMES/ { cpu = $3 + $4; kb = $5 }
+                   END { print wall, cpu, kb }'
         return
     fi
     local start end hwm=0 value pid
