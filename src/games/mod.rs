@@ -684,6 +684,32 @@ pub trait Game: Clone + fmt::Debug + Sized {
     }
 }
 
+/// Perft for a game that can count its legal turns without keeping them: each level above
+/// the last plays every legal turn on a copy and asks the game's own `perft` one level
+/// down; the last level is `count_turns`.
+pub(crate) fn perft_counting_last<G: Game>(
+    position: &G,
+    depth: u32,
+    count_turns: impl Fn(&G) -> u64,
+) -> u64 {
+    match depth {
+        0 => 1,
+        1 => count_turns(position),
+        _ => {
+            let mut turns = Vec::new();
+            position.legal_turns(&mut turns);
+            turns
+                .iter()
+                .map(|turn| {
+                    let mut next = position.clone();
+                    next.play(turn);
+                    next.perft(depth - 1)
+                })
+                .sum()
+        }
+    }
+}
+
 /// Reads field 2 of a position string, the side to move: `w` or `b`.
 pub(crate) fn read_side(field: Option<&str>) -> Result<Color, SetupError> {
     match field {

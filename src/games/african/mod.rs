@@ -202,26 +202,11 @@ impl Game for African {
 
     /// Counts the last level's turns without keeping them.
     fn perft(&self, depth: u32) -> u64 {
-        match depth {
-            0 => 1,
-            1 => {
-                let mut count = 0u64;
-                self.generate(None, &mut count);
-                count
-            }
-            _ => {
-                let mut turns = Vec::new();
-                self.generate(None, &mut turns);
-                turns
-                    .iter()
-                    .map(|turn| {
-                        let mut next = self.clone();
-                        next.play(turn);
-                        next.perft(depth - 1)
-                    })
-                    .sum()
-            }
-        }
+        super::perft_counting_last(self, depth, |position| {
+            let mut count = 0u64;
+            position.generate(None, &mut count);
+            count
+        })
     }
 
     fn parse_turn(token: &str) -> Result<Notation, TurnSyntaxError> {

@@ -176,22 +176,7 @@ impl Game for Cascudo {
 
     /// Counts the last level's turns without keeping them.
     fn perft(&self, depth: u32) -> u64 {
-        match depth {
-            0 => 1,
-            1 => self.count_turns(),
-            _ => {
-                let mut turns = Vec::new();
-                self.generate(&mut turns);
-                turns
-                    .iter()
-                    .map(|turn| {
-                        let mut next = self.clone();
-                        next.play(turn);
-                        next.perft(depth - 1)
-                    })
-                    .sum()
-            }
-        }
+        super::perft_counting_last(self, depth, Self::count_turns)
     }
 
     fn parse_turn(token: &str) -> Result<Notation, TurnSyntaxError> {

@@ -326,26 +326,11 @@ impl Game for Wickets {
 
     /// Counts the last level's turns without keeping them (`movegen::Count`).
     fn perft(&self, depth: u32) -> u64 {
-        match depth {
-            0 => 1,
-            1 => {
-                let mut count = movegen::Count::default();
-                self.generate_with(true, true, &mut count);
-                count.0
-            }
-            _ => {
-                let mut turns = Vec::new();
-                self.generate(true, &mut turns);
-                turns
-                    .iter()
-                    .map(|turn| {
-                        let mut next = self.clone();
-                        next.play(turn);
-                        next.perft(depth - 1)
-                    })
-                    .sum()
-            }
-        }
+        super::perft_counting_last(self, depth, |position| {
+            let mut count = movegen::Count::default();
+            position.generate_with(true, true, &mut count);
+            count.0
+        })
     }
 
     fn parse_turn(token: &str) -> Result<Syntax, TurnSyntaxError> {
