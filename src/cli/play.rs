@@ -122,6 +122,17 @@ pub struct SecretArgs {
     pub allow_typed: bool,
 }
 
+/// Arguments of `pbem allow-typed`.
+#[derive(Debug, clap::Args)]
+pub struct AllowTypedArgs {
+    /// The game: its file, its id, or the start of its id.
+    #[arg(value_name = "GAME")]
+    pub game: String,
+    /// Refuse typed turns again.
+    #[arg(long)]
+    pub off: bool,
+}
+
 /// Runs `pbem new`: prints the new game file's path.
 pub fn new(args: &NewArgs, home: &Home, out: &mut dyn Write) -> Result<Status, CliError> {
     for address in [&args.white_email, &args.black_email] {
@@ -497,6 +508,40 @@ pub fn secret(args: &SecretArgs, home: &Home, out: &mut dyn Write) -> Result<Sta
             ""
         }
     )?;
+    Ok(Status::Ok)
+}
+
+/// Runs `pbem allow-typed`: in a game with a secret, takes in (or, with `--off`, refuses
+/// again) turns typed by hand in a reply, without the secret being typed again.
+pub fn allow_typed(
+    args: &AllowTypedArgs,
+    home: &Home,
+    out: &mut dyn Write,
+) -> Result<Status, CliError> {
+    let path = home.games.find(&args.game)?;
+    let record = home.games.load(&path)?;
+    let id = game_id_of(&record, &path)?;
+    let mut state = home.games.state(&id)?;
+    if state.secret.is_none() {
+        writeln!(
+            out,
+            "{id}: the game has no secret here, so turns typed by hand in a reply are taken in already"
+        )?;
+        return Ok(Status::Ok);
+    }
+    state.allow_typed = !args.off;
+    home.games.save_state(&id, &state)?;
+    if args.off {
+        writeln!(
+            out,
+            "{id}: turns typed by hand in a reply are refused again (`pbem allow-typed {id}` allows them)"
+        )?;
+    } else {
+        writeln!(
+            out,
+            "{id}: turns typed by hand in a reply are taken in (they carry no authentication code; `pbem allow-typed {id} --off` refuses them again)"
+        )?;
+    }
     Ok(Status::Ok)
 }
 

@@ -242,15 +242,15 @@ fn with_a_secret_typed_turns_are_refused_unless_the_game_allows_them() {
         // The status says whether the game takes typed turns.
         let status = ok(&alice.run("2026-11-01T09:30:00Z", &["status"]));
         let said = if allow {
-            "; with a secret, typed turns allowed"
+            "; with a secret, typed turns allowed".to_owned()
         } else {
-            "; with a secret, typed turns refused (`--allow-typed` allows them)"
+            format!("; with a secret, typed turns refused (`pbem allow-typed {id}` allows them)")
         };
         let line = status
             .lines()
             .find(|line| line.starts_with(&id))
             .unwrap_or_else(|| panic!("{status}"));
-        assert!(line.ends_with(said), "{status}");
+        assert!(line.ends_with(&said), "{status}");
         ok(&alice.run("2026-11-01T10:00:00Z", &["move", &id, "d4"]));
         let first = mail_of(alice, "2026-11-01T10:00:00Z", &id);
         let reply = hand_reply(
@@ -266,10 +266,36 @@ fn with_a_secret_typed_turns_are_refused_unless_the_game_allows_them() {
             assert!(said.contains("played 1... d5 (typed by hand)"), "{said}");
         } else {
             assert_eq!(output.status.code(), Some(1), "{said}");
-            assert!(said.contains("--allow-typed"), "{said}");
+            assert!(said.contains(&format!("`pbem allow-typed {id}`")), "{said}");
             let status = ok(&alice.run("2026-11-01T10:31:00Z", &["status"]));
             assert!(
                 status.contains("carries no authentication code"),
+                "{status}"
+            );
+            // `pbem allow-typed` allows them without the secret typed again: the same
+            // reply is taken in; `--off` refuses typed turns again.
+            let allowed = ok(&alice.run("2026-11-01T10:32:00Z", &["allow-typed", &id]));
+            assert!(
+                allowed.contains("turns typed by hand in a reply are taken in"),
+                "{allowed}"
+            );
+            let status = ok(&alice.run("2026-11-01T10:33:00Z", &["status"]));
+            assert!(
+                status.contains("with a secret, typed turns allowed"),
+                "{status}"
+            );
+            let output = receive(alice, "2026-11-01T10:34:00Z", "secret.eml", &reply);
+            assert!(
+                text(&output.stdout).contains("played 1... d5 (typed by hand)"),
+                "{}",
+                text(&output.stdout)
+            );
+            ok(&alice.run("2026-11-01T10:35:00Z", &["allow-typed", &id, "--off"]));
+            let status = ok(&alice.run("2026-11-01T10:36:00Z", &["status"]));
+            assert!(
+                status.contains(&format!(
+                    "typed turns refused (`pbem allow-typed {id}` allows them)"
+                )),
                 "{status}"
             );
         }

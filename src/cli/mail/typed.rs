@@ -93,7 +93,7 @@ pub(super) fn take_typed(reply: &Reply, id: &str, home: &Home) -> Result<Taken, 
         return Err(refused(format!(
             "{id}: \"{line}\" is a turn typed by hand, which carries no authentication code, \
              and the game has a secret: its turns come only from pbem's signed mails \
-             (`pbem secret {id} SECRET --allow-typed` takes typed turns too); nothing was changed"
+             (`pbem allow-typed {id}` takes typed turns too); nothing was changed"
         )));
     }
     let have = local.moves.turns.len();
