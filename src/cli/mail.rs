@@ -1045,19 +1045,31 @@ fn take_in(incoming: &mail::Incoming, bytes: &[u8], home: &Home) -> Result<Taken
         },
     };
     let mut completed = false;
+    let mut own_typed = Vec::new();
     if let Some(local) = &local {
         // A part that completes the last turn (a card answered) is the opponent's, one at
         // a time.
         completed = correspondence::completes_last(local, &record, you.other())
             .map_err(|error| refused(format!("{id}: {error}")))?;
-        // Only the opponent's turns may be new: the player's own come from here.
+        // Only the opponent's turns may be new: the player's own come from here, or, typed
+        // by hand in a reply, as the opponent's pbem recorded them.
         let start = local.moves.turns.len();
-        let first_new = game.turns.get(start).map(|(color, _)| *color);
-        if added > 1 || first_new.is_some_and(|color| color == you) {
+        let own: Vec<usize> = (start..game.turns.len())
+            .filter(|&index| game.turns[index].0 == you)
+            .collect();
+        if own.is_empty() && added > 1 {
             return Err(refused(format!(
-                "{id}: the mail adds {added} turns starting with one of yours; only your opponent's next turn can come by mail"
+                "{id}: the mail adds {added} turns of your opponent's; only your opponent's next turn can come by mail"
             )));
         }
+        own_typed = typed::own_typed_turns(
+            &record,
+            &own,
+            added,
+            &id,
+            me,
+            secret.is_some() && !state.allow_typed,
+        )?;
     }
     // Fair dice: the mail's transcript must hold; this side commits on its first receipt
     // and computes the roll of an attempt that awaits it.
@@ -1099,6 +1111,18 @@ fn take_in(incoming: &mail::Incoming, bytes: &[u8], home: &Home) -> Result<Taken
     let head = match (&local, game.last_turn.as_deref()) {
         (None, Some(last)) => format!("{id}: new game from {opponent}, last turn {last}"),
         (None, None) => format!("{id}: new game from {opponent}"),
+        (Some(_), Some(last)) if !own_typed.is_empty() => {
+            let yours = format!(
+                "your turn{} {}, typed in a mail, as your opponent's pbem recorded it",
+                if own_typed.len() == 1 { "" } else { "s" },
+                own_typed.join(", ")
+            );
+            if game.turns.last().is_some_and(|(color, _)| *color == you) {
+                format!("{id}: {opponent} updated the game after {yours}")
+            } else {
+                format!("{id}: {opponent} played {last} (after {yours})")
+            }
+        }
         (Some(_), Some(last)) if added > 0 => format!("{id}: {opponent} played {last}"),
         (Some(_), _) => format!("{id}: {opponent} updated the game"),
     };

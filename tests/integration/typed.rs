@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::support::homes::assert_refused;
-use crate::support::homes::{Homes, Player, mail_of, maildir, ok, text};
+use crate::support::homes::{Homes, Player, deliver, game_path, mail_of, maildir, ok, text};
 
 fn header(mail: &str, name: &str) -> String {
     mail.lines()
@@ -111,12 +111,12 @@ fn a_game_is_played_against_replies_typed_in_mail_clients() {
         .collect::<Vec<_>>()
         .join(" ");
     assert!(
-        record.contains("1... e5 {[%sent 2026-11-01T10:30:00Z]}"),
+        record.contains("1... e5 {[%sent 2026-11-01T10:30:00Z] [%typed bob@example.org]}"),
         "{record}"
     );
     assert!(
-        record.contains("Nc6 {[%sent 2026-11-01T11:30:00Z]}")
-            && record.contains("Nf6 {[%sent 2026-11-01T12:30:00Z]}"),
+        record.contains("Nc6 {[%sent 2026-11-01T11:30:00Z] [%typed bob@example.org]}")
+            && record.contains("Nf6 {[%sent 2026-11-01T12:30:00Z] [%typed bob@example.org]}"),
         "{record}"
     );
     ok(&alice.run(
@@ -563,4 +563,178 @@ fn in_cards_ii_the_thrower_declines_the_second_pair_with_a_typed_dash() {
     assert_eq!(code, Some(0), "{said}");
     assert!(said.contains("Nxe5:w9_cS1_cS10_c-"), "{said}");
     assert!(said.contains("(typed by hand)"), "{said}");
+}
+
+/// The secret of a game, from its creator's state file.
+fn secret_in(player: &Player, id: &str) -> String {
+    let state =
+        std::fs::read_to_string(player.dir.join("games").join(format!("{id}.state.yaml"))).unwrap();
+    state
+        .lines()
+        .find_map(|line| line.strip_prefix("secret: "))
+        .unwrap_or_else(|| panic!("{state}"))
+        .trim_matches(['\'', '"', ' '])
+        .to_owned()
+}
+
+/// Alice's mail that carries Bob's turn `2... d6`, typed in a reply, and her `3. Bc4`,
+/// after 1. e4 e5 2. Nf3 by pbem mail; `extra` goes to `pbem new`.
+fn after_a_typed_turn(homes: &Homes, extra: &[&str]) -> (String, PathBuf) {
+    let id = homes.start("2026-11-01T09:00:00Z", extra);
+    let (alice, bob) = (&homes.alice, &homes.bob);
+    if extra.contains(&"--secret") {
+        let secret = secret_in(alice, &id);
+        ok(&bob.run("2026-11-01T09:10:00Z", &["secret", &id, &secret]));
+    }
+    let mut clock = Clock(0);
+    let second = by_mail(
+        homes,
+        &id,
+        &[("e4", alice), ("e5", bob), ("Nf3", alice)],
+        &mut clock,
+    );
+    // Bob answers from his mail client, above the quote.
+    let (code, said) = receive_typed(
+        alice,
+        &mut clock,
+        "Bob <bob@example.org>",
+        "alice@example.org",
+        "2... d6",
+        &second,
+    );
+    assert_eq!(code, Some(0), "{said}");
+    assert!(said.contains("played 2... d6 (typed by hand)"), "{said}");
+    let now = clock.tick();
+    ok(&alice.run(&now, &["move", &id, "Bc4"]));
+    let mail = mail_of(alice, &now, &id);
+    (id, mail)
+}
+
+#[test]
+fn a_turn_typed_in_a_mail_comes_back_to_its_author_as_the_opponent_recorded_it() {
+    let homes = Homes::new("typed-back", "");
+    let (id, mail) = after_a_typed_turn(&homes, &[]);
+    let (alice, bob) = (&homes.alice, &homes.bob);
+    let record = std::fs::read_to_string(game_path(alice, &id)).unwrap();
+    assert!(record.contains("[%typed bob@example.org]"), "{record}");
+
+    // Bob's pbem takes in his own typed turn, marked typed from his address, then Alice's.
+    let taken = ok(&bob.run("2026-11-01T12:00:00Z", &["receive", mail.to_str().unwrap()]));
+    assert!(
+        taken.contains(&format!(
+            "{id}: alice@example.org played 3. Bc4 (after your turn 2... d6, typed in a mail, \
+             as your opponent's pbem recorded it)"
+        )),
+        "{taken}"
+    );
+    assert!(taken.contains("your turn: 3..."), "{taken}");
+    assert_eq!(
+        std::fs::read_to_string(game_path(bob, &id)).unwrap(),
+        record
+    );
+    // And the game goes on by pbem mail.
+    ok(&bob.run("2026-11-01T12:10:00Z", &["move", &id, "Nf6"]));
+    let answer = mail_of(bob, "2026-11-01T12:10:00Z", &id);
+    let taken = ok(&alice.run(
+        "2026-11-01T12:20:00Z",
+        &["receive", answer.to_str().unwrap()],
+    ));
+    assert!(taken.contains("bob@example.org played 3... Nf6"), "{taken}");
+}
+
+#[test]
+fn own_turns_not_recorded_as_typed_by_the_reader_are_refused_with_the_mend() {
+    let homes = Homes::new("typed-back-forged", "");
+    let (id, mail) = after_a_typed_turn(&homes, &[]);
+    let bob = &homes.bob;
+    let original = std::fs::read_to_string(&mail).unwrap();
+    let before = std::fs::read_to_string(game_path(bob, &id)).unwrap();
+    let cases = [
+        ("unmarked", "", "did not record as typed by you in a mail"),
+        (
+            "carol",
+            "[%typed carol@example.org]",
+            "recorded as typed in a mail from carol@example.org, not from you (bob@example.org)",
+        ),
+    ];
+    for (name, marker, says) in cases {
+        let forged = original.replace("[%typed bob@example.org]", marker);
+        assert_ne!(forged, original);
+        let path = bob.dir.join(format!("{name}.eml"));
+        std::fs::write(&path, forged).unwrap();
+        let output = bob.run("2026-11-01T12:00:00Z", &["receive", path.to_str().unwrap()]);
+        assert_refused(&output, says);
+        assert_refused(&output, "among them your 2... d6");
+        assert_refused(
+            &output,
+            &format!(
+                "enter it with `pbem move {id} d6` (there is no need to send it), then receive this mail again"
+            ),
+        );
+        assert_eq!(
+            std::fs::read_to_string(game_path(bob, &id)).unwrap(),
+            before
+        );
+    }
+    // The mend: Bob enters his turn, and the refused mail is taken in.
+    ok(&bob.run("2026-11-01T12:10:00Z", &["move", &id, "d6"]));
+    let taken = ok(&bob.run(
+        "2026-11-01T12:20:00Z",
+        &["receive", bob.dir.join("unmarked.eml").to_str().unwrap()],
+    ));
+    assert!(taken.contains("alice@example.org played 3. Bc4"), "{taken}");
+}
+
+#[test]
+fn with_a_secret_an_own_typed_turn_is_taken_in_only_where_typed_turns_are_allowed() {
+    let homes = Homes::new("typed-back-secret", "");
+    let (id, mail) = after_a_typed_turn(&homes, &["--secret", "--allow-typed"]);
+    let bob = &homes.bob;
+    let original = std::fs::read_to_string(&mail).unwrap();
+    // A marker taken out breaks the code.
+    let forged = bob.dir.join("forged.eml");
+    std::fs::write(&forged, original.replace(" [%typed bob@example.org]", "")).unwrap();
+    assert_refused(
+        &bob.run(
+            "2026-11-01T12:00:00Z",
+            &["receive", forged.to_str().unwrap()],
+        ),
+        "authentication",
+    );
+    // Bob's pbem does not take typed turns in this game yet.
+    let refused = bob.run("2026-11-01T12:01:00Z", &["receive", mail.to_str().unwrap()]);
+    assert_refused(
+        &refused,
+        "your turn 2... d6, typed in a mail, as your opponent's pbem recorded it, but the game has a secret",
+    );
+    assert_refused(&refused, &format!("`pbem allow-typed {id}` allows them"));
+    ok(&bob.run("2026-11-01T12:02:00Z", &["allow-typed", &id]));
+    let taken = ok(&bob.run("2026-11-01T12:03:00Z", &["receive", mail.to_str().unwrap()]));
+    assert!(
+        taken.contains("played 3. Bc4 (after your turn 2... d6, typed in a mail"),
+        "{taken}"
+    );
+}
+
+#[test]
+fn an_own_typed_turn_is_taken_in_from_a_maildir() {
+    let homes = Homes::new("typed-back-maildir", "");
+    let (id, mail) = after_a_typed_turn(&homes, &[]);
+    let bob = &homes.bob;
+    let taken = ok(&deliver(
+        bob,
+        "2026-11-01T12:00:00Z",
+        &std::fs::read(&mail).unwrap(),
+        "1762000100.M1P1.host",
+    ));
+    assert!(
+        taken.contains(&format!(
+            "{id}: alice@example.org played 3. Bc4 (after your turn 2... d6"
+        )),
+        "{taken}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(game_path(bob, &id)).unwrap(),
+        std::fs::read_to_string(game_path(&homes.alice, &id)).unwrap()
+    );
 }
