@@ -1145,6 +1145,63 @@ fn take_in(incoming: &mail::Incoming, bytes: &[u8], home: &Home) -> Result<Taken
     Ok(Taken::Saved(text))
 }
 
+/// A side with its player's name: `Bob (Black)`.
+fn player_of(record: &Record, side: Color) -> String {
+    let name = record
+        .tag(side.name())
+        .filter(|name| !name.trim().is_empty() && *name != "?");
+    match name {
+        Some(name) => format!("{} ({side})", super::escape_controls(name)),
+        None => side.to_string(),
+    }
+}
+
+/// How a game that has a result ended, in words: who resigned, or accepted or claimed a
+/// draw (the last event of the record), or what the rules decided, and the result:
+/// `Bob (Black) resigned: Alice (White) wins, 1-0`.
+fn ending(record: &Record, game: &correspondence::State, result: &str) -> String {
+    use crate::replay::events::{Action, events_in, final_comments};
+    let event = final_comments(record)
+        .iter()
+        .flat_map(|comment| events_in(&comment.text))
+        .filter(|event| !matches!(event.action, Action::Offer | Action::Unknown(_)))
+        .next_back();
+    let winner = |side: Color| format!("{} wins, {result}", player_of(record, side));
+    let drawn = format!("the game is drawn, {result}");
+    let by_rule = |reason: String| format!("{reason}, {result}");
+    match event.and_then(|event| event.side.map(|side| (side, event.action))) {
+        Some((side, Action::Resign)) => {
+            format!(
+                "{} resigned: {}",
+                player_of(record, side),
+                winner(side.other())
+            )
+        }
+        Some((side, Action::Agree)) => format!(
+            "{} accepted the draw offer: {drawn}",
+            player_of(record, side)
+        ),
+        Some((side, Action::Claim(reason))) => format!(
+            "{} claimed a draw by {}: {drawn}",
+            player_of(record, side),
+            crate::replay::events::ClaimReason::from_name(reason).map_or_else(
+                || reason.to_owned(),
+                |claim| claim.draw_reason().to_string()
+            )
+        ),
+        _ => match game.report.outcome {
+            Some(crate::games::Outcome::Win {
+                winner: side,
+                reason,
+            }) => by_rule(format!("{} wins by {reason}", player_of(record, side))),
+            Some(crate::games::Outcome::Draw { reason }) => {
+                by_rule(format!("the game is drawn by {reason}"))
+            }
+            None => format!("the game is over: {result}"),
+        },
+    }
+}
+
 /// What `receive` prints for a game it saved: `head`, then the result or a standing
 /// draw offer, the diagram, and whose turn it is.
 fn saved_text(
@@ -1157,12 +1214,13 @@ fn saved_text(
     let mut text = head;
     let result = record.tag("Result").unwrap_or("*");
     if result != "*" {
-        text.push_str(&format!("; the game is over: {result}"));
+        text.push_str(&format!("; {}", ending(record, game, result)));
     } else if let Some(offer) = correspondence::standing_offer(record)
         && offer != you
     {
         text.push_str(&format!(
-            "; {offer} offers a draw (`pbem draw accept {id}`)"
+            "; {} offers a draw (`pbem draw accept {id}` accepts it, or play on)",
+            player_of(record, offer)
         ));
     }
     text.push('\n');
