@@ -102,6 +102,9 @@ pub fn send(args: &SendArgs, home: &Home, out: &mut dyn Write) -> Result<Status,
                 }
             })?;
             writeln!(out, "{}", path.display())?;
+            if let Some(handle) = &args.refusal {
+                typed::dismiss_refused(handle, home, &mut *out)?;
+            }
             return Ok(Status::Ok);
         }
         home.outbox.put(
@@ -111,6 +114,11 @@ pub fn send(args: &SendArgs, home: &Home, out: &mut dyn Write) -> Result<Status,
             std::slice::from_ref(&message.to),
             &message.bytes,
         )?;
+        // The refusal is on its way (sent now, or from the outbox later): the refused
+        // mail is dealt with.
+        if let Some(handle) = &args.refusal {
+            typed::dismiss_refused(handle, home, &mut *out)?;
+        }
         only = Some(id);
     }
     let pending: Vec<Pending> = home
@@ -1000,6 +1008,7 @@ fn take_in(incoming: &mail::Incoming, bytes: &[u8], home: &Home) -> Result<Taken
     } else {
         None
     };
+    let refusal = refusal_note(incoming);
     let added = match &local {
         None => record.moves.turns.len(),
         Some(local) => match correspondence::compare(local, &record) {
@@ -1016,6 +1025,13 @@ fn take_in(incoming: &mail::Incoming, bytes: &[u8], home: &Home) -> Result<Taken
                      if it is a turn, ask {opponent} to make it with pbem and send it",
                     record.moves.turns.len(),
                     typed.lines().next().unwrap_or_default()
+                )));
+            }
+            // A refusal of the player's mail, mailed back: its note says why.
+            Comparison::Same | Comparison::Older if refusal.is_some() => {
+                return Ok(Taken::Nothing(format!(
+                    "{id}: {}; your game is as it was",
+                    refusal.as_deref().unwrap_or_default()
                 )));
             }
             Comparison::Same => {
@@ -1138,6 +1154,9 @@ fn take_in(incoming: &mail::Incoming, bytes: &[u8], home: &Home) -> Result<Taken
         ));
     }
     let mut text = saved_text(head, &id, &record, &game, you);
+    if let Some(refusal) = &refusal {
+        text.push_str(&format!("\n{id}: {refusal}"));
+    }
     if let Some((_, _, hand)) = super::play::own_hand(&record, home) {
         text.push('\n');
         text.push_str(&super::play::hand_line(&hand));
@@ -1200,6 +1219,17 @@ fn ending(record: &Record, game: &correspondence::State, result: &str) -> String
             None => format!("the game is over: {result}"),
         },
     }
+}
+
+/// The reason of a refusal mailed back by the opponent's `pbem send --refusal`, on one
+/// line (without the advice for a player without pbem that follows it).
+fn refusal_note(incoming: &mail::Incoming) -> Option<String> {
+    if !incoming.is_refusal() {
+        return None;
+    }
+    let note = incoming.note.as_deref()?;
+    let reason = note.split("\nIt is your turn").next().unwrap_or(note);
+    Some(reason.split_whitespace().collect::<Vec<_>>().join(" "))
 }
 
 /// What `receive` prints for a game it saved: `head`, then the result or a standing

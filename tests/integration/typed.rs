@@ -170,10 +170,10 @@ fn a_typo_is_refused_with_the_legal_turns_and_the_refusal_mailed_back() {
             drafts.to_str().unwrap(),
         ],
     ));
-    let refusal_path = PathBuf::from(written.trim());
+    let refusal_path = PathBuf::from(written.lines().next().unwrap());
     let refusal = std::fs::read_to_string(&refusal_path).unwrap();
     assert!(
-        refusal.contains("pbem did not take in your mail"),
+        refusal.contains("Alice's pbem refused your typed turn Nf5:"),
         "{refusal}"
     );
     assert!(refusal.contains("Nf5"), "{refusal}");
@@ -736,5 +736,76 @@ fn an_own_typed_turn_is_taken_in_from_a_maildir() {
     assert_eq!(
         std::fs::read_to_string(game_path(bob, &id)).unwrap(),
         std::fs::read_to_string(game_path(&homes.alice, &id)).unwrap()
+    );
+}
+
+#[test]
+fn a_refusal_sent_dismisses_the_refused_mail_and_its_reader_sees_why() {
+    let homes = Homes::new("typed-refusal-note", "");
+    let id = homes.start("2026-11-01T09:00:00Z", &[]);
+    let (alice, bob) = (&homes.alice, &homes.bob);
+    ok(&alice.run("2026-11-01T10:00:00Z", &["move", &id, "e4"]));
+    let first = mail_of(alice, "2026-11-01T10:00:00Z", &id);
+    ok(&bob.run(
+        "2026-11-01T10:10:00Z",
+        &["receive", first.to_str().unwrap()],
+    ));
+    // Bob types a knight move no knight can make.
+    let typo = hand_reply(
+        "Bob <bob@example.org>",
+        "1... Nf5",
+        "typo-note",
+        Some(&first),
+    );
+    assert_refused(
+        &receive(alice, "2026-11-01T10:30:00Z", "typo.eml", &typo),
+        "\"1... Nf5\", is refused",
+    );
+    let status = ok(&alice.run("2026-11-01T10:31:00Z", &["status"]));
+    let handle = status
+        .lines()
+        .find(|line| line.starts_with("refused mail "))
+        .and_then(|line| line.split_whitespace().nth(2))
+        .unwrap_or_else(|| panic!("{status}"))
+        .to_owned();
+    // Sending the refusal deals with the refused mail: status no longer lists it.
+    let drafts = alice.dir.join("refusals");
+    let written = ok(&alice.run(
+        "2026-11-01T10:32:00Z",
+        &[
+            "send",
+            "--refusal",
+            &handle,
+            "--dry-run",
+            drafts.to_str().unwrap(),
+        ],
+    ));
+    assert!(
+        written.contains(&format!(
+            "refused mail {handle} dismissed: the refusal answers it"
+        )),
+        "{written}"
+    );
+    let status = ok(&alice.run("2026-11-01T10:33:00Z", &["status"]));
+    assert!(!status.contains("refused mail"), "{status}");
+    // Bob's pbem shows why, though the game is as his pbem has it.
+    let refusal = PathBuf::from(written.lines().next().unwrap());
+    let before = std::fs::read_to_string(game_path(bob, &id)).unwrap();
+    let shown = ok(&bob.run(
+        "2026-11-01T11:00:00Z",
+        &["receive", refusal.to_str().unwrap()],
+    ));
+    assert!(
+        shown.contains(&format!(
+            "{id}: Alice's pbem refused your typed turn 1... Nf5: "
+        )),
+        "{shown}"
+    );
+    assert!(shown.contains("legal turns (20): "), "{shown}");
+    assert!(shown.contains("; your game is as it was"), "{shown}");
+    assert!(!shown.contains("repeated delivery"), "{shown}");
+    assert_eq!(
+        std::fs::read_to_string(game_path(bob, &id)).unwrap(),
+        before
     );
 }

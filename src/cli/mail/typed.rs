@@ -270,8 +270,14 @@ pub(super) fn compose_refusal(handle: &str, home: &Home) -> Result<Latest, CliEr
     let state = correspondence::state(&record)
         .map_err(|error| CliError::Usage(format!("{}: {error}", path.display())))?;
     let mut note = format!(
-        "pbem did not take in your mail:\n{}\n",
-        wrap(entry.reason.trim_start_matches(&format!("{id}: ")), 72)
+        "{}\n",
+        wrap(
+            &refusal_headline(
+                &home.settings.player.name,
+                entry.reason.trim_start_matches(&format!("{id}: "))
+            ),
+            72
+        )
     );
     if record
         .tag("Result")
@@ -295,6 +301,45 @@ pub(super) fn compose_refusal(handle: &str, home: &Home) -> Result<Latest, CliEr
             bytes,
         },
     ))
+}
+
+/// Dismisses the refused mail whose refusal `pbem send --refusal` has written or queued,
+/// so that `pbem status` no longer lists it.
+pub(super) fn dismiss_refused(
+    handle: &str,
+    home: &Home,
+    out: &mut dyn std::io::Write,
+) -> Result<(), CliError> {
+    let mut ledger = Ledger::load(home.games.dir())?;
+    if ledger.dismiss(Some(handle.trim())) > 0 {
+        ledger.save(home.games.dir())?;
+        writeln!(
+            out,
+            "refused mail {} dismissed: the refusal answers it",
+            handle.trim()
+        )?;
+    }
+    Ok(())
+}
+
+/// The first sentence of a refusal mailed back, from the refused mail's `reason`:
+/// "Alice's pbem refused your typed turn Rc8: why", or "Alice's pbem did not take in your
+/// mail: reason" for a refusal of another kind.
+fn refusal_headline(sender: &str, reason: &str) -> String {
+    let typed = reason
+        .strip_prefix("the turn ")
+        .and_then(|rest| rest.split_once(" typed, \""))
+        .and_then(|(_, rest)| rest.split_once("\", is refused: "));
+    let Some((line, why)) = typed else {
+        return format!("{sender}'s pbem did not take in your mail: {reason}");
+    };
+    // "illegal turn "Rc8": why" says the turn twice.
+    let why = ["illegal turn \"", "cannot read \""]
+        .iter()
+        .find_map(|prefix| why.strip_prefix(prefix))
+        .and_then(|rest| rest.split_once("\": ").map(|(_, why)| why))
+        .unwrap_or(why);
+    format!("{sender}'s pbem refused your typed turn {line}: {why}")
 }
 
 /// The message with `-refused-HANDLE` added to the local part of its Message-ID.
