@@ -1143,15 +1143,28 @@ fn take_in(incoming: &mail::Incoming, bytes: &[u8], home: &Home) -> Result<Taken
         (Some(_), _) => format!("{id}: {opponent} updated the game"),
     };
     let mut head = head;
+    // What chance decided in the turn that is news here: a roll computed now, or a roll or
+    // card pair the opponent's mail brought.
+    let chance = (rolled.is_some() || added > 0 || completed)
+        .then(|| super::play::chance_outcome(&record))
+        .flatten();
     if let Some(rolled) = &rolled {
         let rolls: Vec<String> = rolled.rolls.iter().map(u8::to_string).collect();
-        head.push_str(&format!(
-            "; the roll{} {} {} (from both players' values): {}",
-            if rolls.len() == 1 { "" } else { "s" },
-            if rolls.len() == 1 { "is" } else { "are" },
-            rolls.join(" then "),
-            rolled.token
-        ));
+        match &chance {
+            Some(chance) => head.push_str(&format!(
+                "; {chance} (rolled from both players' values: {})",
+                rolled.token
+            )),
+            None => head.push_str(&format!(
+                "; the roll{} {} {} (from both players' values): {}",
+                if rolls.len() == 1 { "" } else { "s" },
+                if rolls.len() == 1 { "is" } else { "are" },
+                rolls.join(" then "),
+                rolled.token
+            )),
+        }
+    } else if let Some(chance) = &chance {
+        head.push_str(&format!("; {chance}"));
     }
     let mut text = saved_text(head, &id, &record, &game, you);
     if let Some(refusal) = &refusal {

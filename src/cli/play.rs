@@ -285,6 +285,9 @@ pub fn make_move(args: &MoveArgs, home: &Home, out: &mut dyn Write) -> Result<St
         line.push_str(&format!(", game over: {result}"));
     }
     writeln!(out, "{line}")?;
+    if let Some(chance) = chance_outcome(&record) {
+        writeln!(out, "{id}: {chance}")?;
+    }
     if awaits_roll {
         writeln!(
             out,
@@ -293,6 +296,24 @@ pub fn make_move(args: &MoveArgs, home: &Home, out: &mut dyn Write) -> Result<St
     }
     writeln!(out, "send it with: pbem send {id}")?;
     Ok(Status::Ok)
+}
+
+/// What chance decided in the last turn of a Chess with wickets game, in words (a roll
+/// against what was needed, a card pair, a Cards II decline); `None` for another turn or
+/// game, or while the roll or every pair is still awaited.
+pub(super) fn chance_outcome(record: &Record) -> Option<String> {
+    use crate::games::Game;
+    use crate::games::wickets::Wickets;
+    if crate::replay::variant_of(record).ok()? != Variant::ChessWithWickets {
+        return None;
+    }
+    let mut before = record.clone();
+    let last = before.moves.turns.pop()?;
+    let position = crate::replay::replay_game::<Wickets>(&before).position?;
+    let turn = position
+        .resolve(&Wickets::parse_turn(&last.token).ok()?)
+        .ok()?;
+    position.chance_outcome(&turn)
 }
 
 /// The player's hash chain for fair dice, its seed drawn from the system's random

@@ -809,3 +809,77 @@ fn a_refusal_sent_dismisses_the_refused_mail_and_its_reader_sees_why() {
         before
     );
 }
+
+#[test]
+fn move_and_receive_say_what_the_cards_of_an_attempt_decided() {
+    // (decision, White's lead, Black's reply, White's decline, what both sides are told
+    // after the reply, and after the decline). White's Defender sees its wicket here, so
+    // Black's card has the 2.5 bonus.
+    let cases = [
+        (
+            "Cards",
+            "S9",
+            "S6",
+            None,
+            "the cards S9 beats S6 and the Defender's 2.5 bonus: the attempt succeeds",
+            "",
+        ),
+        (
+            "Cards",
+            "S1",
+            "S10",
+            None,
+            "the cards S10 with the Defender's 2.5 bonus beats S1: the attempt fails",
+            "",
+        ),
+        (
+            "Cards II",
+            "S1",
+            "S10",
+            Some("-"),
+            "the cards S10 with the Defender's 2.5 bonus beats S1: the first pair fails; \
+             the thrower leads a second pair or declines it (_c-)",
+            "the cards S10 with the Defender's 2.5 bonus beats S1: the thrower declines a \
+             second pair (_c-): the attempt fails",
+        ),
+    ];
+    for (index, (decision, lead, reply, decline, replied, declined)) in
+        cases.into_iter().enumerate()
+    {
+        let homes = Homes::new(&format!("chance-words-{index}"), "");
+        let mut clock = Clock(0);
+        let (id, _) = cards_attempt(&homes, decision, lead, &mut clock);
+        let (alice, bob) = (&homes.alice, &homes.bob);
+        let now = clock.tick();
+        let moved = ok(&bob.run(&now, &["move", &id, reply]));
+        assert!(
+            moved.contains(&format!("{id}: {replied}")),
+            "{decision}: {moved}"
+        );
+        let mail = mail_of(bob, &now, &id);
+        let taken = ok(&alice.run(&clock.tick(), &["receive", mail.to_str().unwrap()]));
+        assert!(
+            taken.contains(&format!(
+                "{id}: bob@example.org updated the game; {replied}"
+            )),
+            "{decision}: {taken}"
+        );
+        let Some(decline) = decline else {
+            continue;
+        };
+        let now = clock.tick();
+        let moved = ok(&alice.run(&now, &["move", &id, decline]));
+        assert!(
+            moved.contains(&format!("{id}: {declined}")),
+            "{decision}: {moved}"
+        );
+        let mail = mail_of(alice, &now, &id);
+        let taken = ok(&bob.run(&clock.tick(), &["receive", mail.to_str().unwrap()]));
+        assert!(
+            taken.contains(&format!(
+                "{id}: alice@example.org updated the game; {declined}"
+            )),
+            "{decision}: {taken}"
+        );
+    }
+}
