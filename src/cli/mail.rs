@@ -261,6 +261,12 @@ fn compose_state(
         address: me.email.clone(),
     };
     let secret = secret_bytes(home, id)?;
+    // A refusal's note says how to answer already.
+    let answer = if note.is_none() {
+        answer_by_hand(record, you, state, home, id)?
+    } else {
+        None
+    };
     let text = correspondence::to_text(record);
     let ply = u32::try_from(record.moves.turns.len()).unwrap_or(u32::MAX);
     let variant = record.tag("Variant").unwrap_or("Chess").to_owned();
@@ -277,6 +283,7 @@ fn compose_state(
         secret: secret.as_deref(),
         date: home::now()?,
         note,
+        answer: answer.as_deref(),
     };
     // The picture of the position, unless the config turns pictures off.
     let picture = home
@@ -294,6 +301,42 @@ fn compose_state(
         from: sender.address,
         to: opponent.address,
         bytes,
+    })
+}
+
+/// The line of a mail that tells an opponent without pbem how to answer by hand, when the
+/// game takes typed turns (it has no secret, or allows them) and the opponent acts next:
+/// a turn, or a card the last turn awaits unless the cards are dealt fairly (a card typed
+/// by hand carries no key to open it).
+fn answer_by_hand(
+    record: &Record,
+    you: Color,
+    state: &correspondence::State,
+    home: &Home,
+    id: &str,
+) -> Result<Option<String>, CliError> {
+    let local = home.games.state(id)?;
+    let open = record
+        .tag("Result")
+        .is_none_or(|result| result.trim() == "*");
+    if !open || (local.secret.is_some() && !local.allow_typed) {
+        return Ok(None);
+    }
+    let them = you.other();
+    let dealt = fair::uses_cards(record)
+        && !record
+            .tag(fair::cards::BY_HAND_TAG)
+            .is_some_and(|value| value.trim().eq_ignore_ascii_case(fair::cards::BY_HAND));
+    Ok(match state.awaited {
+        Some(side) if side == them && !dealt => Some(
+            "To answer without pbem, reply with your card (as S9) alone on the first line."
+                .to_owned(),
+        ),
+        None if state.to_move == them => Some(format!(
+            "To answer without pbem, reply with your turn ({}) alone on the first line.",
+            state.next_number
+        )),
+        _ => None,
     })
 }
 

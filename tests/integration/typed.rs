@@ -883,3 +883,68 @@ fn move_and_receive_say_what_the_cards_of_an_attempt_decided() {
         );
     }
 }
+
+/// The text/plain part of a mail file.
+fn body_text(mail: &Path) -> String {
+    let bytes = std::fs::read(mail).unwrap();
+    let message = mail_parser::MessageParser::default()
+        .parse(&bytes)
+        .expect("a mail");
+    message
+        .body_text(0)
+        .expect("a text part")
+        .replace("\r\n", "\n")
+}
+
+#[test]
+fn a_move_mail_says_how_to_answer_by_hand_and_replies_quoting_it_are_read() {
+    let homes = Homes::new("typed-hint", "");
+    let id = homes.start("2026-11-01T09:00:00Z", &[]);
+    let (alice, bob) = (&homes.alice, &homes.bob);
+    ok(&alice.run("2026-11-01T10:00:00Z", &["move", &id, "e4"]));
+    let mail = mail_of(alice, "2026-11-01T10:00:00Z", &id);
+    let body = body_text(&mail);
+    assert!(
+        body.contains(
+            "\nTo answer without pbem, reply with your turn (1...) alone on the first line.\n"
+        ),
+        "{body}"
+    );
+    // Bob's pbem reads the mail as before.
+    let taken = ok(&bob.run("2026-11-01T10:10:00Z", &["receive", mail.to_str().unwrap()]));
+    assert!(
+        taken.contains("new game from alice@example.org, last turn 1. e4"),
+        "{taken}"
+    );
+    // A reply above the whole mail quoted (the line and the record too) is taken in.
+    let message_id = header(&std::fs::read_to_string(&mail).unwrap(), "Message-ID");
+    let quoted: String = body.lines().map(|line| format!("> {line}\r\n")).collect();
+    let reply = format!(
+        "From: Bob <bob@example.org>\r\nTo: alice@example.org\r\nSubject: Re: [pbem {id}] 1. e4\r\n\
+         Message-ID: <quoted-hint@example.org>\r\nIn-Reply-To: {message_id}\r\nReferences: {message_id}\r\n\
+         Content-Type: text/plain; charset=utf-8\r\n\r\n1... e5\r\n\r\nOn Sunday, Alice wrote:\r\n{quoted}"
+    );
+    let taken = ok(&receive(
+        alice,
+        "2026-11-01T10:30:00Z",
+        "quoted.eml",
+        reply.as_bytes(),
+    ));
+    assert!(
+        taken.contains("bob@example.org played 1... e5 (typed by hand)"),
+        "{taken}"
+    );
+    // Alice's next mail tells Bob his turn's number.
+    ok(&alice.run("2026-11-01T10:40:00Z", &["move", &id, "Nf3"]));
+    let body = body_text(&mail_of(alice, "2026-11-01T10:40:00Z", &id));
+    assert!(body.contains("reply with your turn (2...) alone"), "{body}");
+
+    // With a secret that refuses typed turns the mail says nothing of it, until allowed.
+    let secret = homes.start("2026-11-02T09:00:00Z", &["--secret"]);
+    ok(&alice.run("2026-11-02T10:00:00Z", &["move", &secret, "d4"]));
+    let body = body_text(&mail_of(alice, "2026-11-02T10:00:00Z", &secret));
+    assert!(!body.contains("To answer without pbem"), "{body}");
+    ok(&alice.run("2026-11-02T10:01:00Z", &["allow-typed", &secret]));
+    let body = body_text(&mail_of(alice, "2026-11-02T10:02:00Z", &secret));
+    assert!(body.contains("reply with your turn (1...) alone"), "{body}");
+}
