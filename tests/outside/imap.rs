@@ -992,7 +992,12 @@ fn a_turn_typed_from_a_phone_comes_back_to_its_author_through_smtp_and_imap() {
         &["move", &id, "e4"],
         Some(&smtp),
     ));
-    ok(&pbem(alice, "2026-11-01T10:00:00Z", &["sync"], Some(&smtp)));
+    ok(&pbem(
+        alice,
+        "2026-11-01T10:00:00Z",
+        &["send", &id],
+        Some(&smtp),
+    ));
     relay(&smtp, &imap, &mut relayed);
     let synced = ok(&pbem(bob, "2026-11-01T10:10:00Z", &["sync"], Some(&smtp)));
     assert!(synced.contains("last turn 1. e4"), "{synced}");
@@ -1016,8 +1021,13 @@ fn a_turn_typed_from_a_phone_comes_back_to_its_author_through_smtp_and_imap() {
         &["move", &id, "Nf3"],
         Some(&smtp),
     ));
-    let synced = ok(&pbem(alice, "2026-11-01T11:10:00Z", &["sync"], Some(&smtp)));
-    assert!(synced.contains(&format!("sent {id} (ply 3)")), "{synced}");
+    let sent = ok(&pbem(
+        alice,
+        "2026-11-01T11:10:00Z",
+        &["send", &id],
+        Some(&smtp),
+    ));
+    assert!(sent.contains(&format!("sent {id} (ply 3)")), "{sent}");
     relay(&smtp, &imap, &mut relayed);
     let synced = ok(&pbem(bob, "2026-11-01T12:00:00Z", &["sync"], Some(&smtp)));
     assert!(
@@ -1035,7 +1045,12 @@ fn a_turn_typed_from_a_phone_comes_back_to_its_author_through_smtp_and_imap() {
         &["move", &id, "d6"],
         Some(&smtp),
     ));
-    ok(&pbem(bob, "2026-11-01T12:10:00Z", &["sync"], Some(&smtp)));
+    ok(&pbem(
+        bob,
+        "2026-11-01T12:10:00Z",
+        &["send", &id],
+        Some(&smtp),
+    ));
     relay(&smtp, &imap, &mut relayed);
     let synced = ok(&pbem(alice, "2026-11-01T13:00:00Z", &["sync"], Some(&smtp)));
     assert!(
