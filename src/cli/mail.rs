@@ -1239,8 +1239,7 @@ fn ending(record: &Record, game: &correspondence::State, result: &str) -> String
     let event = final_comments(record)
         .iter()
         .flat_map(|comment| events_in(&comment.text))
-        .filter(|event| !matches!(event.action, Action::Offer | Action::Unknown(_)))
-        .next_back();
+        .rfind(|event| !matches!(event.action, Action::Offer | Action::Unknown(_)));
     let winner = |side: Color| format!("{} wins, {result}", player_of(record, side));
     let drawn = format!("the game is drawn, {result}");
     let by_rule = |reason: String| format!("{reason}, {result}");

@@ -370,11 +370,15 @@ fn a_failing_first_pair_in_cards_two_asks_the_thrower_for_a_second_pair_by_mail(
     }
 }
 
+/// A command of a game played in a test: whether Alice runs it (else Bob), and its
+/// arguments without the game id.
+type Step<'a> = (bool, &'a [&'a str]);
+
 #[test]
 fn the_end_of_a_game_arrives_in_words() {
     // Each game: the commands Alice and Bob run in turn (each mailed to the other), and
     // what the receiver of the last mail is told.
-    let cases: [(&[(bool, &[&str])], &str); 4] = [
+    let cases: [(&[Step], &str); 4] = [
         (
             &[(true, &["move", "e4"]), (false, &["resign"])],
             "Bob (Black) resigned: Alice (White) wins, 1-0",
