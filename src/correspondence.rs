@@ -278,6 +278,52 @@ fn state_in<G: Game>(record: &Record) -> Result<State, PlayError> {
     })
 }
 
+/// The label of the main line's turn at `index` (from 0), as a reader writes it with its
+/// number (`12. Nf3`, `12... Nf6`), counted from the game's start; `None` past the end
+/// or when the start does not read.
+#[must_use]
+pub fn turn_label(record: &Record, index: usize) -> Option<String> {
+    let node = record.moves.turns.get(index)?;
+    let variant = replay::variant_of(record).ok()?;
+    let (fullmove, side) = crate::with_game!(variant, G => G::from_tags(record)
+        .ok()
+        .map(|start| (start.fullmove_number(), start.side_to_move())))?;
+    let offset = u32::try_from(index).ok()? + u32::from(side == Color::Black);
+    let dots = if offset % 2 == 0 { "." } else { "..." };
+    Some(format!("{}{dots} {}", fullmove + offset / 2, node.token))
+}
+
+/// The command that marks a turn typed by hand in a reply to pbem's mail, written by the
+/// receiver's pbem into the stamp it writes for that turn, with the address the reply
+/// came from: `{[%sent T] [%typed bob@example.org]}`.
+pub const TYPED_COMMAND: &str = "typed";
+
+/// Marks the turn as typed by hand in a reply from `address` (see [`TYPED_COMMAND`]): the
+/// command goes into the turn's stamp comment, or a comment of its own when it has none.
+pub fn mark_typed(node: &mut TurnNode, address: &str) {
+    let command = format!("[%{TYPED_COMMAND} {}]", address.trim());
+    match node
+        .comments
+        .iter_mut()
+        .find(|comment| Stamp::of_part(&comment.text).is_none())
+    {
+        Some(stamp) => stamp.text = format!("{} {command}", stamp.text).into(),
+        None => node.comments.push(comment(&command)),
+    }
+}
+
+/// The address a turn was typed from, when the pbem that took it in marked it typed by
+/// hand ([`TYPED_COMMAND`]); the stamps of parts are not the turn's.
+#[must_use]
+pub fn typed_by(node: &TurnNode) -> Option<&str> {
+    node.comments
+        .iter()
+        .filter(|comment| Stamp::of_part(&comment.text).is_none())
+        .flat_map(|comment| commands(&comment.text))
+        .find(|(name, _)| *name == TYPED_COMMAND)
+        .map(|(_, address)| address)
+}
+
 /// A turn added to a game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Played {

@@ -102,6 +102,9 @@ pub fn send(args: &SendArgs, home: &Home, out: &mut dyn Write) -> Result<Status,
                 }
             })?;
             writeln!(out, "{}", path.display())?;
+            if let Some(handle) = &args.refusal {
+                typed::dismiss_refused(handle, home, &mut *out)?;
+            }
             return Ok(Status::Ok);
         }
         home.outbox.put(
@@ -111,6 +114,11 @@ pub fn send(args: &SendArgs, home: &Home, out: &mut dyn Write) -> Result<Status,
             std::slice::from_ref(&message.to),
             &message.bytes,
         )?;
+        // The refusal is on its way (sent now, or from the outbox later): the refused
+        // mail is dealt with.
+        if let Some(handle) = &args.refusal {
+            typed::dismiss_refused(handle, home, &mut *out)?;
+        }
         only = Some(id);
     }
     let pending: Vec<Pending> = home
@@ -253,6 +261,12 @@ fn compose_state(
         address: me.email.clone(),
     };
     let secret = secret_bytes(home, id)?;
+    // A refusal's note says how to answer already.
+    let answer = if note.is_none() {
+        answer_by_hand(record, you, state, home, id)?
+    } else {
+        None
+    };
     let text = correspondence::to_text(record);
     let ply = u32::try_from(record.moves.turns.len()).unwrap_or(u32::MAX);
     let variant = record.tag("Variant").unwrap_or("Chess").to_owned();
@@ -269,6 +283,7 @@ fn compose_state(
         secret: secret.as_deref(),
         date: home::now()?,
         note,
+        answer: answer.as_deref(),
     };
     // The picture of the position, unless the config turns pictures off.
     let picture = home
@@ -286,6 +301,42 @@ fn compose_state(
         from: sender.address,
         to: opponent.address,
         bytes,
+    })
+}
+
+/// The line of a mail that tells an opponent without pbem how to answer by hand, when the
+/// game takes typed turns (it has no secret, or allows them) and the opponent acts next:
+/// a turn, or a card the last turn awaits unless the cards are dealt fairly (a card typed
+/// by hand carries no key to open it).
+fn answer_by_hand(
+    record: &Record,
+    you: Color,
+    state: &correspondence::State,
+    home: &Home,
+    id: &str,
+) -> Result<Option<String>, CliError> {
+    let local = home.games.state(id)?;
+    let open = record
+        .tag("Result")
+        .is_none_or(|result| result.trim() == "*");
+    if !open || (local.secret.is_some() && !local.allow_typed) {
+        return Ok(None);
+    }
+    let them = you.other();
+    let dealt = fair::uses_cards(record)
+        && !record
+            .tag(fair::cards::BY_HAND_TAG)
+            .is_some_and(|value| value.trim().eq_ignore_ascii_case(fair::cards::BY_HAND));
+    Ok(match state.awaited {
+        Some(side) if side == them && !dealt => Some(
+            "To answer without pbem, reply with your card (as S9) alone on the first line."
+                .to_owned(),
+        ),
+        None if state.to_move == them => Some(format!(
+            "To answer without pbem, reply with your turn ({}) alone on the first line.",
+            state.next_number
+        )),
+        _ => None,
     })
 }
 
@@ -1000,6 +1051,7 @@ fn take_in(incoming: &mail::Incoming, bytes: &[u8], home: &Home) -> Result<Taken
     } else {
         None
     };
+    let refusal = refusal_note(incoming);
     let added = match &local {
         None => record.moves.turns.len(),
         Some(local) => match correspondence::compare(local, &record) {
@@ -1016,6 +1068,13 @@ fn take_in(incoming: &mail::Incoming, bytes: &[u8], home: &Home) -> Result<Taken
                      if it is a turn, ask {opponent} to make it with pbem and send it",
                     record.moves.turns.len(),
                     typed.lines().next().unwrap_or_default()
+                )));
+            }
+            // A refusal of the player's mail, mailed back: its note says why.
+            Comparison::Same | Comparison::Older if refusal.is_some() => {
+                return Ok(Taken::Nothing(format!(
+                    "{id}: {}; your game is as it was",
+                    refusal.as_deref().unwrap_or_default()
                 )));
             }
             Comparison::Same => {
@@ -1045,19 +1104,31 @@ fn take_in(incoming: &mail::Incoming, bytes: &[u8], home: &Home) -> Result<Taken
         },
     };
     let mut completed = false;
+    let mut own_typed = Vec::new();
     if let Some(local) = &local {
         // A part that completes the last turn (a card answered) is the opponent's, one at
         // a time.
         completed = correspondence::completes_last(local, &record, you.other())
             .map_err(|error| refused(format!("{id}: {error}")))?;
-        // Only the opponent's turns may be new: the player's own come from here.
+        // Only the opponent's turns may be new: the player's own come from here, or, typed
+        // by hand in a reply, as the opponent's pbem recorded them.
         let start = local.moves.turns.len();
-        let first_new = game.turns.get(start).map(|(color, _)| *color);
-        if added > 1 || first_new.is_some_and(|color| color == you) {
+        let own: Vec<usize> = (start..game.turns.len())
+            .filter(|&index| game.turns[index].0 == you)
+            .collect();
+        if own.is_empty() && added > 1 {
             return Err(refused(format!(
-                "{id}: the mail adds {added} turns starting with one of yours; only your opponent's next turn can come by mail"
+                "{id}: the mail adds {added} turns of your opponent's; only your opponent's next turn can come by mail"
             )));
         }
+        own_typed = typed::own_typed_turns(
+            &record,
+            &own,
+            added,
+            &id,
+            me,
+            secret.is_some() && !state.allow_typed,
+        )?;
     }
     // Fair dice: the mail's transcript must hold; this side commits on its first receipt
     // and computes the roll of an attempt that awaits it.
@@ -1099,26 +1170,121 @@ fn take_in(incoming: &mail::Incoming, bytes: &[u8], home: &Home) -> Result<Taken
     let head = match (&local, game.last_turn.as_deref()) {
         (None, Some(last)) => format!("{id}: new game from {opponent}, last turn {last}"),
         (None, None) => format!("{id}: new game from {opponent}"),
+        (Some(_), Some(last)) if !own_typed.is_empty() => {
+            let yours = format!(
+                "your turn{} {}, typed in a mail, as your opponent's pbem recorded it",
+                if own_typed.len() == 1 { "" } else { "s" },
+                own_typed.join(", ")
+            );
+            if game.turns.last().is_some_and(|(color, _)| *color == you) {
+                format!("{id}: {opponent} updated the game after {yours}")
+            } else {
+                format!("{id}: {opponent} played {last} (after {yours})")
+            }
+        }
         (Some(_), Some(last)) if added > 0 => format!("{id}: {opponent} played {last}"),
         (Some(_), _) => format!("{id}: {opponent} updated the game"),
     };
     let mut head = head;
+    // What chance decided in the turn that is news here: a roll computed now, or a roll or
+    // card pair the opponent's mail brought.
+    let chance = (rolled.is_some() || added > 0 || completed)
+        .then(|| super::play::chance_outcome(&record))
+        .flatten();
     if let Some(rolled) = &rolled {
         let rolls: Vec<String> = rolled.rolls.iter().map(u8::to_string).collect();
-        head.push_str(&format!(
-            "; the roll{} {} {} (from both players' values): {}",
-            if rolls.len() == 1 { "" } else { "s" },
-            if rolls.len() == 1 { "is" } else { "are" },
-            rolls.join(" then "),
-            rolled.token
-        ));
+        match &chance {
+            Some(chance) => head.push_str(&format!(
+                "; {chance} (rolled from both players' values: {})",
+                rolled.token
+            )),
+            None => head.push_str(&format!(
+                "; the roll{} {} {} (from both players' values): {}",
+                if rolls.len() == 1 { "" } else { "s" },
+                if rolls.len() == 1 { "is" } else { "are" },
+                rolls.join(" then "),
+                rolled.token
+            )),
+        }
+    } else if let Some(chance) = &chance {
+        head.push_str(&format!("; {chance}"));
     }
     let mut text = saved_text(head, &id, &record, &game, you);
+    if let Some(refusal) = &refusal {
+        text.push_str(&format!("\n{id}: {refusal}"));
+    }
     if let Some((_, _, hand)) = super::play::own_hand(&record, home) {
         text.push('\n');
         text.push_str(&super::play::hand_line(&hand));
     }
     Ok(Taken::Saved(text))
+}
+
+/// A side with its player's name: `Bob (Black)`.
+fn player_of(record: &Record, side: Color) -> String {
+    let name = record
+        .tag(side.name())
+        .filter(|name| !name.trim().is_empty() && *name != "?");
+    match name {
+        Some(name) => format!("{} ({side})", super::escape_controls(name)),
+        None => side.to_string(),
+    }
+}
+
+/// How a game that has a result ended, in words: who resigned, or accepted or claimed a
+/// draw (the last event of the record), or what the rules decided, and the result:
+/// `Bob (Black) resigned: Alice (White) wins, 1-0`.
+fn ending(record: &Record, game: &correspondence::State, result: &str) -> String {
+    use crate::replay::events::{Action, events_in, final_comments};
+    let event = final_comments(record)
+        .iter()
+        .flat_map(|comment| events_in(&comment.text))
+        .rfind(|event| !matches!(event.action, Action::Offer | Action::Unknown(_)));
+    let winner = |side: Color| format!("{} wins, {result}", player_of(record, side));
+    let drawn = format!("the game is drawn, {result}");
+    let by_rule = |reason: String| format!("{reason}, {result}");
+    match event.and_then(|event| event.side.map(|side| (side, event.action))) {
+        Some((side, Action::Resign)) => {
+            format!(
+                "{} resigned: {}",
+                player_of(record, side),
+                winner(side.other())
+            )
+        }
+        Some((side, Action::Agree)) => format!(
+            "{} accepted the draw offer: {drawn}",
+            player_of(record, side)
+        ),
+        Some((side, Action::Claim(reason))) => format!(
+            "{} claimed a draw by {}: {drawn}",
+            player_of(record, side),
+            crate::replay::events::ClaimReason::from_name(reason).map_or_else(
+                || reason.to_owned(),
+                |claim| claim.draw_reason().to_string()
+            )
+        ),
+        _ => match game.report.outcome {
+            Some(crate::games::Outcome::Win {
+                winner: side,
+                reason,
+            }) => by_rule(format!("{} wins by {reason}", player_of(record, side))),
+            Some(crate::games::Outcome::Draw { reason }) => {
+                by_rule(format!("the game is drawn by {reason}"))
+            }
+            None => format!("the game is over: {result}"),
+        },
+    }
+}
+
+/// The reason of a refusal mailed back by the opponent's `pbem send --refusal`, on one
+/// line (without the advice for a player without pbem that follows it).
+fn refusal_note(incoming: &mail::Incoming) -> Option<String> {
+    if !incoming.is_refusal() {
+        return None;
+    }
+    let note = incoming.note.as_deref()?;
+    let reason = note.split("\nIt is your turn").next().unwrap_or(note);
+    Some(reason.split_whitespace().collect::<Vec<_>>().join(" "))
 }
 
 /// What `receive` prints for a game it saved: `head`, then the result or a standing
@@ -1133,12 +1299,13 @@ fn saved_text(
     let mut text = head;
     let result = record.tag("Result").unwrap_or("*");
     if result != "*" {
-        text.push_str(&format!("; the game is over: {result}"));
+        text.push_str(&format!("; {}", ending(record, game, result)));
     } else if let Some(offer) = correspondence::standing_offer(record)
         && offer != you
     {
         text.push_str(&format!(
-            "; {offer} offers a draw (`pbem draw accept {id}`)"
+            "; {} offers a draw (`pbem draw accept {id}` accepts it, or play on)",
+            player_of(record, offer)
         ));
     }
     text.push('\n');

@@ -207,6 +207,16 @@ Examples:
     Fair(play::FairArgs),
     /// Store the shared secret your opponent told you for a game.
     Secret(play::SecretArgs),
+    /// In a game with a secret, take in turns your opponent types by hand in a reply
+    /// (which carry no authentication code); `--off` refuses them again.
+    #[command(
+        name = "allow-typed",
+        after_help = "\
+Examples:
+  pbem allow-typed g-20261122-1a2b3c4d
+  pbem allow-typed g-2026 --off"
+    )]
+    AllowTyped(play::AllowTypedArgs),
     /// Mail the latest turn of a game to the opponent (through the outbox).
     #[command(after_help = "\
 The mail names the game and the turn in its subject, holds the turn, a diagram, a
@@ -307,6 +317,7 @@ pub fn execute(
         Command::Resign(args) => play::resign(&args, &home()?, out),
         Command::Fair(args) => play::fair_command(&args, &home()?, out),
         Command::Secret(args) => play::secret(&args, &home()?, out),
+        Command::AllowTyped(args) => play::allow_typed(&args, &home()?, out),
         Command::Status(args) => status::run(&args, &home()?, out),
         Command::Send(args) => mail::send(&args, &home()?, out),
         Command::Receive(args) => mail::receive(&args, &home()?, out),

@@ -122,6 +122,17 @@ pub struct SecretArgs {
     pub allow_typed: bool,
 }
 
+/// Arguments of `pbem allow-typed`.
+#[derive(Debug, clap::Args)]
+pub struct AllowTypedArgs {
+    /// The game: its file, its id, or the start of its id.
+    #[arg(value_name = "GAME")]
+    pub game: String,
+    /// Refuse typed turns again.
+    #[arg(long)]
+    pub off: bool,
+}
+
 /// Runs `pbem new`: prints the new game file's path.
 pub fn new(args: &NewArgs, home: &Home, out: &mut dyn Write) -> Result<Status, CliError> {
     for address in [&args.white_email, &args.black_email] {
@@ -274,6 +285,9 @@ pub fn make_move(args: &MoveArgs, home: &Home, out: &mut dyn Write) -> Result<St
         line.push_str(&format!(", game over: {result}"));
     }
     writeln!(out, "{line}")?;
+    if let Some(chance) = chance_outcome(&record) {
+        writeln!(out, "{id}: {chance}")?;
+    }
     if awaits_roll {
         writeln!(
             out,
@@ -282,6 +296,24 @@ pub fn make_move(args: &MoveArgs, home: &Home, out: &mut dyn Write) -> Result<St
     }
     writeln!(out, "send it with: pbem send {id}")?;
     Ok(Status::Ok)
+}
+
+/// What chance decided in the last turn of a Chess with wickets game, in words (a roll
+/// against what was needed, a card pair, a Cards II decline); `None` for another turn or
+/// game, or while the roll or every pair is still awaited.
+pub(super) fn chance_outcome(record: &Record) -> Option<String> {
+    use crate::games::Game;
+    use crate::games::wickets::Wickets;
+    if crate::replay::variant_of(record).ok()? != Variant::ChessWithWickets {
+        return None;
+    }
+    let mut before = record.clone();
+    let last = before.moves.turns.pop()?;
+    let position = crate::replay::replay_game::<Wickets>(&before).position?;
+    let turn = position
+        .resolve(&Wickets::parse_turn(&last.token).ok()?)
+        .ok()?;
+    position.chance_outcome(&turn)
 }
 
 /// The player's hash chain for fair dice, its seed drawn from the system's random
@@ -497,6 +529,40 @@ pub fn secret(args: &SecretArgs, home: &Home, out: &mut dyn Write) -> Result<Sta
             ""
         }
     )?;
+    Ok(Status::Ok)
+}
+
+/// Runs `pbem allow-typed`: in a game with a secret, takes in (or, with `--off`, refuses
+/// again) turns typed by hand in a reply, without the secret being typed again.
+pub fn allow_typed(
+    args: &AllowTypedArgs,
+    home: &Home,
+    out: &mut dyn Write,
+) -> Result<Status, CliError> {
+    let path = home.games.find(&args.game)?;
+    let record = home.games.load(&path)?;
+    let id = game_id_of(&record, &path)?;
+    let mut state = home.games.state(&id)?;
+    if state.secret.is_none() {
+        writeln!(
+            out,
+            "{id}: the game has no secret here, so turns typed by hand in a reply are taken in already"
+        )?;
+        return Ok(Status::Ok);
+    }
+    state.allow_typed = !args.off;
+    home.games.save_state(&id, &state)?;
+    if args.off {
+        writeln!(
+            out,
+            "{id}: turns typed by hand in a reply are refused again (`pbem allow-typed {id}` allows them)"
+        )?;
+    } else {
+        writeln!(
+            out,
+            "{id}: turns typed by hand in a reply are taken in (they carry no authentication code; `pbem allow-typed {id} --off` refuses them again)"
+        )?;
+    }
     Ok(Status::Ok)
 }
 

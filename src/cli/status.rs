@@ -142,13 +142,11 @@ pub fn run(args: &Args, home: &Home, out: &mut dyn Write) -> Result<Status, CliE
             }
         };
         let line = match (&state.secret, finished) {
+            (Some(_), false) if state.allow_typed => {
+                format!("{line}; with a secret, typed turns allowed")
+            }
             (Some(_), false) => format!(
-                "{line}; with a secret, typed turns {}",
-                if state.allow_typed {
-                    "allowed"
-                } else {
-                    "refused (`--allow-typed` allows them)"
-                }
+                "{line}; with a secret, typed turns refused (`pbem allow-typed {id}` allows them)"
             ),
             _ => line,
         };

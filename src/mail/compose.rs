@@ -11,6 +11,10 @@
 //!
 //! (the diagram)
 //!
+//! To answer without pbem, reply with your turn (12...) alone on the first line.
+//!                           (only when the game takes typed turns and it is the
+//!                            recipient's to act)
+//!
 //! Note from Alice:          (only when there is a note)
 //! (the note)
 //!
@@ -72,6 +76,10 @@ pub struct Outgoing<'a> {
     pub date: chrono::DateTime<chrono::Utc>,
     /// Free text from the player (a draw offer, a greeting), if any.
     pub note: Option<&'a str>,
+    /// One line that tells a recipient without pbem how to answer by hand (the turn alone
+    /// on the first line of the reply), when the game takes typed turns and it is theirs
+    /// to act.
+    pub answer: Option<&'a str>,
 }
 
 /// Why a mail could not be composed.
@@ -329,6 +337,9 @@ fn body(outgoing: &Outgoing, players: &str) -> String {
         position_check(outgoing.position)
     ));
     push_block(&mut text, outgoing.diagram);
+    if let Some(answer) = outgoing.answer.filter(|answer| !answer.trim().is_empty()) {
+        push_block(&mut text, answer);
+    }
     if let Some(note) = outgoing.note.filter(|note| !note.trim().is_empty()) {
         let sender = if outgoing.from.name.is_empty() {
             &outgoing.from.address
@@ -377,6 +388,9 @@ fn html_body(outgoing: &Outgoing, players: &str, cid: &str) -> String {
         escape(cid),
         escape(&turn),
     );
+    if let Some(answer) = outgoing.answer.filter(|answer| !answer.trim().is_empty()) {
+        html.push_str(&format!("<p>{}</p>\n", escape(answer.trim())));
+    }
     if let Some(note) = outgoing.note.filter(|note| !note.trim().is_empty()) {
         html.push_str(&format!("<p>{}</p>\n", escape(note.trim())));
     }

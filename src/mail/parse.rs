@@ -61,6 +61,10 @@ pub struct Incoming {
     /// is not in the quoted record; the receiving side must not mistake the mail for a
     /// repeated one.
     pub typed: Option<String>,
+    /// The sender's note (`Note from Alice:` and the lines after it up to a blank line,
+    /// before the record), when the mail is pbem's own (not quoted) and has one: a
+    /// refusal's reason, say (`pbem send --refusal`).
+    pub note: Option<String>,
 }
 
 /// Why a mail could not be read as a pbem mail, or does not check out.
@@ -148,6 +152,15 @@ pub enum MailError {
 }
 
 impl Incoming {
+    /// Whether the mail is a refusal mailed back by `pbem send --refusal` (its
+    /// Message-ID carries `-refused-` and the handle of the refused mail).
+    #[must_use]
+    pub fn is_refusal(&self) -> bool {
+        self.message_id
+            .as_deref()
+            .is_some_and(|id| id.contains("-refused-"))
+    }
+
     /// Checks the mail's authentication code against the game's secret.
     ///
     /// With a secret, the mail must carry a code that matches (compared in constant
@@ -262,6 +275,7 @@ pub fn parse_mail(bytes: &[u8]) -> Result<Incoming, MailError> {
         position_check: block.position_check,
         authentication: block.authentication,
         typed: block.typed,
+        note: block.note,
     })
 }
 
@@ -287,6 +301,7 @@ struct Block {
     position_check: Option<String>,
     authentication: Option<String>,
     typed: Option<String>,
+    note: Option<String>,
 }
 
 /// Finds the least quoted record block in a text and recovers it.
@@ -337,12 +352,28 @@ fn extract(text: &str) -> Result<Block, MailError> {
         return Err(MailError::EmptyRecord);
     }
     let typed = (depth > 0).then(|| own_lines(&lines)).flatten();
+    let note = (depth == 0).then(|| note(&lines[..begin])).flatten();
     Ok(Block {
         record,
         position_check,
         authentication,
         typed,
+        note,
     })
+}
+
+/// The note of a pbem mail: the lines after its `Note from NAME:` line, up to the blank
+/// line that ends the block (`compose` writes it so), before the record.
+fn note(lines: &[&str]) -> Option<String> {
+    let start = lines
+        .iter()
+        .position(|line| line.starts_with("Note from ") && line.trim_end().ends_with(':'))?;
+    let note: Vec<&str> = lines[start + 1..]
+        .iter()
+        .map(|line| line.trim_end())
+        .take_while(|line| !line.is_empty())
+        .collect();
+    (!note.is_empty()).then(|| note.join("\n"))
 }
 
 /// The lines of a reply that are not quoted: not the attribution line (ending with `:`)

@@ -4,8 +4,8 @@
 use std::path::PathBuf;
 
 use crate::play::{Homes, ok, text};
-use crate::support::homes::count;
 use crate::support::homes::{assert_error, assert_refused};
+use crate::support::homes::{count, hand_over};
 
 #[test]
 fn send_dry_run_writes_the_mail_to_a_folder() {
@@ -148,7 +148,12 @@ fn mails_that_arrive_out_of_order_do_not_undo_newer_ones() {
         "2026-11-01T11:00:00Z",
         &["receive", second.to_str().unwrap()],
     ));
-    assert!(taken.contains("White offers a draw"), "{taken}");
+    assert!(
+        taken.contains(&format!(
+            "Alice (White) offers a draw (`pbem draw accept {id}` accepts it, or play on)"
+        )),
+        "{taken}"
+    );
     let late = ok(&homes.bob.run(
         "2026-11-01T11:05:00Z",
         &["receive", first_copy.to_str().unwrap()],
@@ -362,5 +367,74 @@ fn a_failing_first_pair_in_cards_two_asks_the_thrower_for_a_second_pair_by_mail(
             ],
         ));
         assert!(!valid.contains("warning"), "{valid}");
+    }
+}
+
+/// A command of a game played in a test: whether Alice runs it (else Bob), and its
+/// arguments without the game id.
+type Step<'a> = (bool, &'a [&'a str]);
+
+#[test]
+fn the_end_of_a_game_arrives_in_words() {
+    // Each game: the commands Alice and Bob run in turn (each mailed to the other), and
+    // what the receiver of the last mail is told.
+    let cases: [(&[Step], &str); 4] = [
+        (
+            &[(true, &["move", "e4"]), (false, &["resign"])],
+            "Bob (Black) resigned: Alice (White) wins, 1-0",
+        ),
+        (
+            &[
+                (true, &["move", "e4", "--offer-draw"]),
+                (false, &["draw", "accept"]),
+            ],
+            "Bob (Black) accepted the draw offer: the game is drawn, 1/2-1/2",
+        ),
+        (
+            &[
+                (true, &["move", "Nf3"]),
+                (false, &["move", "Nf6"]),
+                (true, &["move", "Ng1"]),
+                (false, &["move", "Ng8"]),
+                (true, &["move", "Nf3"]),
+                (false, &["move", "Nf6"]),
+                (true, &["move", "Ng1"]),
+                (false, &["move", "Ng8"]),
+                (true, &["draw", "claim"]),
+            ],
+            "Alice (White) claimed a draw by threefold repetition: the game is drawn, 1/2-1/2",
+        ),
+        (
+            &[
+                (true, &["move", "f3"]),
+                (false, &["move", "e5"]),
+                (true, &["move", "g4"]),
+                (false, &["move", "Qh4"]),
+            ],
+            "Bob (Black) wins by checkmate, 0-1",
+        ),
+    ];
+    for (index, (steps, told)) in cases.into_iter().enumerate() {
+        let homes = Homes::new(&format!("end-words-{index}"), "");
+        let id = homes.start("2026-11-01T09:00:00Z", &[]);
+        let mut said = String::new();
+        for (step, (alice, args)) in steps.iter().enumerate() {
+            let (from, to) = if *alice {
+                (&homes.alice, &homes.bob)
+            } else {
+                (&homes.bob, &homes.alice)
+            };
+            let now = format!("2026-11-01T{:02}:00:00Z", 10 + step);
+            let mut args = args.to_vec();
+            // `move GAME TURN`, `draw ACTION GAME`, `resign GAME`.
+            match args[0] {
+                "move" => args.insert(1, &id),
+                _ => args.push(&id),
+            }
+            ok(&from.run(&now, &args));
+            said = hand_over(from, to, &now, &now, &id);
+        }
+        assert!(said.contains(told), "{told}\n{said}");
+        assert!(!said.contains("the game is over"), "{said}");
     }
 }

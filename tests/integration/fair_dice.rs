@@ -74,6 +74,25 @@ fn play_to_attempt(name: &str) -> (Homes, String, Vec<u8>) {
         .find(|word| word.starts_with("Nxe5:w9_r"))
         .unwrap_or_else(|| panic!("{record}"))
         .to_owned();
+    // Black's pbem says what the roll decided: 5 or 6 was needed (White's Defender sees
+    // its wicket), and after a failure a2 bought a second roll.
+    let rolls: Vec<u8> = token
+        .split("_r")
+        .skip(1)
+        .map(|part| part.as_bytes()[0] - b'0')
+        .collect();
+    let expected = match rolls[..] {
+        [first] if first >= 5 => {
+            format!("the roll is {first}: the attempt succeeds, 5 or 6 was needed")
+        }
+        [first, second] if first < 5 => format!(
+            "the roll is {first}: it fails, 5 or 6 was needed; the piece on a2 is sacrificed \
+             for a second roll, {second}: the attempt {}, 5 or 6 was needed",
+            if second >= 5 { "succeeds" } else { "fails" }
+        ),
+        _ => panic!("{token}"),
+    };
+    assert!(taken.contains(&expected), "{expected}\n{taken}");
     // Black plays on: after a success it names a Defender first.
     let reply = if token.ends_with("_r5") || token.ends_with("_r6") {
         "Dg8:Kxe5"

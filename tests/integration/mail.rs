@@ -87,6 +87,7 @@ fn composed(secret: Option<&[u8]>, note: Option<&str>) -> Vec<u8> {
             .unwrap()
             .to_utc(),
         note,
+        answer: None,
     })
     .expect("compose")
 }
@@ -192,6 +193,7 @@ fn the_first_mail_of_a_game_starts_the_thread() {
         secret: Some(SECRET),
         date: chrono::DateTime::from_timestamp(0, 0).unwrap(),
         note: None,
+        answer: None,
     })
     .unwrap();
     let text = String::from_utf8(bytes).unwrap();
@@ -220,6 +222,7 @@ fn compose_refuses_a_game_id_that_breaks_message_ids() {
         secret: None,
         date: chrono::DateTime::from_timestamp(0, 0).unwrap(),
         note: None,
+        answer: None,
     })
     .unwrap_err();
     assert_eq!(

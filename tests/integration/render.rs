@@ -408,6 +408,7 @@ fn a_move_mail_carries_the_picture_as_an_inline_png_of_an_html_alternative() {
         secret: Some(b"a secret"),
         date: chrono::DateTime::from_timestamp(1_000_000_000, 0).expect("date"),
         note: Some("A fine game."),
+        answer: None,
     };
     let mail = compose_with_picture(&outgoing, &png).expect("compose");
     assert_eq!(

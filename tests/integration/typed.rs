@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::support::homes::assert_refused;
-use crate::support::homes::{Homes, Player, mail_of, maildir, ok, text};
+use crate::support::homes::{Homes, Player, deliver, game_path, mail_of, maildir, ok, text};
 
 fn header(mail: &str, name: &str) -> String {
     mail.lines()
@@ -111,12 +111,12 @@ fn a_game_is_played_against_replies_typed_in_mail_clients() {
         .collect::<Vec<_>>()
         .join(" ");
     assert!(
-        record.contains("1... e5 {[%sent 2026-11-01T10:30:00Z]}"),
+        record.contains("1... e5 {[%sent 2026-11-01T10:30:00Z] [%typed bob@example.org]}"),
         "{record}"
     );
     assert!(
-        record.contains("Nc6 {[%sent 2026-11-01T11:30:00Z]}")
-            && record.contains("Nf6 {[%sent 2026-11-01T12:30:00Z]}"),
+        record.contains("Nc6 {[%sent 2026-11-01T11:30:00Z] [%typed bob@example.org]}")
+            && record.contains("Nf6 {[%sent 2026-11-01T12:30:00Z] [%typed bob@example.org]}"),
         "{record}"
     );
     ok(&alice.run(
@@ -170,10 +170,10 @@ fn a_typo_is_refused_with_the_legal_turns_and_the_refusal_mailed_back() {
             drafts.to_str().unwrap(),
         ],
     ));
-    let refusal_path = PathBuf::from(written.trim());
+    let refusal_path = PathBuf::from(written.lines().next().unwrap());
     let refusal = std::fs::read_to_string(&refusal_path).unwrap();
     assert!(
-        refusal.contains("pbem did not take in your mail"),
+        refusal.contains("Alice's pbem refused your typed turn Nf5:"),
         "{refusal}"
     );
     assert!(refusal.contains("Nf5"), "{refusal}");
@@ -242,15 +242,15 @@ fn with_a_secret_typed_turns_are_refused_unless_the_game_allows_them() {
         // The status says whether the game takes typed turns.
         let status = ok(&alice.run("2026-11-01T09:30:00Z", &["status"]));
         let said = if allow {
-            "; with a secret, typed turns allowed"
+            "; with a secret, typed turns allowed".to_owned()
         } else {
-            "; with a secret, typed turns refused (`--allow-typed` allows them)"
+            format!("; with a secret, typed turns refused (`pbem allow-typed {id}` allows them)")
         };
         let line = status
             .lines()
             .find(|line| line.starts_with(&id))
             .unwrap_or_else(|| panic!("{status}"));
-        assert!(line.ends_with(said), "{status}");
+        assert!(line.ends_with(&said), "{status}");
         ok(&alice.run("2026-11-01T10:00:00Z", &["move", &id, "d4"]));
         let first = mail_of(alice, "2026-11-01T10:00:00Z", &id);
         let reply = hand_reply(
@@ -266,10 +266,36 @@ fn with_a_secret_typed_turns_are_refused_unless_the_game_allows_them() {
             assert!(said.contains("played 1... d5 (typed by hand)"), "{said}");
         } else {
             assert_eq!(output.status.code(), Some(1), "{said}");
-            assert!(said.contains("--allow-typed"), "{said}");
+            assert!(said.contains(&format!("`pbem allow-typed {id}`")), "{said}");
             let status = ok(&alice.run("2026-11-01T10:31:00Z", &["status"]));
             assert!(
                 status.contains("carries no authentication code"),
+                "{status}"
+            );
+            // `pbem allow-typed` allows them without the secret typed again: the same
+            // reply is taken in; `--off` refuses typed turns again.
+            let allowed = ok(&alice.run("2026-11-01T10:32:00Z", &["allow-typed", &id]));
+            assert!(
+                allowed.contains("turns typed by hand in a reply are taken in"),
+                "{allowed}"
+            );
+            let status = ok(&alice.run("2026-11-01T10:33:00Z", &["status"]));
+            assert!(
+                status.contains("with a secret, typed turns allowed"),
+                "{status}"
+            );
+            let output = receive(alice, "2026-11-01T10:34:00Z", "secret.eml", &reply);
+            assert!(
+                text(&output.stdout).contains("played 1... d5 (typed by hand)"),
+                "{}",
+                text(&output.stdout)
+            );
+            ok(&alice.run("2026-11-01T10:35:00Z", &["allow-typed", &id, "--off"]));
+            let status = ok(&alice.run("2026-11-01T10:36:00Z", &["status"]));
+            assert!(
+                status.contains(&format!(
+                    "typed turns refused (`pbem allow-typed {id}` allows them)"
+                )),
                 "{status}"
             );
         }
@@ -537,4 +563,388 @@ fn in_cards_ii_the_thrower_declines_the_second_pair_with_a_typed_dash() {
     assert_eq!(code, Some(0), "{said}");
     assert!(said.contains("Nxe5:w9_cS1_cS10_c-"), "{said}");
     assert!(said.contains("(typed by hand)"), "{said}");
+}
+
+/// The secret of a game, from its creator's state file.
+fn secret_in(player: &Player, id: &str) -> String {
+    let state =
+        std::fs::read_to_string(player.dir.join("games").join(format!("{id}.state.yaml"))).unwrap();
+    state
+        .lines()
+        .find_map(|line| line.strip_prefix("secret: "))
+        .unwrap_or_else(|| panic!("{state}"))
+        .trim_matches(['\'', '"', ' '])
+        .to_owned()
+}
+
+/// Alice's mail that carries Bob's turn `2... d6`, typed in a reply, and her `3. Bc4`,
+/// after 1. e4 e5 2. Nf3 by pbem mail; `extra` goes to `pbem new`.
+fn after_a_typed_turn(homes: &Homes, extra: &[&str]) -> (String, PathBuf) {
+    let id = homes.start("2026-11-01T09:00:00Z", extra);
+    let (alice, bob) = (&homes.alice, &homes.bob);
+    if extra.contains(&"--secret") {
+        let secret = secret_in(alice, &id);
+        ok(&bob.run("2026-11-01T09:10:00Z", &["secret", &id, &secret]));
+    }
+    let mut clock = Clock(0);
+    let second = by_mail(
+        homes,
+        &id,
+        &[("e4", alice), ("e5", bob), ("Nf3", alice)],
+        &mut clock,
+    );
+    // Bob answers from his mail client, above the quote.
+    let (code, said) = receive_typed(
+        alice,
+        &mut clock,
+        "Bob <bob@example.org>",
+        "alice@example.org",
+        "2... d6",
+        &second,
+    );
+    assert_eq!(code, Some(0), "{said}");
+    assert!(said.contains("played 2... d6 (typed by hand)"), "{said}");
+    let now = clock.tick();
+    ok(&alice.run(&now, &["move", &id, "Bc4"]));
+    let mail = mail_of(alice, &now, &id);
+    (id, mail)
+}
+
+#[test]
+fn a_turn_typed_in_a_mail_comes_back_to_its_author_as_the_opponent_recorded_it() {
+    let homes = Homes::new("typed-back", "");
+    let (id, mail) = after_a_typed_turn(&homes, &[]);
+    let (alice, bob) = (&homes.alice, &homes.bob);
+    let record = std::fs::read_to_string(game_path(alice, &id)).unwrap();
+    assert!(record.contains("[%typed bob@example.org]"), "{record}");
+
+    // Bob's pbem takes in his own typed turn, marked typed from his address, then Alice's.
+    let taken = ok(&bob.run("2026-11-01T12:00:00Z", &["receive", mail.to_str().unwrap()]));
+    assert!(
+        taken.contains(&format!(
+            "{id}: alice@example.org played 3. Bc4 (after your turn 2... d6, typed in a mail, \
+             as your opponent's pbem recorded it)"
+        )),
+        "{taken}"
+    );
+    assert!(taken.contains("your turn: 3..."), "{taken}");
+    assert_eq!(
+        std::fs::read_to_string(game_path(bob, &id)).unwrap(),
+        record
+    );
+    // And the game goes on by pbem mail.
+    ok(&bob.run("2026-11-01T12:10:00Z", &["move", &id, "Nf6"]));
+    let answer = mail_of(bob, "2026-11-01T12:10:00Z", &id);
+    let taken = ok(&alice.run(
+        "2026-11-01T12:20:00Z",
+        &["receive", answer.to_str().unwrap()],
+    ));
+    assert!(taken.contains("bob@example.org played 3... Nf6"), "{taken}");
+}
+
+#[test]
+fn own_turns_not_recorded_as_typed_by_the_reader_are_refused_with_the_mend() {
+    let homes = Homes::new("typed-back-forged", "");
+    let (id, mail) = after_a_typed_turn(&homes, &[]);
+    let bob = &homes.bob;
+    let original = std::fs::read_to_string(&mail).unwrap();
+    let before = std::fs::read_to_string(game_path(bob, &id)).unwrap();
+    let cases = [
+        ("unmarked", "", "did not record as typed by you in a mail"),
+        (
+            "carol",
+            "[%typed carol@example.org]",
+            "recorded as typed in a mail from carol@example.org, not from you (bob@example.org)",
+        ),
+    ];
+    for (name, marker, says) in cases {
+        let forged = original.replace("[%typed bob@example.org]", marker);
+        assert_ne!(forged, original);
+        let path = bob.dir.join(format!("{name}.eml"));
+        std::fs::write(&path, forged).unwrap();
+        let output = bob.run("2026-11-01T12:00:00Z", &["receive", path.to_str().unwrap()]);
+        assert_refused(&output, says);
+        assert_refused(&output, "among them your 2... d6");
+        assert_refused(
+            &output,
+            &format!(
+                "enter it with `pbem move {id} d6` (there is no need to send it), then receive this mail again"
+            ),
+        );
+        assert_eq!(
+            std::fs::read_to_string(game_path(bob, &id)).unwrap(),
+            before
+        );
+    }
+    // The mend: Bob enters his turn, and the refused mail is taken in.
+    ok(&bob.run("2026-11-01T12:10:00Z", &["move", &id, "d6"]));
+    let taken = ok(&bob.run(
+        "2026-11-01T12:20:00Z",
+        &["receive", bob.dir.join("unmarked.eml").to_str().unwrap()],
+    ));
+    assert!(taken.contains("alice@example.org played 3. Bc4"), "{taken}");
+}
+
+#[test]
+fn with_a_secret_an_own_typed_turn_is_taken_in_only_where_typed_turns_are_allowed() {
+    let homes = Homes::new("typed-back-secret", "");
+    let (id, mail) = after_a_typed_turn(&homes, &["--secret", "--allow-typed"]);
+    let bob = &homes.bob;
+    let original = std::fs::read_to_string(&mail).unwrap();
+    // A marker taken out breaks the code.
+    let forged = bob.dir.join("forged.eml");
+    std::fs::write(&forged, original.replace(" [%typed bob@example.org]", "")).unwrap();
+    assert_refused(
+        &bob.run(
+            "2026-11-01T12:00:00Z",
+            &["receive", forged.to_str().unwrap()],
+        ),
+        "authentication",
+    );
+    // Bob's pbem does not take typed turns in this game yet.
+    let refused = bob.run("2026-11-01T12:01:00Z", &["receive", mail.to_str().unwrap()]);
+    assert_refused(
+        &refused,
+        "your turn 2... d6, typed in a mail, as your opponent's pbem recorded it, but the game has a secret",
+    );
+    assert_refused(&refused, &format!("`pbem allow-typed {id}` allows them"));
+    ok(&bob.run("2026-11-01T12:02:00Z", &["allow-typed", &id]));
+    let taken = ok(&bob.run("2026-11-01T12:03:00Z", &["receive", mail.to_str().unwrap()]));
+    assert!(
+        taken.contains("played 3. Bc4 (after your turn 2... d6, typed in a mail"),
+        "{taken}"
+    );
+}
+
+#[test]
+fn an_own_typed_turn_is_taken_in_from_a_maildir() {
+    let homes = Homes::new("typed-back-maildir", "");
+    let (id, mail) = after_a_typed_turn(&homes, &[]);
+    let bob = &homes.bob;
+    let taken = ok(&deliver(
+        bob,
+        "2026-11-01T12:00:00Z",
+        &std::fs::read(&mail).unwrap(),
+        "1762000100.M1P1.host",
+    ));
+    assert!(
+        taken.contains(&format!(
+            "{id}: alice@example.org played 3. Bc4 (after your turn 2... d6"
+        )),
+        "{taken}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(game_path(bob, &id)).unwrap(),
+        std::fs::read_to_string(game_path(&homes.alice, &id)).unwrap()
+    );
+}
+
+#[test]
+fn a_refusal_sent_dismisses_the_refused_mail_and_its_reader_sees_why() {
+    let homes = Homes::new("typed-refusal-note", "");
+    let id = homes.start("2026-11-01T09:00:00Z", &[]);
+    let (alice, bob) = (&homes.alice, &homes.bob);
+    ok(&alice.run("2026-11-01T10:00:00Z", &["move", &id, "e4"]));
+    let first = mail_of(alice, "2026-11-01T10:00:00Z", &id);
+    ok(&bob.run(
+        "2026-11-01T10:10:00Z",
+        &["receive", first.to_str().unwrap()],
+    ));
+    // Bob types a knight move no knight can make.
+    let typo = hand_reply(
+        "Bob <bob@example.org>",
+        "1... Nf5",
+        "typo-note",
+        Some(&first),
+    );
+    assert_refused(
+        &receive(alice, "2026-11-01T10:30:00Z", "typo.eml", &typo),
+        "\"1... Nf5\", is refused",
+    );
+    let status = ok(&alice.run("2026-11-01T10:31:00Z", &["status"]));
+    let handle = status
+        .lines()
+        .find(|line| line.starts_with("refused mail "))
+        .and_then(|line| line.split_whitespace().nth(2))
+        .unwrap_or_else(|| panic!("{status}"))
+        .to_owned();
+    // Sending the refusal deals with the refused mail: status no longer lists it.
+    let drafts = alice.dir.join("refusals");
+    let written = ok(&alice.run(
+        "2026-11-01T10:32:00Z",
+        &[
+            "send",
+            "--refusal",
+            &handle,
+            "--dry-run",
+            drafts.to_str().unwrap(),
+        ],
+    ));
+    assert!(
+        written.contains(&format!(
+            "refused mail {handle} dismissed: the refusal answers it"
+        )),
+        "{written}"
+    );
+    let status = ok(&alice.run("2026-11-01T10:33:00Z", &["status"]));
+    assert!(!status.contains("refused mail"), "{status}");
+    // Bob's pbem shows why, though the game is as his pbem has it.
+    let refusal = PathBuf::from(written.lines().next().unwrap());
+    let before = std::fs::read_to_string(game_path(bob, &id)).unwrap();
+    let shown = ok(&bob.run(
+        "2026-11-01T11:00:00Z",
+        &["receive", refusal.to_str().unwrap()],
+    ));
+    assert!(
+        shown.contains(&format!(
+            "{id}: Alice's pbem refused your typed turn 1... Nf5: "
+        )),
+        "{shown}"
+    );
+    assert!(shown.contains("legal turns (20): "), "{shown}");
+    assert!(shown.contains("; your game is as it was"), "{shown}");
+    assert!(!shown.contains("repeated delivery"), "{shown}");
+    assert_eq!(
+        std::fs::read_to_string(game_path(bob, &id)).unwrap(),
+        before
+    );
+}
+
+#[test]
+fn move_and_receive_say_what_the_cards_of_an_attempt_decided() {
+    // (decision, White's lead, Black's reply, White's decline, what both sides are told
+    // after the reply, and after the decline). White's Defender sees its wicket here, so
+    // Black's card has the 2.5 bonus.
+    let cases = [
+        (
+            "Cards",
+            "S9",
+            "S6",
+            None,
+            "the cards S9 beats S6 and the Defender's 2.5 bonus: the attempt succeeds",
+            "",
+        ),
+        (
+            "Cards",
+            "S1",
+            "S10",
+            None,
+            "the cards S10 with the Defender's 2.5 bonus beats S1: the attempt fails",
+            "",
+        ),
+        (
+            "Cards II",
+            "S1",
+            "S10",
+            Some("-"),
+            "the cards S10 with the Defender's 2.5 bonus beats S1: the first pair fails; \
+             the thrower leads a second pair or declines it (_c-)",
+            "the cards S10 with the Defender's 2.5 bonus beats S1: the thrower declines a \
+             second pair (_c-): the attempt fails",
+        ),
+    ];
+    for (index, (decision, lead, reply, decline, replied, declined)) in
+        cases.into_iter().enumerate()
+    {
+        let homes = Homes::new(&format!("chance-words-{index}"), "");
+        let mut clock = Clock(0);
+        let (id, _) = cards_attempt(&homes, decision, lead, &mut clock);
+        let (alice, bob) = (&homes.alice, &homes.bob);
+        let now = clock.tick();
+        let moved = ok(&bob.run(&now, &["move", &id, reply]));
+        assert!(
+            moved.contains(&format!("{id}: {replied}")),
+            "{decision}: {moved}"
+        );
+        let mail = mail_of(bob, &now, &id);
+        let taken = ok(&alice.run(&clock.tick(), &["receive", mail.to_str().unwrap()]));
+        assert!(
+            taken.contains(&format!(
+                "{id}: bob@example.org updated the game; {replied}"
+            )),
+            "{decision}: {taken}"
+        );
+        let Some(decline) = decline else {
+            continue;
+        };
+        let now = clock.tick();
+        let moved = ok(&alice.run(&now, &["move", &id, decline]));
+        assert!(
+            moved.contains(&format!("{id}: {declined}")),
+            "{decision}: {moved}"
+        );
+        let mail = mail_of(alice, &now, &id);
+        let taken = ok(&bob.run(&clock.tick(), &["receive", mail.to_str().unwrap()]));
+        assert!(
+            taken.contains(&format!(
+                "{id}: alice@example.org updated the game; {declined}"
+            )),
+            "{decision}: {taken}"
+        );
+    }
+}
+
+/// The text/plain part of a mail file.
+fn body_text(mail: &Path) -> String {
+    let bytes = std::fs::read(mail).unwrap();
+    let message = mail_parser::MessageParser::default()
+        .parse(&bytes)
+        .expect("a mail");
+    message
+        .body_text(0)
+        .expect("a text part")
+        .replace("\r\n", "\n")
+}
+
+#[test]
+fn a_move_mail_says_how_to_answer_by_hand_and_replies_quoting_it_are_read() {
+    let homes = Homes::new("typed-hint", "");
+    let id = homes.start("2026-11-01T09:00:00Z", &[]);
+    let (alice, bob) = (&homes.alice, &homes.bob);
+    ok(&alice.run("2026-11-01T10:00:00Z", &["move", &id, "e4"]));
+    let mail = mail_of(alice, "2026-11-01T10:00:00Z", &id);
+    let body = body_text(&mail);
+    assert!(
+        body.contains(
+            "\nTo answer without pbem, reply with your turn (1...) alone on the first line.\n"
+        ),
+        "{body}"
+    );
+    // Bob's pbem reads the mail as before.
+    let taken = ok(&bob.run("2026-11-01T10:10:00Z", &["receive", mail.to_str().unwrap()]));
+    assert!(
+        taken.contains("new game from alice@example.org, last turn 1. e4"),
+        "{taken}"
+    );
+    // A reply above the whole mail quoted (the line and the record too) is taken in.
+    let message_id = header(&std::fs::read_to_string(&mail).unwrap(), "Message-ID");
+    let quoted: String = body.lines().map(|line| format!("> {line}\r\n")).collect();
+    let reply = format!(
+        "From: Bob <bob@example.org>\r\nTo: alice@example.org\r\nSubject: Re: [pbem {id}] 1. e4\r\n\
+         Message-ID: <quoted-hint@example.org>\r\nIn-Reply-To: {message_id}\r\nReferences: {message_id}\r\n\
+         Content-Type: text/plain; charset=utf-8\r\n\r\n1... e5\r\n\r\nOn Sunday, Alice wrote:\r\n{quoted}"
+    );
+    let taken = ok(&receive(
+        alice,
+        "2026-11-01T10:30:00Z",
+        "quoted.eml",
+        reply.as_bytes(),
+    ));
+    assert!(
+        taken.contains("bob@example.org played 1... e5 (typed by hand)"),
+        "{taken}"
+    );
+    // Alice's next mail tells Bob his turn's number.
+    ok(&alice.run("2026-11-01T10:40:00Z", &["move", &id, "Nf3"]));
+    let body = body_text(&mail_of(alice, "2026-11-01T10:40:00Z", &id));
+    assert!(body.contains("reply with your turn (2...) alone"), "{body}");
+
+    // With a secret that refuses typed turns the mail says nothing of it, until allowed.
+    let secret = homes.start("2026-11-02T09:00:00Z", &["--secret"]);
+    ok(&alice.run("2026-11-02T10:00:00Z", &["move", &secret, "d4"]));
+    let body = body_text(&mail_of(alice, "2026-11-02T10:00:00Z", &secret));
+    assert!(!body.contains("To answer without pbem"), "{body}");
+    ok(&alice.run("2026-11-02T10:01:00Z", &["allow-typed", &secret]));
+    let body = body_text(&mail_of(alice, "2026-11-02T10:02:00Z", &secret));
+    assert!(body.contains("reply with your turn (1...) alone"), "{body}");
 }

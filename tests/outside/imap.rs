@@ -27,6 +27,7 @@ pub fn tests() -> Vec<Test> {
     ];
     tests.extend(crate::tests![&[Need::Imap, Need::Smtp];
         two_players_play_a_short_game_with_pbem_sync_through_smtp_and_imap,
+        a_turn_typed_from_a_phone_comes_back_to_its_author_through_smtp_and_imap,
     ]);
     tests
 }
@@ -958,4 +959,112 @@ fn a_mail_deleted_on_the_server_during_a_run_is_passed_over() {
     ));
     assert_eq!(again.trim(), "no new moves");
     assert!(!holds(alice, &games[second].0, ANSWERS[second]));
+}
+
+/// Issue 31: Bob answers one move from his phone; Alice's pbem takes it in, and her next
+/// mail, through the SMTP relay into Bob's IMAP folder, carries Bob's typed turn back with
+/// her answer. Bob's `pbem sync` takes both in and the game goes on.
+fn a_turn_typed_from_a_phone_comes_back_to_its_author_through_smtp_and_imap() {
+    let imap = start("typed-back");
+    let smtp = smtp::start("typed-back", Options::default());
+    let homes = Homes::new("imap-typed-back", "");
+    let smtp_section = format!(
+        "smtp:\n  host: 127.0.0.1\n  port: {}\n  security: starttls\n  user: {}\n  password_env: PBEM_TEST_SMTP_PASSWORD\n  ca_file: {}\n  timeout_seconds: 10\n",
+        smtp.port,
+        smtp.user,
+        smtp.ca_file.display()
+    );
+    for (player, user) in [
+        (&homes.alice, "alice@example.org"),
+        (&homes.bob, "bob@example.org"),
+    ] {
+        configure(
+            player,
+            &format!("{smtp_section}{}", imap.config(user, false, "")),
+        );
+    }
+    let (alice, bob) = (&homes.alice, &homes.bob);
+    let id = homes.start("2026-11-01T09:00:00Z", &[]);
+    let mut relayed = 0;
+    ok(&pbem(
+        alice,
+        "2026-11-01T10:00:00Z",
+        &["move", &id, "e4"],
+        Some(&smtp),
+    ));
+    ok(&pbem(
+        alice,
+        "2026-11-01T10:00:00Z",
+        &["send", &id],
+        Some(&smtp),
+    ));
+    relay(&smtp, &imap, &mut relayed);
+    let synced = ok(&pbem(bob, "2026-11-01T10:10:00Z", &["sync"], Some(&smtp)));
+    assert!(synced.contains("last turn 1. e4"), "{synced}");
+    // Bob answers from his phone, above the quote: the mail reaches Alice's folder.
+    let first = smtp
+        .delivered()
+        .into_iter()
+        .find(|mail| text(mail).contains("To: Bob"))
+        .expect("Alice's first mail");
+    let reply = hand_reply("Bob <bob@example.org>", "1... c5", "typed-back-1", &first);
+    imap.deliver("alice@example.org", &reply);
+    let synced = ok(&pbem(alice, "2026-11-01T11:00:00Z", &["sync"], Some(&smtp)));
+    assert!(
+        synced.contains("played 1... c5 (typed by hand)"),
+        "{synced}"
+    );
+    // Alice answers with pbem; her mail carries Bob's typed turn back to him.
+    ok(&pbem(
+        alice,
+        "2026-11-01T11:10:00Z",
+        &["move", &id, "Nf3"],
+        Some(&smtp),
+    ));
+    let sent = ok(&pbem(
+        alice,
+        "2026-11-01T11:10:00Z",
+        &["send", &id],
+        Some(&smtp),
+    ));
+    assert!(sent.contains(&format!("sent {id} (ply 3)")), "{sent}");
+    relay(&smtp, &imap, &mut relayed);
+    let synced = ok(&pbem(bob, "2026-11-01T12:00:00Z", &["sync"], Some(&smtp)));
+    assert!(
+        synced.contains(&format!(
+            "{id}: alice@example.org played 2. Nf3 (after your turn 1... c5, typed in a mail, \
+             as your opponent's pbem recorded it)"
+        )),
+        "{synced}"
+    );
+    assert!(synced.contains(&format!("changed: {id}")), "{synced}");
+    // The game goes on by pbem, both copies the same.
+    ok(&pbem(
+        bob,
+        "2026-11-01T12:10:00Z",
+        &["move", &id, "d6"],
+        Some(&smtp),
+    ));
+    ok(&pbem(
+        bob,
+        "2026-11-01T12:10:00Z",
+        &["send", &id],
+        Some(&smtp),
+    ));
+    relay(&smtp, &imap, &mut relayed);
+    let synced = ok(&pbem(alice, "2026-11-01T13:00:00Z", &["sync"], Some(&smtp)));
+    assert!(
+        synced.contains("bob@example.org played 2... d6"),
+        "{synced}"
+    );
+    assert_eq!(relayed, 3);
+    let game = |player: &Player| {
+        std::fs::read_to_string(player.dir.join("games").join(format!("{id}.pgn"))).unwrap()
+    };
+    assert_eq!(game(alice), game(bob));
+    assert!(
+        game(bob).contains("[%typed bob@example.org]"),
+        "{}",
+        game(bob)
+    );
 }

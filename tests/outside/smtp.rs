@@ -239,6 +239,7 @@ fn composed() -> Vec<u8> {
         secret: Some(b"shared secret"),
         date: chrono::DateTime::from_timestamp(1_795_000_000, 0).unwrap(),
         note: None,
+        answer: None,
     })
     .expect("compose")
 }

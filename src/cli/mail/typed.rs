@@ -14,6 +14,7 @@ use crate::clock::Stamp;
 use crate::correspondence::{self, PlayError};
 use crate::games::Color;
 use crate::mail::{self, Reply};
+use crate::notation::Record;
 use crate::store::{Ledger, StoreError};
 
 /// At most this many legal turns are listed in a refusal.
@@ -93,7 +94,7 @@ pub(super) fn take_typed(reply: &Reply, id: &str, home: &Home) -> Result<Taken, 
         return Err(refused(format!(
             "{id}: \"{line}\" is a turn typed by hand, which carries no authentication code, \
              and the game has a secret: its turns come only from pbem's signed mails \
-             (`pbem secret {id} SECRET --allow-typed` takes typed turns too); nothing was changed"
+             (`pbem allow-typed {id}` takes typed turns too); nothing was changed"
         )));
     }
     let have = local.moves.turns.len();
@@ -149,6 +150,13 @@ pub(super) fn take_typed(reply: &Reply, id: &str, home: &Home) -> Result<Taken, 
             )));
         }
     };
+    // A new turn is marked typed, with the address it came from: the opponent's pbem
+    // then knows it for their own when this side's next mail carries it.
+    if record.moves.turns.len() > local.moves.turns.len()
+        && let Some(node) = record.moves.turns.last_mut()
+    {
+        correspondence::mark_typed(node, &opponent);
+    }
     // A card typed by hand carries no opening key of the fair deal (only pbem's mail
     // does), so in a dealt game it would leave the record unprovable: refused.
     if let crate::fair::Fairness::Broken { ply, reason } = crate::fair::check(&record)
@@ -170,6 +178,62 @@ pub(super) fn take_typed(reply: &Reply, id: &str, home: &Home) -> Result<Taken, 
         .map_err(store)?;
     let head = format!("{id}: {opponent} played {} (typed by hand)", played.label);
     Ok(Taken::Saved(saved_text(head, id, &record, &game, you)))
+}
+
+/// The reader's own turns among the new turns of a pbem mail (`own`, indices into the
+/// mail's `record`, which adds `added` turns): each must be a turn typed by hand in a
+/// reply from the reader's address (`me`), as the opponent's pbem recorded it (marked
+/// `[%typed ADDRESS]`), and the game must take typed turns (`refuses_typed`: it has a
+/// secret and does not allow them). The record replays and, with a secret, carries the
+/// opponent's valid code (both checked before). Returns the turns' labels; a refusal
+/// names the command that mends it.
+pub(super) fn own_typed_turns(
+    record: &Record,
+    own: &[usize],
+    added: usize,
+    id: &str,
+    me: &str,
+    refuses_typed: bool,
+) -> Result<Vec<String>, Refusal> {
+    let mut labels = Vec::new();
+    for &index in own {
+        let Some(node) = record.moves.turns.get(index) else {
+            continue;
+        };
+        let label =
+            correspondence::turn_label(record, index).unwrap_or_else(|| node.token.to_string());
+        let token = node.token.trim_end_matches(['+', '#']);
+        let mend = format!(
+            "if you made {label} yourself, enter it with `pbem move {id} {token}` (there is no need to send it), then receive this mail again"
+        );
+        match correspondence::typed_by(node) {
+            Some(address) if address.trim().eq_ignore_ascii_case(me.trim()) => {}
+            Some(address) => {
+                return Err(Refusal::Refused(format!(
+                    "{id}: the mail adds {added} turns, among them your {label}, which your opponent's pbem \
+                     recorded as typed in a mail from {address}, not from you ({me}); only your opponent's \
+                     next turn can come by mail, so nothing was changed: {mend}"
+                )));
+            }
+            None => {
+                return Err(Refusal::Refused(format!(
+                    "{id}: the mail adds {added} turns, among them your {label}, which your opponent's pbem \
+                     did not record as typed by you in a mail; only your opponent's next turn can come \
+                     by mail, so nothing was changed: {mend}"
+                )));
+            }
+        }
+        if refuses_typed {
+            return Err(Refusal::Refused(format!(
+                "{id}: the mail carries your turn {label}, typed in a mail, as your opponent's pbem \
+                 recorded it, but the game has a secret and your pbem takes no typed turns in it; \
+                 nothing was changed: `pbem allow-typed {id}` allows them, then receive this mail again \
+                 (or, {mend})"
+            )));
+        }
+        labels.push(label);
+    }
+    Ok(labels)
 }
 
 /// The mail of `pbem send --refusal HANDLE`: the game's current state, with the reason
@@ -206,8 +270,14 @@ pub(super) fn compose_refusal(handle: &str, home: &Home) -> Result<Latest, CliEr
     let state = correspondence::state(&record)
         .map_err(|error| CliError::Usage(format!("{}: {error}", path.display())))?;
     let mut note = format!(
-        "pbem did not take in your mail:\n{}\n",
-        wrap(entry.reason.trim_start_matches(&format!("{id}: ")), 72)
+        "{}\n",
+        wrap(
+            &refusal_headline(
+                &home.settings.player.name,
+                entry.reason.trim_start_matches(&format!("{id}: "))
+            ),
+            72
+        )
     );
     if record
         .tag("Result")
@@ -231,6 +301,45 @@ pub(super) fn compose_refusal(handle: &str, home: &Home) -> Result<Latest, CliEr
             bytes,
         },
     ))
+}
+
+/// Dismisses the refused mail whose refusal `pbem send --refusal` has written or queued,
+/// so that `pbem status` no longer lists it.
+pub(super) fn dismiss_refused(
+    handle: &str,
+    home: &Home,
+    out: &mut dyn std::io::Write,
+) -> Result<(), CliError> {
+    let mut ledger = Ledger::load(home.games.dir())?;
+    if ledger.dismiss(Some(handle.trim())) > 0 {
+        ledger.save(home.games.dir())?;
+        writeln!(
+            out,
+            "refused mail {} dismissed: the refusal answers it",
+            handle.trim()
+        )?;
+    }
+    Ok(())
+}
+
+/// The first sentence of a refusal mailed back, from the refused mail's `reason`:
+/// "Alice's pbem refused your typed turn Rc8: why", or "Alice's pbem did not take in your
+/// mail: reason" for a refusal of another kind.
+fn refusal_headline(sender: &str, reason: &str) -> String {
+    let typed = reason
+        .strip_prefix("the turn ")
+        .and_then(|rest| rest.split_once(" typed, \""))
+        .and_then(|(_, rest)| rest.split_once("\", is refused: "));
+    let Some((line, why)) = typed else {
+        return format!("{sender}'s pbem did not take in your mail: {reason}");
+    };
+    // "illegal turn "Rc8": why" says the turn twice.
+    let why = ["illegal turn \"", "cannot read \""]
+        .iter()
+        .find_map(|prefix| why.strip_prefix(prefix))
+        .and_then(|rest| rest.split_once("\": ").map(|(_, why)| why))
+        .unwrap_or(why);
+    format!("{sender}'s pbem refused your typed turn {line}: {why}")
 }
 
 /// The message with `-refused-HANDLE` added to the local part of its Message-ID.

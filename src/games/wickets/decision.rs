@@ -354,6 +354,37 @@ pub(super) fn combinations(
 }
 
 /// The sacrificed pieces of a decision, in order.
+/// The rolls that make a Dice attempt succeed, in words: `5 or 6`, `3 to 6`.
+fn needed(need: u8) -> String {
+    match need {
+        6 => "6".to_owned(),
+        5 => "5 or 6".to_owned(),
+        need => format!("{need} to 6"),
+    }
+}
+
+/// One pair of cards of an attempt, in words: `H9 beats S5`, `S9 beats H5`, `H5 ties S5`,
+/// with the Defender's 2.5 bonus named when the reply has it.
+fn pair_words(lead: Card, reply: Card, sees: bool) -> String {
+    let (ours, theirs) = (
+        2 * lead.value(),
+        2 * reply.value() + if sees { 5 } else { 0 },
+    );
+    let (and, with) = if sees {
+        (
+            " and the Defender's 2.5 bonus",
+            " with the Defender's 2.5 bonus",
+        )
+    } else {
+        ("", "")
+    };
+    match ours.cmp(&theirs) {
+        std::cmp::Ordering::Greater => format!("{lead} beats {reply}{and}"),
+        std::cmp::Ordering::Less => format!("{reply}{with} beats {lead}"),
+        std::cmp::Ordering::Equal => format!("{lead} ties {reply}{with}"),
+    }
+}
+
 pub(super) fn sacrifices(decision: &[Decision]) -> Vec<Loc> {
     decision
         .iter()
@@ -404,6 +435,90 @@ impl Wickets {
              players' revealed values",
             self.turn
         ))
+    }
+
+    /// What chance decided in the scoring attempt `turn`, played from this position, in
+    /// the players' words: the roll against what was needed (`the roll is 2: the attempt
+    /// fails, 5 or 6 was needed`), or the card pairs and where they leave the attempt
+    /// (a Cards II decline `_c-` named). `None` when the turn is no attempt decided by
+    /// chance, or its roll or every card pair is still awaited.
+    #[must_use]
+    pub fn chance_outcome(&self, turn: &Turn) -> Option<String> {
+        if !(self.mode.is_dice() || self.mode.is_cards()) {
+            return None;
+        }
+        let moved = self.after_move(turn);
+        if !turn.throw.is_some_and(|target| moved.is_attempt(target)) {
+            return None;
+        }
+        let outcome = |success: bool| {
+            if success {
+                "the attempt succeeds"
+            } else {
+                "the attempt fails"
+            }
+        };
+        if self.mode.is_dice() {
+            let rolls: Vec<u8> = turn
+                .decision
+                .iter()
+                .filter_map(|d| match d {
+                    Decision::Roll(r) => Some(*r),
+                    _ => None,
+                })
+                .collect();
+            let &first = rolls.first()?;
+            let need = moved.roll_needed();
+            if first >= need {
+                return Some(format!(
+                    "the roll is {first}: the attempt succeeds, {} was needed",
+                    needed(need)
+                ));
+            }
+            return Some(match (sacrifices(&turn.decision).first(), rolls.get(1)) {
+                (Some(&piece), Some(&second)) => {
+                    let again = moved.without(piece).roll_needed();
+                    format!(
+                        "the roll is {first}: it fails, {} was needed; the piece on {piece} is \
+                         sacrificed for a second roll, {second}: {}, {} was needed",
+                        needed(need),
+                        outcome(second >= again),
+                        needed(again)
+                    )
+                }
+                _ => format!(
+                    "the roll is {first}: the attempt fails, {} was needed",
+                    needed(need)
+                ),
+            });
+        }
+        let sees = moved.defender_sees_wicket(self.turn.other());
+        let cards = card_plays(&turn.decision);
+        let pairs: Vec<String> = cards
+            .chunks(2)
+            .filter_map(|pair| match *pair {
+                [lead, reply] => Some(pair_words(lead, reply, sees)),
+                _ => None,
+            })
+            .collect();
+        if pairs.is_empty() {
+            return None;
+        }
+        let declined = declines(&turn.decision);
+        let end = match cards::judge(self.mode, sees, &cards, declined).ok()? {
+            Verdict::Success => outcome(true).to_owned(),
+            Verdict::Failure if declined => {
+                "the thrower declines a second pair (_c-): the attempt fails".to_owned()
+            }
+            Verdict::Failure => outcome(false).to_owned(),
+            Verdict::AwaitsSecondPair => {
+                "the first pair fails; the thrower leads a second pair or declines it (_c-)"
+                    .to_owned()
+            }
+            Verdict::AwaitsMover => "a tie: the thrower plays another card".to_owned(),
+            Verdict::AwaitsReply(card) => format!("the reply to {card} is awaited"),
+        };
+        Some(format!("the cards {}: {end}", pairs.join(", then ")))
     }
 
     /// Whether the last turn was a Dice attempt sent without its roll.
