@@ -27,11 +27,72 @@ use events::{End, Judge};
 /// How strictly a replay judges the end of a game.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Options {
-    /// `--lenient-results`: a `*` on a game that has ended, and turns played after an end
-    /// the rules imposed while turns were still possible (a dead position, the
-    /// seventy-five-move rule, fivefold repetition), are warnings rather than errors, as
-    /// archives of over-the-board games write them.
+    /// `--lenient-results`: a `*` on a game that has ended is a warning rather than an
+    /// error, as archives of over-the-board games write it (the command line sets
+    /// [`PlayedOn::Warning`] with it).
     pub lenient_results: bool,
+    /// How turns played after an end the rules imposed while turns were still possible
+    /// (a dead position, the seventy-five-move rule, fivefold repetition) are judged.
+    pub played_on: PlayedOn,
+}
+
+/// How a replay judges turns played after an automatic draw that left legal turns (a
+/// dead position, the seventy-five-move rule, fivefold repetition). Such a turn is part
+/// of the record as played; the game's result must still be the draw. Turns after mate,
+/// stalemate, a resignation or an agreement are errors whatever this says.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PlayedOn {
+    /// By who conducted the game (the default): an error in a game pbem conducted by mail
+    /// (its `[Mode "EM"]` with the `[GameId]` pbem writes beside it), which pbem would
+    /// have ended there; a warning in any other, as over-the-board archives record such
+    /// games (the players did not notice the draw, or the arbiter did not step in).
+    #[default]
+    ByOrigin,
+    /// An error in every game (`validate --strict`).
+    Error,
+    /// A warning in every game (`--lenient-results`).
+    Warning,
+}
+
+impl PlayedOn {
+    /// Whether a turn after an automatic draw is a warning in `record`.
+    fn warns(self, record: &Record) -> bool {
+        match self {
+            PlayedOn::Error => false,
+            PlayedOn::Warning => true,
+            PlayedOn::ByOrigin => !conducted_by_pbem(record),
+        }
+    }
+}
+
+impl Options {
+    /// The options of `--lenient-results` (`lenient`) and `--strict` (`strict`): the
+    /// first makes `*` on an ended game and turns after an automatic draw warnings in
+    /// every game, the second those turns errors in every game; neither leaves those
+    /// turns to the game's origin ([`PlayedOn::ByOrigin`]).
+    #[must_use]
+    pub fn from_flags(lenient: bool, strict: bool) -> Options {
+        Options {
+            lenient_results: lenient,
+            played_on: if lenient {
+                PlayedOn::Warning
+            } else if strict {
+                PlayedOn::Error
+            } else {
+                PlayedOn::ByOrigin
+            },
+        }
+    }
+}
+
+/// Whether pbem conducted the game by mail: `[Mode "EM"]` with a `[GameId]`, the two tags
+/// `pbem new` writes (`correspondence` names the second).
+#[must_use]
+pub fn conducted_by_pbem(record: &Record) -> bool {
+    record
+        .tag("Mode")
+        .is_some_and(|mode| mode.trim().eq_ignore_ascii_case("EM"))
+        && record.tag("GameId").is_some()
 }
 
 mod history;
@@ -408,7 +469,12 @@ fn replay_inner<G: Game>(record: &Record, tokens: Tokens, options: Options) -> R
         buffer: Vec::new(),
         first_side: start.side_to_move(),
         first_number: start.fullmove_number(),
-        lenient: options.lenient_results,
+        played_on: if options.played_on.warns(record) {
+            Severity::Warning
+        } else {
+            Severity::Error
+        },
+        by_origin: options.played_on == PlayedOn::ByOrigin,
     };
     let mut turns = Vec::with_capacity(record.moves.turns.len());
     let end = replayer.line(&record.moves, start.clone(), 0, false, Some(&mut turns));
@@ -454,8 +520,10 @@ struct Replayer<G: Game> {
     buffer: Vec<G::Turn>,
     first_side: Color,
     first_number: u32,
-    /// [`Options::lenient_results`].
-    lenient: bool,
+    /// What a turn after an automatic draw is here ([`Options::played_on`]).
+    played_on: Severity,
+    /// Whether that was decided by the game's origin ([`PlayedOn::ByOrigin`]).
+    by_origin: bool,
 }
 
 impl<G: Game> Replayer<G> {
@@ -570,16 +638,23 @@ impl<G: Game> Replayer<G> {
                 }
                 if let Some(end) = &judge.end {
                     after_end = true;
-                    // Archives of real games go on past a dead position: a warning with
-                    // --lenient-results. Nothing may follow a resignation or a draw.
-                    let lenient = self.lenient && end.rule.is_some();
+                    // Archives of real games go on past a dead position: a warning unless
+                    // pbem conducted the game (or --strict). Nothing may follow a
+                    // resignation or a draw.
+                    let lenient = self.played_on == Severity::Warning && end.rule.is_some();
                     if let Some(outcome) = end.rule {
                         drawn = Some(outcome);
                     }
-                    let (severity, rest) = if lenient {
-                        (Severity::Warning, "; the turns from here on do not count")
-                    } else {
-                        (Severity::Error, "")
+                    let (severity, rest) = match (lenient, self.by_origin) {
+                        (true, true) => (
+                            Severity::Warning,
+                            "; the turns from here on do not count (a warning in a game pbem \
+                             did not conduct; --strict makes it an error)",
+                        ),
+                        (true, false) => {
+                            (Severity::Warning, "; the turns from here on do not count")
+                        }
+                        (false, _) => (Severity::Error, ""),
                     };
                     let finding = Finding::new(
                         severity,

@@ -112,6 +112,14 @@ Each problem is shown as file:line:column with the line and a caret under the to
 reason, and the legal turns or the closest legal match. The Result tag is checked against
 the final position. Games in variants pbem does not play are reported as unsupported.
 
+A turn played after an automatic draw (a dead position, fivefold repetition, seventy-five
+moves) is part of the record as played: a warning in a game pbem did not conduct (no
+[Mode \"EM\"] with a [GameId]), whose result must still be the draw; an error in a game
+pbem conducted by mail, and in every game with --strict. --lenient-results makes it a
+warning in every game, and `*` on an ended game too. Turns after mate, stalemate, a
+resignation or an agreement are always errors. --json gives each as a finding of kind
+after-end with its severity.
+
 Exit status: 0 every game valid, 1 any game invalid or unsupported, 2 usage or I/O error.
 
 Examples:
