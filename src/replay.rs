@@ -807,26 +807,14 @@ impl<G: Game> Replayer<G> {
         error: &crate::games::IllegalTurn,
         span: Span,
     ) -> Finding {
-        let forbidden = self.history.forbidden();
-        self.buffer.clear();
-        position.legal_turns_except(forbidden, &mut self.buffer);
-        let mut legal: Vec<String> = self
-            .buffer
-            .iter()
-            .map(|turn| position.write_turn_except(turn, forbidden))
-            .collect();
-        legal.sort();
-        let closest = closest_match(token, &legal);
-        let message = match error.kind {
-            // The message names the turn already: no need to say "illegal turn" first.
-            IllegalKind::Repetition => error.message.clone(),
-            _ => format!("illegal turn \"{token}\": {}", error.message),
-        };
-        Finding {
-            legal,
-            closest,
-            ..Finding::new(Severity::Error, FindingKind::Illegal, message, span)
-        }
+        illegal_finding(
+            position,
+            self.history.forbidden(),
+            token,
+            error,
+            span,
+            &mut self.buffer,
+        )
     }
 
     /// Warns when the move number written before a turn is not the turn's own.
@@ -853,6 +841,93 @@ impl<G: Game> Replayer<G> {
     fn move_number(&self, ply: u32) -> String {
         move_number_of(self.first_side, self.first_number, ply)
     }
+}
+
+/// The finding for a token that does not resolve in `position`: the reason, and the
+/// turns that are legal (those `forbidden` by the history left out) with the closest one.
+fn illegal_finding<G: Game>(
+    position: &G,
+    forbidden: &crate::games::Forbidden,
+    token: &str,
+    error: &crate::games::IllegalTurn,
+    span: Span,
+    buffer: &mut Vec<G::Turn>,
+) -> Finding {
+    let (legal, closest) = legal_and_closest(position, forbidden, token, buffer);
+    let message = match error.kind {
+        // The message names the turn already: no need to say "illegal turn" first.
+        IllegalKind::Repetition => error.message.clone(),
+        _ => format!("illegal turn \"{token}\": {}", error.message),
+    };
+    Finding {
+        legal,
+        closest,
+        ..Finding::new(Severity::Error, FindingKind::Illegal, message, span)
+    }
+}
+
+/// The turns legal in `position` (those `forbidden` left out), canonically written and
+/// sorted, and the one closest to `token`.
+fn legal_and_closest<G: Game>(
+    position: &G,
+    forbidden: &crate::games::Forbidden,
+    token: &str,
+    buffer: &mut Vec<G::Turn>,
+) -> (Vec<String>, Option<String>) {
+    buffer.clear();
+    position.legal_turns_except(forbidden, buffer);
+    let mut legal: Vec<String> = buffer
+        .iter()
+        .map(|turn| position.write_turn_except(turn, forbidden))
+        .collect();
+    legal.sort();
+    let closest = closest_match(token, &legal);
+    (legal, closest)
+}
+
+/// What is wrong with `token` typed as the next turn in `position` (reached with
+/// `history`), told as `validate` tells it of a turn in a record: the reason (a token the
+/// grammar cannot read, or a turn the rules or the history do not allow), with the legal
+/// turns and the closest one, even for a token that does not read. The span is in the
+/// token itself (line 1, column from 1); `None` when the token is a legal turn.
+#[must_use]
+pub fn diagnose_turn<G: Game>(position: &G, history: &History<G>, token: &str) -> Option<Finding> {
+    let mut buffer = Vec::new();
+    let forbidden = history.forbidden();
+    let span = Span::START;
+    let finding = match G::parse_turn(token) {
+        Err(error) => {
+            let offset = error.offset.min(token.len());
+            let offset = (0..=offset)
+                .rev()
+                .find(|&at| token.is_char_boundary(at))
+                .unwrap_or(0);
+            let at = Span {
+                offset,
+                line: 1,
+                column: 1 + u32::try_from(token[..offset].chars().count()).unwrap_or(0),
+            };
+            let (legal, closest) = legal_and_closest(position, forbidden, token, &mut buffer);
+            Finding {
+                legal,
+                closest,
+                ..Finding::new(
+                    Severity::Error,
+                    FindingKind::Syntax,
+                    format!("cannot read \"{token}\": {}", error.message),
+                    at,
+                )
+            }
+        }
+        Ok(syntax) => match position.resolve_except(&syntax, forbidden) {
+            Ok(_) => return None,
+            Err(error) => illegal_finding(position, forbidden, token, &error, span, &mut buffer),
+        },
+    };
+    Some(Finding {
+        token: Some(token.to_owned()),
+        ..finding
+    })
 }
 
 /// The move number of the turn `ply` turns after a start where `first_side` moves in move
@@ -1010,7 +1085,7 @@ fn check_result<G: Game>(
 /// The candidate with the smallest edit distance to `token`; among equals, one that
 /// contains the token's characters in order (`Nd2` is closer to `Nbd2` than to `Bd2`),
 /// then the first in order.
-fn closest_match(token: &str, candidates: &[String]) -> Option<String> {
+pub(crate) fn closest_match(token: &str, candidates: &[String]) -> Option<String> {
     candidates
         .iter()
         .min_by_key(|candidate| {

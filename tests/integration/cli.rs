@@ -184,8 +184,9 @@ fn legal_lists_one_canonical_turn_per_line() {
     assert_eq!(after.lines().count(), 20);
     assert!(after.lines().any(|line| line == "e5"));
 
+    // A position string that does not read is invalid input (see mistyped.rs).
     let bad = pbem(&["legal", "--fen", "not a position"]);
-    assert_eq!(bad.status.code(), Some(2));
+    assert_eq!(bad.status.code(), Some(1));
     assert!(
         stderr(&bad).contains("invalid position"),
         "{}",
