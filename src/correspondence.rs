@@ -482,11 +482,21 @@ fn complete_last<G: Game>(
         .last()
         .map(|node| node.token.to_string())
         .ok_or_else(|| PlayError::Invalid("no turn awaits a part".to_owned()))?;
-    let token = G::complete_token(&last, part).ok_or_else(|| {
-        PlayError::Turn(format!(
-            "the last turn {last} awaits your card (as D4), not \"{part}\""
-        ))
-    })?;
+    let token = match G::complete_token(&last, part) {
+        Some(token) => token,
+        // The whole turn typed with the part added (`Nxe5:w9_cS5` for `S5`): the rules
+        // and, in a fair deal, the hand judge the part as if typed alone.
+        None if G::completes(&last, part.trim()) => part.trim().to_owned(),
+        None => {
+            let example = replay::replay_game::<G>(record)
+                .position
+                .and_then(|position| position.awaited_parts().into_iter().next())
+                .map_or_else(String::new, |part| format!(" (as {part})"));
+            return Err(PlayError::Turn(format!(
+                "the last turn {last} awaits your card{example}, not \"{part}\""
+            )));
+        }
+    };
     let mut before = record.clone();
     before.moves.turns.pop();
     let Some(mut position) = replay::replay_game::<G>(&before).position else {

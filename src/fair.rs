@@ -16,7 +16,7 @@ pub mod cards;
 pub mod deal;
 
 use crate::clock::commands;
-use crate::games::wickets::{DecisionMode, Wickets};
+use crate::games::wickets::{DecisionMode, Step, Syntax, Wickets};
 use crate::games::{Color, Game, Variant};
 use crate::notation::{Comment, Record, Span, complete_roster};
 use crate::replay;
@@ -513,6 +513,37 @@ pub fn uses_dice(record: &Record) -> bool {
 #[must_use]
 pub fn uses_cards(record: &Record) -> bool {
     is_dice_game(record).is_some_and(DecisionMode::is_cards)
+}
+
+/// A legal turn as the player types it in a game with fair dice: a scoring attempt
+/// without its rolls, which pbem draws from both players' values (so also without the
+/// check or mate marker, which depends on them): `Nxe5:w9_r6+` is typed `Nxe5:w9`,
+/// `Bf8:w9_r1_se6_r3` is typed `Bf8:w9_se6`. Other turns are unchanged.
+#[must_use]
+pub fn as_typed(token: &str) -> String {
+    match Syntax::parse(token) {
+        Ok(mut syntax)
+            if syntax
+                .steps
+                .iter()
+                .any(|step| matches!(step, Step::Roll(_))) =>
+        {
+            syntax.steps.retain(|step| !matches!(step, Step::Roll(_)));
+            syntax.marker = 0;
+            syntax.to_string()
+        }
+        _ => token.to_owned(),
+    }
+}
+
+/// The legal turns of a game with fair dice as the player types them ([`as_typed`]):
+/// sorted, each once (the six rolls of an attempt are one typed turn).
+#[must_use]
+pub fn typed_turns(tokens: &[String]) -> Vec<String> {
+    let mut typed: Vec<String> = tokens.iter().map(|token| as_typed(token)).collect();
+    typed.sort();
+    typed.dedup();
+    typed
 }
 
 /// Whether `side` has committed in this record.

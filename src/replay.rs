@@ -27,11 +27,72 @@ use events::{End, Judge};
 /// How strictly a replay judges the end of a game.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Options {
-    /// `--lenient-results`: a `*` on a game that has ended, and turns played after an end
-    /// the rules imposed while turns were still possible (a dead position, the
-    /// seventy-five-move rule, fivefold repetition), are warnings rather than errors, as
-    /// archives of over-the-board games write them.
+    /// `--lenient-results`: a `*` on a game that has ended is a warning rather than an
+    /// error, as archives of over-the-board games write it (the command line sets
+    /// [`PlayedOn::Warning`] with it).
     pub lenient_results: bool,
+    /// How turns played after an end the rules imposed while turns were still possible
+    /// (a dead position, the seventy-five-move rule, fivefold repetition) are judged.
+    pub played_on: PlayedOn,
+}
+
+/// How a replay judges turns played after an automatic draw that left legal turns (a
+/// dead position, the seventy-five-move rule, fivefold repetition). Such a turn is part
+/// of the record as played; the game's result must still be the draw. Turns after mate,
+/// stalemate, a resignation or an agreement are errors whatever this says.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PlayedOn {
+    /// By who conducted the game (the default): an error in a game pbem conducted by mail
+    /// (its `[Mode "EM"]` with the `[GameId]` pbem writes beside it), which pbem would
+    /// have ended there; a warning in any other, as over-the-board archives record such
+    /// games (the players did not notice the draw, or the arbiter did not step in).
+    #[default]
+    ByOrigin,
+    /// An error in every game (`validate --strict`).
+    Error,
+    /// A warning in every game (`--lenient-results`).
+    Warning,
+}
+
+impl PlayedOn {
+    /// Whether a turn after an automatic draw is a warning in `record`.
+    fn warns(self, record: &Record) -> bool {
+        match self {
+            PlayedOn::Error => false,
+            PlayedOn::Warning => true,
+            PlayedOn::ByOrigin => !conducted_by_pbem(record),
+        }
+    }
+}
+
+impl Options {
+    /// The options of `--lenient-results` (`lenient`) and `--strict` (`strict`): the
+    /// first makes `*` on an ended game and turns after an automatic draw warnings in
+    /// every game, the second those turns errors in every game; neither leaves those
+    /// turns to the game's origin ([`PlayedOn::ByOrigin`]).
+    #[must_use]
+    pub fn from_flags(lenient: bool, strict: bool) -> Options {
+        Options {
+            lenient_results: lenient,
+            played_on: if lenient {
+                PlayedOn::Warning
+            } else if strict {
+                PlayedOn::Error
+            } else {
+                PlayedOn::ByOrigin
+            },
+        }
+    }
+}
+
+/// Whether pbem conducted the game by mail: `[Mode "EM"]` with a `[GameId]`, the two tags
+/// `pbem new` writes (`correspondence` names the second).
+#[must_use]
+pub fn conducted_by_pbem(record: &Record) -> bool {
+    record
+        .tag("Mode")
+        .is_some_and(|mode| mode.trim().eq_ignore_ascii_case("EM"))
+        && record.tag("GameId").is_some()
 }
 
 mod history;
@@ -408,7 +469,12 @@ fn replay_inner<G: Game>(record: &Record, tokens: Tokens, options: Options) -> R
         buffer: Vec::new(),
         first_side: start.side_to_move(),
         first_number: start.fullmove_number(),
-        lenient: options.lenient_results,
+        played_on: if options.played_on.warns(record) {
+            Severity::Warning
+        } else {
+            Severity::Error
+        },
+        by_origin: options.played_on == PlayedOn::ByOrigin,
     };
     let mut turns = Vec::with_capacity(record.moves.turns.len());
     let end = replayer.line(&record.moves, start.clone(), 0, false, Some(&mut turns));
@@ -454,8 +520,10 @@ struct Replayer<G: Game> {
     buffer: Vec<G::Turn>,
     first_side: Color,
     first_number: u32,
-    /// [`Options::lenient_results`].
-    lenient: bool,
+    /// What a turn after an automatic draw is here ([`Options::played_on`]).
+    played_on: Severity,
+    /// Whether that was decided by the game's origin ([`PlayedOn::ByOrigin`]).
+    by_origin: bool,
 }
 
 impl<G: Game> Replayer<G> {
@@ -570,16 +638,23 @@ impl<G: Game> Replayer<G> {
                 }
                 if let Some(end) = &judge.end {
                     after_end = true;
-                    // Archives of real games go on past a dead position: a warning with
-                    // --lenient-results. Nothing may follow a resignation or a draw.
-                    let lenient = self.lenient && end.rule.is_some();
+                    // Archives of real games go on past a dead position: a warning unless
+                    // pbem conducted the game (or --strict). Nothing may follow a
+                    // resignation or a draw.
+                    let lenient = self.played_on == Severity::Warning && end.rule.is_some();
                     if let Some(outcome) = end.rule {
                         drawn = Some(outcome);
                     }
-                    let (severity, rest) = if lenient {
-                        (Severity::Warning, "; the turns from here on do not count")
-                    } else {
-                        (Severity::Error, "")
+                    let (severity, rest) = match (lenient, self.by_origin) {
+                        (true, true) => (
+                            Severity::Warning,
+                            "; the turns from here on do not count (a warning in a game pbem \
+                             did not conduct; --strict makes it an error)",
+                        ),
+                        (true, false) => {
+                            (Severity::Warning, "; the turns from here on do not count")
+                        }
+                        (false, _) => (Severity::Error, ""),
                     };
                     let finding = Finding::new(
                         severity,
@@ -732,26 +807,14 @@ impl<G: Game> Replayer<G> {
         error: &crate::games::IllegalTurn,
         span: Span,
     ) -> Finding {
-        let forbidden = self.history.forbidden();
-        self.buffer.clear();
-        position.legal_turns_except(forbidden, &mut self.buffer);
-        let mut legal: Vec<String> = self
-            .buffer
-            .iter()
-            .map(|turn| position.write_turn_except(turn, forbidden))
-            .collect();
-        legal.sort();
-        let closest = closest_match(token, &legal);
-        let message = match error.kind {
-            // The message names the turn already: no need to say "illegal turn" first.
-            IllegalKind::Repetition => error.message.clone(),
-            _ => format!("illegal turn \"{token}\": {}", error.message),
-        };
-        Finding {
-            legal,
-            closest,
-            ..Finding::new(Severity::Error, FindingKind::Illegal, message, span)
-        }
+        illegal_finding(
+            position,
+            self.history.forbidden(),
+            token,
+            error,
+            span,
+            &mut self.buffer,
+        )
     }
 
     /// Warns when the move number written before a turn is not the turn's own.
@@ -778,6 +841,93 @@ impl<G: Game> Replayer<G> {
     fn move_number(&self, ply: u32) -> String {
         move_number_of(self.first_side, self.first_number, ply)
     }
+}
+
+/// The finding for a token that does not resolve in `position`: the reason, and the
+/// turns that are legal (those `forbidden` by the history left out) with the closest one.
+fn illegal_finding<G: Game>(
+    position: &G,
+    forbidden: &crate::games::Forbidden,
+    token: &str,
+    error: &crate::games::IllegalTurn,
+    span: Span,
+    buffer: &mut Vec<G::Turn>,
+) -> Finding {
+    let (legal, closest) = legal_and_closest(position, forbidden, token, buffer);
+    let message = match error.kind {
+        // The message names the turn already: no need to say "illegal turn" first.
+        IllegalKind::Repetition => error.message.clone(),
+        _ => format!("illegal turn \"{token}\": {}", error.message),
+    };
+    Finding {
+        legal,
+        closest,
+        ..Finding::new(Severity::Error, FindingKind::Illegal, message, span)
+    }
+}
+
+/// The turns legal in `position` (those `forbidden` left out), canonically written and
+/// sorted, and the one closest to `token`.
+fn legal_and_closest<G: Game>(
+    position: &G,
+    forbidden: &crate::games::Forbidden,
+    token: &str,
+    buffer: &mut Vec<G::Turn>,
+) -> (Vec<String>, Option<String>) {
+    buffer.clear();
+    position.legal_turns_except(forbidden, buffer);
+    let mut legal: Vec<String> = buffer
+        .iter()
+        .map(|turn| position.write_turn_except(turn, forbidden))
+        .collect();
+    legal.sort();
+    let closest = closest_match(token, &legal);
+    (legal, closest)
+}
+
+/// What is wrong with `token` typed as the next turn in `position` (reached with
+/// `history`), told as `validate` tells it of a turn in a record: the reason (a token the
+/// grammar cannot read, or a turn the rules or the history do not allow), with the legal
+/// turns and the closest one, even for a token that does not read. The span is in the
+/// token itself (line 1, column from 1); `None` when the token is a legal turn.
+#[must_use]
+pub fn diagnose_turn<G: Game>(position: &G, history: &History<G>, token: &str) -> Option<Finding> {
+    let mut buffer = Vec::new();
+    let forbidden = history.forbidden();
+    let span = Span::START;
+    let finding = match G::parse_turn(token) {
+        Err(error) => {
+            let offset = error.offset.min(token.len());
+            let offset = (0..=offset)
+                .rev()
+                .find(|&at| token.is_char_boundary(at))
+                .unwrap_or(0);
+            let at = Span {
+                offset,
+                line: 1,
+                column: 1 + u32::try_from(token[..offset].chars().count()).unwrap_or(0),
+            };
+            let (legal, closest) = legal_and_closest(position, forbidden, token, &mut buffer);
+            Finding {
+                legal,
+                closest,
+                ..Finding::new(
+                    Severity::Error,
+                    FindingKind::Syntax,
+                    format!("cannot read \"{token}\": {}", error.message),
+                    at,
+                )
+            }
+        }
+        Ok(syntax) => match position.resolve_except(&syntax, forbidden) {
+            Ok(_) => return None,
+            Err(error) => illegal_finding(position, forbidden, token, &error, span, &mut buffer),
+        },
+    };
+    Some(Finding {
+        token: Some(token.to_owned()),
+        ..finding
+    })
 }
 
 /// The move number of the turn `ply` turns after a start where `first_side` moves in move
@@ -935,7 +1085,7 @@ fn check_result<G: Game>(
 /// The candidate with the smallest edit distance to `token`; among equals, one that
 /// contains the token's characters in order (`Nd2` is closer to `Nbd2` than to `Bd2`),
 /// then the first in order.
-fn closest_match(token: &str, candidates: &[String]) -> Option<String> {
+pub(crate) fn closest_match(token: &str, candidates: &[String]) -> Option<String> {
     candidates
         .iter()
         .min_by_key(|candidate| {

@@ -142,6 +142,7 @@ fn measure(
                     json: false,
                     quiet: true,
                     lenient_results: false,
+                    strict: false,
                     color: validate::ColorChoice::Never,
                     jobs: Some(u16::try_from(jobs).unwrap_or(u16::MAX)),
                     input: input::InputArgs::default(),

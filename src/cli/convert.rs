@@ -36,7 +36,8 @@ pub struct Args {
     #[arg(long, value_name = "POSITION")]
     pub setup: Option<String>,
     /// For a pbem input, as `pbem validate --lenient-results`: `*` on an ended game and
-    /// turns after a dead position are not errors.
+    /// turns after a dead position are not errors (without it, such turns are errors only
+    /// in games pbem conducted by mail, as in `validate`).
     #[arg(long)]
     pub lenient_results: bool,
     /// How to read text that is not UTF-8: an encoding label (windows-1252, latin1,
@@ -377,9 +378,7 @@ fn write_games_with_source(
     mut records: impl Iterator<Item = Result<(Record, String, Span), CliError>>,
     sink: &mut dyn Write,
 ) -> Result<Status, CliError> {
-    let options = replay::Options {
-        lenient_results: args.lenient_results,
-    };
+    let options = replay::Options::from_flags(args.lenient_results, false);
     let mut status = Status::Ok;
     let mut output = String::new();
     match args.to {

@@ -3,6 +3,7 @@
 
 use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
 
+use crate::games::SetupError;
 use crate::notation::Span;
 use crate::replay::{Finding, Severity};
 
@@ -76,11 +77,23 @@ const WINDOW: usize = 200;
 
 /// Renders one finding about game `game` as a multi-line diagnostic.
 pub fn render(finding: &Finding, game: usize, source: &Source<'_>, styled: bool) -> String {
+    render_about(finding, Some(&format!("game {game}")), source, styled)
+}
+
+/// Renders one finding as a multi-line diagnostic whose title starts with `about` (what
+/// the finding is in: `game 3`, a game's id), or with the reason alone: how `move` and
+/// the commands that read a position string show a mistyped argument.
+pub fn render_about(
+    finding: &Finding,
+    about: Option<&str>,
+    source: &Source<'_>,
+    styled: bool,
+) -> String {
     let level = match finding.severity {
         Severity::Error => Level::ERROR,
         Severity::Warning => Level::WARNING,
     };
-    let mut title = format!("game {game}");
+    let mut title = about.unwrap_or_default().to_owned();
     if let Some(number) = &finding.move_number {
         title.push_str(&format!(", {number}"));
         if let Some(ply) = finding.ply {
@@ -91,7 +104,9 @@ pub fn render(finding: &Finding, game: usize, source: &Source<'_>, styled: bool)
             title.push(')');
         }
     }
-    title.push_str(": ");
+    if !title.is_empty() {
+        title.push_str(": ");
+    }
     title.push_str(&super::escape_controls(&finding.message));
 
     // Underline the token; for findings about other text (a result, a tag), the word
@@ -160,4 +175,71 @@ pub fn render(finding: &Finding, game: usize, source: &Source<'_>, styled: bool)
         ));
     }
     renderer.render(&report).to_string()
+}
+
+/// Whether diagnostics on standard error are coloured: when it is a terminal and
+/// `NO_COLOR` is unset.
+pub fn stderr_styled() -> bool {
+    use std::io::IsTerminal;
+    std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none()
+}
+
+/// The diagnostic for a position string given as the argument `argument` (`--fen`) that
+/// does not give a playable position: the reason, with the string and a caret under the
+/// field the error is about (the whole string when it names none), its place written as
+/// `--fen:1:COLUMN`.
+pub fn position_error(argument: &str, text: &str, error: &SetupError) -> String {
+    let (offset, length) = error
+        .field
+        .map_or((0, text.len()), |field| field_place(text, field));
+    let column = 1 + u32::try_from(text[..offset].chars().count()).unwrap_or(0);
+    let mut message = format!("invalid position: {}", error.message);
+    if let Some(field) = error.field
+        && !error.message.contains("field")
+    {
+        message.push_str(&format!(" (field {field})"));
+    }
+    let finding = Finding {
+        token: Some(text[offset..offset + length].to_owned()),
+        ..Finding::new(
+            Severity::Error,
+            crate::replay::FindingKind::Setup,
+            message,
+            Span {
+                offset,
+                line: 1,
+                column,
+            },
+        )
+    };
+    let source = Source {
+        path: argument,
+        text,
+        start: Span::START,
+    };
+    render_about(&finding, None, &source, stderr_styled())
+}
+
+/// Where field `field` (from 1) of a position string is: its byte offset and length, or
+/// the end of the string (length 0) for a field past the last.
+fn field_place(text: &str, field: usize) -> (usize, usize) {
+    let mut start = None;
+    let mut count = 0;
+    for (at, c) in text
+        .char_indices()
+        .chain(std::iter::once((text.len(), ' ')))
+    {
+        match (c.is_whitespace(), start) {
+            (false, None) => start = Some(at),
+            (true, Some(from)) => {
+                count += 1;
+                if count == field {
+                    return (from, at - from);
+                }
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    (text.trim_end().len(), 0)
 }

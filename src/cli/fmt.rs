@@ -14,7 +14,8 @@ pub struct Args {
     #[arg(long, short = 'i')]
     pub in_place: bool,
     /// As `pbem validate --lenient-results`: `*` on an ended game and turns after a
-    /// dead position are not errors.
+    /// dead position are not errors (without it, such turns are errors only in games
+    /// pbem conducted by mail, as in `validate`).
     #[arg(long)]
     pub lenient_results: bool,
     /// How to read text that is not UTF-8 (written back as UTF-8): an encoding label
@@ -63,9 +64,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Status, CliError> {
                     continue;
                 }
             };
-            let options = replay::Options {
-                lenient_results: args.lenient_results,
-            };
+            let options = replay::Options::from_flags(args.lenient_results, false);
             let (report, numbering) = replay::canonicalize_with(&mut record, options);
             for finding in report.errors() {
                 eprintln!(

@@ -5,6 +5,10 @@
 //! (a piece's origin is named only when another allowed turn needs it); a position given
 //! by `--fen` has no history, so every turn the rules allow there is listed.
 //!
+//! In a game with fair dice (Chess with wickets' Dice modes played through pbem), a
+//! scoring attempt is listed as the player types it, without its roll (`Nxe5:w9`, not
+//! `Nxe5:w9_r1` to `_r6`): pbem draws the roll from both players' values.
+//!
 //! A position whose last turn awaits a part from a player (a card in Chess with wickets'
 //! Cards modes) has no turn either: what is awaited, and from whom, goes to standard
 //! error, and the parts that player may add are listed, one a line, as `pbem move` takes
@@ -71,23 +75,40 @@ pub fn run(args: &Args, config: Option<&Path>, out: &mut dyn Write) -> Result<St
             }
             return Ok(Status::Ok);
         }
+        // With fair dice pbem draws the rolls: an attempt is listed as it is typed.
+        let written = if crate::fair::uses_dice(&record) {
+            Written::AsTyped
+        } else {
+            Written::Canonical
+        };
         return crate::with_game!(variant, G => {
             let name = super::display_path(&file);
             let (position, shown) = show::position_after::<G>(&record, &name, args.ply)?;
             let history = show::history_after::<G>(&record, shown);
-            list(&position, &history, out)
+            list(&position, &history, written, out)
         });
     }
     let variant = args.variant.unwrap_or(Variant::Chess);
     crate::with_game!(variant, G => {
         let position = position_from::<G>(args.fen.as_deref())?;
-        list(&position, &History::starting_at(&position), out)
+        list(&position, &History::starting_at(&position), Written::Canonical, out)
     })
+}
+
+/// How the listed turns are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Written {
+    /// Canonically, as a record holds them.
+    Canonical,
+    /// As the player types them in a game with fair dice: attempts without their rolls
+    /// ([`crate::fair::as_typed`]).
+    AsTyped,
 }
 
 fn list<G: Game>(
     position: &G,
     history: &History<G>,
+    written: Written,
     out: &mut dyn Write,
 ) -> Result<Status, CliError> {
     if let Some(awaited) = position.awaiting() {
@@ -112,6 +133,9 @@ fn list<G: Game>(
         .map(|turn| position.write_turn_except(turn, forbidden))
         .collect();
     tokens.sort();
+    if written == Written::AsTyped {
+        tokens = crate::fair::typed_turns(&tokens);
+    }
     for token in tokens {
         writeln!(out, "{token}")?;
     }

@@ -68,6 +68,10 @@ pub enum CliError {
     /// like an invalid game.
     #[error("{0}")]
     Invalid(String),
+    /// Invalid input already told as a diagnostic (a mistyped turn, a position string
+    /// that does not read): written as it is to standard error, exit 1.
+    #[error("{0}")]
+    Reported(String),
     /// Writing to standard output failed (other than a closed pipe).
     #[error("cannot write output: {0}")]
     Output(#[from] io::Error),
@@ -111,6 +115,14 @@ pub enum Command {
 Each problem is shown as file:line:column with the line and a caret under the token, the
 reason, and the legal turns or the closest legal match. The Result tag is checked against
 the final position. Games in variants pbem does not play are reported as unsupported.
+
+A turn played after an automatic draw (a dead position, fivefold repetition, seventy-five
+moves) is part of the record as played: a warning in a game pbem did not conduct (no
+[Mode \"EM\"] with a [GameId]), whose result must still be the draw; an error in a game
+pbem conducted by mail, and in every game with --strict. --lenient-results makes it a
+warning in every game, and `*` on an ended game too. Turns after mate, stalemate, a
+resignation or an agreement are always errors. --json gives each as a finding of kind
+after-end with its severity.
 
 Exit status: 0 every game valid, 1 any game invalid or unsupported, 2 usage or I/O error.
 
@@ -193,6 +205,10 @@ Examples:
     #[command(
         name = "move",
         after_help = "\
+A turn that does not read or is not legal is refused as `pbem validate` reports one in a
+file: the reason, the turn with a caret, the closest legal turn and the legal turns (while
+a card is awaited, the cards of your hand); the game is unchanged and the exit status is 1.
+
 Examples:
   pbem move g-20261122-1a2b3c4d e4
   pbem move g-2026 Nf3 --offer-draw"
@@ -288,6 +304,10 @@ where
         Err(CliError::Output(error)) if error.kind() == io::ErrorKind::BrokenPipe => {
             ExitCode::SUCCESS
         }
+        Err(CliError::Reported(diagnostic)) => {
+            let _ = writeln!(io::stderr(), "{diagnostic}");
+            ExitCode::from(1)
+        }
         Err(CliError::Invalid(message)) => {
             let _ = writeln!(io::stderr(), "pbem: error: {}", escape_controls(&message));
             ExitCode::from(1)
@@ -355,12 +375,13 @@ fn record_variant(record: &crate::notation::Record) -> Result<Variant, CliError>
 }
 
 /// A position from `--fen` (the game's position string, or `start` for the game's
-/// standard start, in every game), or the game's start.
+/// standard start, in every game), or the game's start. A string that does not read is
+/// invalid input (exit 1), told with the field it is wrong in.
 fn position_from<G: crate::games::Game>(fen: Option<&str>) -> Result<G, CliError> {
     match fen.map(str::trim) {
         Some(START) | None => Ok(G::start()),
         Some(text) => G::from_position_string(text)
-            .map_err(|error| CliError::Usage(format!("invalid position: {error}"))),
+            .map_err(|error| CliError::Reported(diagnostic::position_error("--fen", text, &error))),
     }
 }
 

@@ -3,16 +3,17 @@
 use std::io::Write;
 
 use super::home::{self, Home};
-use super::{CliError, Status, parse_variant};
+use super::{CliError, Status, diagnostic, parse_variant};
 use crate::clock::{Stamp, TimeControl};
 use crate::config::{Player, is_plausible_address};
-use crate::correspondence::{self, Event, NewGame};
+use crate::correspondence::{self, Event, NewGame, PlayError};
 use crate::fair::deal::Dealer;
 use crate::fair::{self, Chain, Fairness};
-use crate::games::Color;
 use crate::games::Variant;
 use crate::games::wickets::DecisionMode;
-use crate::notation::Record;
+use crate::games::{Color, Game};
+use crate::notation::{Record, Span};
+use crate::replay::{Finding, FindingKind, Severity};
 use crate::store::LocalState;
 
 /// Arguments of `pbem new`.
@@ -142,6 +143,14 @@ pub fn new(args: &NewArgs, home: &Home, out: &mut dyn Write) -> Result<Status, C
             )));
         }
     }
+    // A start that does not read is told with the field it is wrong in.
+    if let Some(text) = args.fen.as_deref().map(str::trim)
+        && text != super::START
+    {
+        crate::with_game!(args.variant, G => G::from_position_string(text).map(|_| ())).map_err(
+            |error| CliError::Reported(diagnostic::position_error("--fen", text, &error)),
+        )?;
+    }
     let now = home::now()?;
     let entropy = home::random_bytes(8)?;
     let entropy = u64::from_le_bytes(entropy.try_into().unwrap_or_default());
@@ -238,8 +247,14 @@ pub fn make_move(args: &MoveArgs, home: &Home, out: &mut dyn Write) -> Result<St
         None => false,
     };
     let before = record.clone();
-    let played = correspondence::play(&mut record, player, &args.turn, stamp)
-        .map_err(|error| CliError::Usage(format!("{}: {error}", path.display())))?;
+    let played = match correspondence::play(&mut record, player, &args.turn, stamp) {
+        Ok(played) => played,
+        // A mistyped or illegal turn is invalid input, told as `validate` tells it.
+        Err(PlayError::Turn(reason)) => {
+            return Err(refused_turn(&before, &id, home, &args.turn, &reason));
+        }
+        Err(error) => return Err(CliError::Usage(format!("{}: {error}", path.display()))),
+    };
     let mut awaits_roll = false;
     if let Some(you) = you
         && fair::uses_dice(&record)
@@ -314,6 +329,80 @@ pub(super) fn chance_outcome(record: &Record) -> Option<String> {
         .resolve(&Wickets::parse_turn(&last.token).ok()?)
         .ok()?;
     position.chance_outcome(&turn)
+}
+
+/// The diagnostic for a turn `pbem move` refused (`reason`, as the game's rules gave it):
+/// the reason, the turn typed with a caret, the closest legal turn and the legal turns
+/// (as the player types them: a card of the hand when one is awaited, an attempt without
+/// its roll in a game with fair dice), and the command that plays the closest.
+fn refused_turn(record: &Record, id: &str, home: &Home, token: &str, reason: &str) -> CliError {
+    let token = token.trim();
+    let mut finding = turn_finding(record, home, token).unwrap_or_else(|| {
+        Finding::new(Severity::Error, FindingKind::Illegal, reason, Span::START)
+    });
+    if fair::uses_dice(record) {
+        finding.legal = fair::typed_turns(&finding.legal);
+        finding.closest = crate::replay::closest_match(token, &finding.legal);
+    }
+    if let Ok(state) = correspondence::state(record) {
+        finding.move_number = Some(state.next_number);
+        finding.ply = Some(u32::try_from(record.moves.turns.len() + 1).unwrap_or(u32::MAX));
+    }
+    finding.token = Some(token.to_owned());
+    let source = diagnostic::Source {
+        path: "TURN",
+        text: token,
+        start: Span::START,
+    };
+    let mut text =
+        diagnostic::render_about(&finding, Some(id), &source, diagnostic::stderr_styled());
+    text.push_str(&format!("\npbem: {id} is unchanged"));
+    if let Some(closest) = &finding.closest {
+        text.push_str(&format!(
+            "; to play the closest legal turn: pbem move {id} {closest}"
+        ));
+    }
+    CliError::Reported(text)
+}
+
+/// What is wrong with `token` as the player's next act in the game: a turn that does not
+/// read or is not legal (as `validate` would find it in the record), or not a part the
+/// last turn awaits (then the parts the player may add are the legal list).
+fn turn_finding(record: &Record, home: &Home, token: &str) -> Option<Finding> {
+    let variant = crate::replay::variant_of(record).ok()?;
+    crate::with_game!(variant, G => {
+        let replayed = crate::replay::replay_game::<G>(record);
+        let (start, position) = (replayed.start?, replayed.position?);
+        if let Some(awaited) = position.awaiting() {
+            let parts: Vec<String> = match own_hand(record, home) {
+                Some((you, dealer, _)) => {
+                    let mut parts: Vec<String> = fair::cards::may_play(record, you, &dealer)?
+                        .iter()
+                        .map(ToString::to_string)
+                        .collect();
+                    if fair::cards::may_decline(record) {
+                        parts.push("-".to_owned());
+                    }
+                    parts
+                }
+                None => position.awaited_parts(),
+            };
+            let closest = crate::replay::closest_match(token, &parts);
+            let example = parts.first().map_or_else(String::new, |part| format!(" (as {part})"));
+            return Some(Finding {
+                closest,
+                legal: parts,
+                ..Finding::new(
+                    Severity::Error,
+                    FindingKind::Illegal,
+                    format!("{awaited}: add your part{example}, not \"{token}\""),
+                    Span::START,
+                )
+            });
+        }
+        let history = crate::replay::History::of_line(&start, &replayed.turns);
+        crate::replay::diagnose_turn(&position, &history, token)
+    })
 }
 
 /// The player's hash chain for fair dice, its seed drawn from the system's random

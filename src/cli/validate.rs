@@ -22,11 +22,17 @@ pub struct Args {
     /// Print only invalid and unsupported games and the summary.
     #[arg(long, short)]
     pub quiet: bool,
-    /// Take `*` on a game that has ended, and turns after a dead position or another
-    /// end the rules impose while turns are still possible, as warnings (archives of
-    /// over-the-board games write them).
-    #[arg(long)]
+    /// Take `*` on a game that has ended, and in every game turns after a dead position
+    /// or another automatic draw (seventy-five moves, fivefold repetition), as warnings
+    /// (archives of over-the-board games write them).
+    #[arg(long, conflicts_with = "strict")]
     pub lenient_results: bool,
+    /// Take turns after an automatic draw as errors in every game. Without it (and
+    /// without --lenient-results) they are errors only in games pbem conducted by mail
+    /// (`[Mode "EM"]` with a `[GameId]`) and warnings in others; the result must be the
+    /// draw either way.
+    #[arg(long)]
+    pub strict: bool,
     /// Colour the diagnostics: auto (when standard output is a terminal), always, never.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
@@ -339,9 +345,7 @@ fn validate_game(
     tally.games += 1;
     let (report, record) = match item {
         Ok(record) => {
-            let options = Options {
-                lenient_results: args.lenient_results,
-            };
+            let options = Options::from_flags(args.lenient_results, args.strict);
             (replay::replay_with(&record, options), Some(record))
         }
         Err(error) => (Report::unreadable(&error), None),

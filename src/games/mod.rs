@@ -248,6 +248,9 @@ pub enum RepetitionRule {
 pub struct SetupError {
     /// What is wrong, in words (lowercase, no trailing period).
     pub message: String,
+    /// The field of the position string that is wrong (its white-space separated fields
+    /// count from 1; one past the last for a missing field), when the error is about one.
+    pub field: Option<usize>,
 }
 
 impl SetupError {
@@ -255,6 +258,24 @@ impl SetupError {
     pub fn new(message: impl Into<String>) -> SetupError {
         SetupError {
             message: message.into(),
+            field: None,
+        }
+    }
+
+    /// A setup error about field `field` of the position string (from 1).
+    pub fn in_field(field: usize, message: impl Into<String>) -> SetupError {
+        SetupError {
+            message: message.into(),
+            field: Some(field),
+        }
+    }
+
+    /// The error, now known to be about field `field` (from 1), unless it named one.
+    #[must_use]
+    pub fn or_in_field(self, field: usize) -> SetupError {
+        SetupError {
+            field: self.field.or(Some(field)),
+            ..self
         }
     }
 }
@@ -428,9 +449,10 @@ pub const fn count_up(n: u32) -> u32 {
 /// position string: at most [`MAX_COUNT`].
 pub fn check_count(n: u32, index: u32, what: &str) -> Result<u32, SetupError> {
     if n > MAX_COUNT {
-        Err(SetupError::new(format!(
-            "bad field {index} ({what}): {n} is more than {MAX_COUNT}, beyond any game"
-        )))
+        Err(SetupError::in_field(
+            index as usize,
+            format!("bad field {index} ({what}): {n} is more than {MAX_COUNT}, beyond any game"),
+        ))
     } else {
         Ok(n)
     }
@@ -713,12 +735,13 @@ pub(crate) fn perft_counting_last<G: Game>(
 /// Reads field 2 of a position string, the side to move: `w` or `b`.
 pub(crate) fn read_side(field: Option<&str>) -> Result<Color, SetupError> {
     match field {
-        None => Err(SetupError::new("missing field 2 (side to move)")),
+        None => Err(SetupError::in_field(2, "missing field 2 (side to move)")),
         Some("w") => Ok(Color::White),
         Some("b") => Ok(Color::Black),
-        Some(other) => Err(SetupError::new(format!(
-            "bad field 2 (side to move): expected 'w' or 'b', found '{other}'"
-        ))),
+        Some(other) => Err(SetupError::in_field(
+            2,
+            format!("bad field 2 (side to move): expected 'w' or 'b', found '{other}'"),
+        )),
     }
 }
 
@@ -736,12 +759,17 @@ pub(crate) fn read_number_field(
             match text.parse::<u32>() {
                 Ok(n) if n >= least => check_count(n, index, what),
                 // All digits but too big for a u32: beyond any game as well.
-                Err(_) if digits => Err(SetupError::new(format!(
-                    "bad field {index} ({what}): {text} is more than {MAX_COUNT}, beyond any game"
-                ))),
-                _ => Err(SetupError::new(format!(
-                    "bad field {index} ({what}): '{text}' is not a number from {least}"
-                ))),
+                Err(_) if digits => Err(SetupError::in_field(
+                    index as usize,
+                    format!(
+                        "bad field {index} ({what}): {text} is more than {MAX_COUNT}, beyond \
+                         any game"
+                    ),
+                )),
+                _ => Err(SetupError::in_field(
+                    index as usize,
+                    format!("bad field {index} ({what}): '{text}' is not a number from {least}"),
+                )),
             }
         })
         .transpose()

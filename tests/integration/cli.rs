@@ -184,8 +184,9 @@ fn legal_lists_one_canonical_turn_per_line() {
     assert_eq!(after.lines().count(), 20);
     assert!(after.lines().any(|line| line == "e5"));
 
+    // A position string that does not read is invalid input (see mistyped.rs).
     let bad = pbem(&["legal", "--fen", "not a position"]);
-    assert_eq!(bad.status.code(), Some(2));
+    assert_eq!(bad.status.code(), Some(1));
     assert!(
         stderr(&bad).contains("invalid position"),
         "{}",
@@ -500,6 +501,74 @@ fn fen_start_is_the_start_in_every_game() {
             "{variant}"
         );
     }
+}
+
+/// A turn after an automatic draw (issue 31, point 11): a warning in a game pbem did not
+/// conduct, an error in one it did and with --strict, in text and in JSON.
+#[test]
+fn a_turn_after_a_dead_position_is_a_warning_unless_pbem_conducted_the_game() {
+    let scratch = Scratch::new("played-on");
+    let game = "[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/3p4/4K2B w - - 0 1\"]\n\
+                [Result \"1/2-1/2\"]\n\n1. Kxd2 Kd7 1/2-1/2\n";
+    let board = scratch.file("board.pgn", game);
+    let by_pbem = scratch.file(
+        "by-pbem.pgn",
+        &format!("[Mode \"EM\"]\n[GameId \"g-20261101-0a1b2c3d\"]\n{game}"),
+    );
+    let wrong = scratch.file("wrong.pgn", &game.replace("1/2-1/2", "1-0"));
+    let run = |options: &[&str], path: &Path| {
+        let mut args = vec!["validate", "--color", "never"];
+        args.extend_from_slice(options);
+        args.push(text(path));
+        pbem(&args)
+    };
+    let found = "game 1, 1... (ply 2): the game was already over (draw by insufficient material)";
+    let output = run(&[], &board);
+    assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
+    assert!(stdout(&output).contains(&format!("warning: {found}; the turns from here on do not count (a warning in a game pbem did not conduct; --strict makes it an error)")), "{}", stdout(&output));
+    for (options, path) in [(&["--strict"][..], &board), (&[][..], &by_pbem)] {
+        let output = run(options, path);
+        assert_eq!(output.status.code(), Some(1), "{}", stdout(&output));
+        assert!(
+            stdout(&output).contains(&format!("error: {found}\n")),
+            "{}",
+            stdout(&output)
+        );
+    }
+    let output = run(&["--lenient-results"], &by_pbem);
+    assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
+    // The result must still be the draw.
+    let output = run(&[], &wrong);
+    assert_eq!(output.status.code(), Some(1), "{}", stdout(&output));
+    assert!(
+        stdout(&output).contains(
+            "the result is 1-0 but the final position says draw by insufficient material"
+        ),
+        "{}",
+        stdout(&output)
+    );
+    let json = stdout(&run(&["--json"], &board));
+    assert!(
+        json.contains("\"severity\":\"warning\",\"kind\":\"after-end\""),
+        "{json}"
+    );
+    assert!(
+        json.contains("\"status\":\"valid\"") && json.contains("\"warnings\":1"),
+        "{json}"
+    );
+    let json = stdout(&run(&["--json", "--strict"], &board));
+    assert!(
+        json.contains("\"severity\":\"error\",\"kind\":\"after-end\""),
+        "{json}"
+    );
+    assert!(json.contains("\"status\":\"invalid\""), "{json}");
+    // The two flags say opposite things.
+    assert_eq!(
+        run(&["--strict", "--lenient-results"], &board)
+            .status
+            .code(),
+        Some(2)
+    );
 }
 
 #[test]

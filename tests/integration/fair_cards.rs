@@ -568,3 +568,49 @@ fn show_and_legal_at_an_earlier_ply_tell_the_players_own_hand_only() {
     assert!(!text(&theirs.stderr).contains("from your hand"));
     assert!(!text(&theirs.stdout).contains("your hand"));
 }
+
+/// While the player's card is awaited in a dealt game (issue 31, point 13): the whole turn
+/// typed with a card of the hand is taken as the card alone would be, and a part that is
+/// no card is refused with a card of the player's own hand as the example and the hand's
+/// playable cards as the legal list.
+#[test]
+fn the_completed_turn_is_taken_and_a_wrong_part_names_a_card_of_the_hand() {
+    let (homes, id, lead) = to_the_lead("fair-cards-completed");
+    let (alice, bob) = (&homes.alice, &homes.bob);
+    let held = hand(bob, &id);
+    let playable: Vec<String> = ok(&bob.run("2026-11-08T09:00:00Z", &["legal", &id]))
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    let wrong = bob.run("2026-11-08T09:00:00Z", &["move", &id, "d4"]);
+    let said = text(&wrong.stderr);
+    assert_eq!(wrong.status.code(), Some(1), "{said}");
+    let example = said
+        .split(" (as ")
+        .nth(1)
+        .and_then(|rest| rest.split(')').next())
+        .unwrap_or_else(|| panic!("{said}"));
+    assert!(
+        held.iter().any(|card| card == example),
+        "{example}: {held:?}"
+    );
+    assert!(
+        said.contains(&format!(
+            "help: legal turns ({}): {}",
+            playable.len(),
+            playable.join(" ")
+        )),
+        "{said}"
+    );
+    // The whole turn, with a card Bob may play: taken, and Alice's pbem takes it in.
+    let card = awaited_card(bob, &id).unwrap();
+    let typed = format!("Nxe5:w9_c{lead}_c{card}");
+    ok(&bob.run("2026-11-08T10:00:00Z", &["move", &id, &typed]));
+    let record = std::fs::read_to_string(game_path(bob, &id)).unwrap();
+    assert!(record.contains(&typed), "{record}");
+    post(bob, alice, "2026-11-08T11:00:00Z", &id, "completed");
+    assert_eq!(
+        std::fs::read_to_string(game_path(alice, &id)).unwrap(),
+        std::fs::read_to_string(game_path(bob, &id)).unwrap()
+    );
+}

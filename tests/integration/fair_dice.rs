@@ -214,3 +214,52 @@ fn tampered_dice_mails_are_refused_with_the_ply_and_the_reason() {
     let out = validate(&broken);
     assert_refused(&out, "invalid, 8 plies (1 error); chance broken at ply 7");
 }
+
+/// In a game with fair dice pbem draws the roll: `pbem legal` lists an attempt as the
+/// player types it (`Nxe5:w9`, not `Nxe5:w9_r1` to `_r6`, which `move` refuses as written
+/// by hand), and so does the legal list of a refused turn; the listed attempt is what
+/// `move` takes (issue 31, point 13).
+#[test]
+fn legal_lists_an_attempt_as_it_is_typed_in_a_game_with_fair_dice() {
+    let homes = Homes::new("fair-dice-legal", "");
+    let id = homes.start(
+        "2026-11-01T09:00:00Z",
+        &["--variant", "wickets", "--decision", "Dice"],
+    );
+    let (alice, bob) = (&homes.alice, &homes.bob);
+    for (i, token) in ["e4", "e5", "Ke2:f3", "Ke7", "Nxf3", "Kd6"]
+        .iter()
+        .enumerate()
+    {
+        let now = format!("2026-11-0{}T10:00:00Z", i + 1);
+        let (from, to) = if i % 2 == 0 {
+            (alice, bob)
+        } else {
+            (bob, alice)
+        };
+        ok(&from.run(&now, &["move", &id, token]));
+        post(from, to, &now, &id, &format!("m{i}"));
+    }
+    let legal = ok(&alice.run("2026-11-07T09:00:00Z", &["legal", &id]));
+    let lines: Vec<&str> = legal.lines().collect();
+    assert!(lines.contains(&"Nxe5:w9"), "{legal}");
+    assert!(!legal.contains("_r"), "{legal}");
+    let mut once = lines.clone();
+    once.dedup();
+    assert_eq!(once, lines, "each turn once");
+    // A mistyped attempt is shown with the same list, and the attempt as typed closest.
+    let refused = alice.run("2026-11-07T09:30:00Z", &["move", &id, "Nxe5w9"]);
+    let said = text(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(1), "{said}");
+    assert!(
+        said.contains("help: closest legal turn: Nxe5:w9\n"),
+        "{said}"
+    );
+    assert!(
+        said.contains(&format!("help: legal turns ({}): ", lines.len())),
+        "{said}"
+    );
+    assert!(!said.contains("_r"), "{said}");
+    let played = ok(&alice.run("2026-11-07T10:00:00Z", &["move", &id, "Nxe5:w9"]));
+    assert!(played.contains("4. Nxe5:w9"), "{played}");
+}

@@ -18,6 +18,7 @@ mod fair_cards;
 mod fair_dice;
 mod lost;
 mod mail;
+mod mistyped;
 mod notation;
 mod play;
 mod properties;

@@ -5,9 +5,11 @@
 //! % expect GAME KIND "TOKEN" "MESSAGE FRAGMENT"
 //! % games valid=N invalid=N unsupported=N
 //! % lenient-results
+//! % strict
 //! ```
 //!
-//! `% lenient-results` replays the file as `pbem validate --lenient-results` does.
+//! `% lenient-results` replays the file as `pbem validate --lenient-results` does, and
+//! `% strict` as `pbem validate --strict`.
 //! Each finding must match exactly one `expect` line (game number, kind, the text at the
 //! finding's position starts with TOKEN, and the message contains the fragment), and
 //! each `expect` line must be matched. The finding's line and column must agree with its
@@ -57,7 +59,9 @@ fn expectations(text: &str) -> (Vec<Expectation>, Option<String>, Options) {
         } else if let Some(rest) = line.strip_prefix("% games ") {
             games = Some(rest.trim().to_owned());
         } else if line.trim_end() == "% lenient-results" {
-            options.lenient_results = true;
+            options = Options::from_flags(true, false);
+        } else if line.trim_end() == "% strict" {
+            options = Options::from_flags(false, true);
         }
     }
     (expected, games, options)

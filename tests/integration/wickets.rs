@@ -306,3 +306,33 @@ fn legal_lists_the_cards_the_awaited_player_may_play() {
 fn scenario_table() {
     crate::scenarios::run_table::<Wickets>("tests/data/wickets/scenarios.txt", 150);
 }
+
+/// A throw the Ball could make but that leaves the thrower's King in check (issue 31,
+/// point 14): `pbem validate` gives the check as the reason, not a blocked flight.
+#[test]
+fn a_throw_that_leaves_the_king_in_check_says_so() {
+    let path = std::env::temp_dir().join(format!("pbem-wickets-throw-{}.pgn", std::process::id()));
+    std::fs::write(
+        &path,
+        "[Variant \"wickets\"]\n[Decision \"Dice\"]\n[SetUp \"1\"]\n\
+         [FEN \"6qk/8/8/8/8/Q7/8/K3R2r w - - -,- e1,h8 a3,g8 dice 0 1\"]\n[Result \"*\"]\n\n\
+         1. Re2:e4 *\n",
+    )
+    .unwrap();
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_pbem"))
+        .args(["validate", "--color", "never"])
+        .arg(&path)
+        .output()
+        .expect("pbem runs");
+    std::fs::remove_file(&path).unwrap();
+    let out = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{out}");
+    assert!(
+        out.contains(
+            "illegal turn \"Re2:e4\": the throw to e4 leaves the white king in check: a Ball \
+             there does not block the check; a throw to one of d1, e1, f1 would block it"
+        ),
+        "{out}"
+    );
+    assert!(!out.contains("blocked"), "{out}");
+}

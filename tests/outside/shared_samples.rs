@@ -15,7 +15,50 @@ pub fn tests() -> Vec<Test> {
     crate::tests![&[Need::SharedData];
         every_shared_pgn_file_is_read_and_written_as_a_fixed_point,
         zillions_samples_read_and_are_reported_as_unknown_games,
+        the_twic_sample_is_valid_with_turns_after_a_dead_position_as_warnings,
     ]
+}
+
+/// The TWIC sample (over-the-board games) has four games whose players made one more
+/// move after a dead position: the record as played, so `validate` finds them valid with
+/// a warning each, and invalid with `--strict` (issue 31, point 11).
+fn the_twic_sample_is_valid_with_turns_after_a_dead_position_as_warnings() {
+    let path = crate::shared_data().join("pgn/twic1599_1000k.pgn");
+    let validate = |options: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_pbem"))
+            .arg("validate")
+            .args(["--quiet", "--color", "never"])
+            .args(options)
+            .arg(&path)
+            .output()
+            .expect("pbem runs")
+    };
+    let output = validate(&[]);
+    let said = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{said}");
+    assert!(said.ends_with(": 1110 games: 1110 valid\n"), "{said}");
+    let warnings: Vec<&str> = said
+        .lines()
+        .filter(|line| line.starts_with("warning: game "))
+        .collect();
+    assert_eq!(warnings.len(), 4, "{said}");
+    for warning in &warnings {
+        assert!(
+            warning.contains(
+                "the game was already over (draw by insufficient material); the turns from \
+                 here on do not count (a warning in a game pbem did not conduct; --strict \
+                 makes it an error)"
+            ),
+            "{warning}"
+        );
+    }
+    let strict = validate(&["--strict"]);
+    let said = String::from_utf8_lossy(&strict.stdout);
+    assert_eq!(strict.status.code(), Some(1), "{said}");
+    assert!(
+        said.ends_with(": 1110 games: 1106 valid, 4 invalid\n"),
+        "{said}"
+    );
 }
 
 fn every_shared_pgn_file_is_read_and_written_as_a_fixed_point() {

@@ -132,23 +132,27 @@ impl Game for African {
         let mut fields = text.split_whitespace();
         let placement = fields
             .next()
-            .ok_or_else(|| SetupError::new("empty position string"))?;
-        let board = board::read_placement(placement)?;
+            .ok_or_else(|| SetupError::in_field(1, "empty position string"))?;
+        let board = board::read_placement(placement).map_err(|error| error.or_in_field(1))?;
         let turn = crate::games::read_side(fields.next())?;
         let fullmove_number =
             crate::games::read_number_field(fields.next(), 3, "fullmove number", 1)?.unwrap_or(1);
         if let Some(extra) = fields.next() {
-            return Err(SetupError::new(format!(
-                "unexpected text after field 3: '{extra}'"
-            )));
+            return Err(SetupError::in_field(
+                4,
+                format!("unexpected text after field 3: '{extra}'"),
+            ));
         }
-        board::check_board(&board)?;
+        board::check_board(&board).map_err(|error| error.or_in_field(1))?;
         if is_guarded(&board, turn.other()) {
-            return Err(SetupError::new(format!(
-                "the {} touchstone is capturable with {} to move",
-                turn.other().name().to_lowercase(),
-                turn.name()
-            )));
+            return Err(SetupError::in_field(
+                1,
+                format!(
+                    "the {} touchstone is capturable with {} to move",
+                    turn.other().name().to_lowercase(),
+                    turn.name()
+                ),
+            ));
         }
         Ok(African {
             board,

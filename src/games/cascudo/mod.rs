@@ -102,20 +102,21 @@ impl Game for Cascudo {
         let mut fields = text.split_whitespace();
         let placement = fields
             .next()
-            .ok_or_else(|| SetupError::new("empty position string"))?;
-        let board = read_placement(placement)?;
+            .ok_or_else(|| SetupError::in_field(1, "empty position string"))?;
+        let board = read_placement(placement).map_err(|error| error.or_in_field(1))?;
         let turn = crate::games::read_side(fields.next())?;
         let halfmove_clock =
             crate::games::read_number_field(fields.next(), 3, "turns without a capture", 0)?;
         let fullmove_number =
             crate::games::read_number_field(fields.next(), 4, "fullmove number", 1)?;
         if halfmove_clock.is_some() && fullmove_number.is_none() {
-            return Err(SetupError::new("missing field 4 (fullmove number)"));
+            return Err(SetupError::in_field(4, "missing field 4 (fullmove number)"));
         }
         if let Some(extra) = fields.next() {
-            return Err(SetupError::new(format!(
-                "unexpected text after field 4: '{extra}'"
-            )));
+            return Err(SetupError::in_field(
+                5,
+                format!("unexpected text after field 4: '{extra}'"),
+            ));
         }
         let position = Cascudo {
             board,
@@ -123,7 +124,8 @@ impl Game for Cascudo {
             halfmove_clock: halfmove_clock.unwrap_or(0),
             fullmove_number: fullmove_number.unwrap_or(1),
         };
-        position.check()?;
+        // What the check refuses is in the placement (with the side to move for a check).
+        position.check().map_err(|error| error.or_in_field(1))?;
         Ok(position)
     }
 

@@ -130,17 +130,18 @@ impl Game for Chesica {
         let mut fields = text.split_whitespace();
         let placement = fields
             .next()
-            .ok_or_else(|| SetupError::new("empty position string"))?;
-        let board = board::read_placement(placement)?;
+            .ok_or_else(|| SetupError::in_field(1, "empty position string"))?;
+        let board = board::read_placement(placement).map_err(|error| error.or_in_field(1))?;
         let turn = crate::games::read_side(fields.next())?;
         let fullmove_number =
             crate::games::read_number_field(fields.next(), 3, "fullmove number", 1)?.unwrap_or(1);
         if let Some(extra) = fields.next() {
-            return Err(SetupError::new(format!(
-                "unexpected text after field 3: '{extra}'"
-            )));
+            return Err(SetupError::in_field(
+                4,
+                format!("unexpected text after field 3: '{extra}'"),
+            ));
         }
-        board::check_board(&board)?;
+        board::check_board(&board).map_err(|error| error.or_in_field(1))?;
         Ok(Chesica {
             board,
             turn,

@@ -122,10 +122,13 @@ impl Chess {
             .attackers_to(their_king, position.turn, position.board.occupied())
             .any()
         {
-            return Err(SetupError::new(format!(
-                "the side not to move is in check (the {} king on {their_king})",
-                them.name().to_ascii_lowercase()
-            )));
+            return Err(SetupError::in_field(
+                1,
+                format!(
+                    "the side not to move is in check (the {} king on {their_king})",
+                    them.name().to_ascii_lowercase()
+                ),
+            ));
         }
         Ok(position)
     }
@@ -575,8 +578,8 @@ mod tests {
         ];
         for (fen, message) in cases {
             assert_eq!(
-                Chess::from_position_string(fen),
-                Err(SetupError::new(message)),
+                Chess::from_position_string(fen).map_err(|error| error.message),
+                Err(message.to_owned()),
                 "{fen}"
             );
         }
@@ -612,7 +615,7 @@ mod tests {
         assert_eq!(from(vec![("Event", "x")]).unwrap(), Chess::start());
         assert_eq!(
             from(vec![("FEN", "8/8/8/8/8/8/8/8 w - - 0 1")]),
-            Err(SetupError::new("missing white king"))
+            Err(SetupError::in_field(1, "missing white king"))
         );
     }
 

@@ -348,11 +348,10 @@ const FIELD_NAMES: [&str; 6] = [
 ];
 
 fn bad_field(field: usize, detail: impl fmt::Display) -> SetupError {
-    SetupError::new(format!(
-        "bad field {} ({}): {detail}",
+    SetupError::in_field(
         field + 1,
-        FIELD_NAMES[field]
-    ))
+        format!("bad field {} ({}): {detail}", field + 1, FIELD_NAMES[field]),
+    )
 }
 
 impl Setup {
@@ -365,17 +364,20 @@ impl Setup {
             return Err(SetupError::new("empty position string"));
         }
         if fields.len() < 4 {
-            return Err(SetupError::new(format!(
-                "missing field {} ({})",
+            return Err(SetupError::in_field(
                 fields.len() + 1,
-                FIELD_NAMES[fields.len()]
-            )));
+                format!(
+                    "missing field {} ({})",
+                    fields.len() + 1,
+                    FIELD_NAMES[fields.len()]
+                ),
+            ));
         }
         if fields.len() > 6 {
-            return Err(SetupError::new(format!(
-                "unexpected text after field 6: '{}'",
-                fields[6..].join(" ")
-            )));
+            return Err(SetupError::in_field(
+                7,
+                format!("unexpected text after field 6: '{}'", fields[6..].join(" ")),
+            ));
         }
         let board = Board::read_placement(fields[0]).map_err(|detail| bad_field(0, detail))?;
         let turn = match fields[1] {
@@ -485,10 +487,10 @@ impl Setup {
             let kings = self.board.by_piece(color, Role::King).count();
             let side = color.name().to_ascii_lowercase();
             match kings {
-                0 => return Err(SetupError::new(format!("missing {side} king"))),
+                0 => return Err(SetupError::in_field(1, format!("missing {side} king"))),
                 1 => {}
-                2 => return Err(SetupError::new(format!("two {side} kings"))),
-                n => return Err(SetupError::new(format!("{n} {side} kings"))),
+                2 => return Err(SetupError::in_field(1, format!("two {side} kings"))),
+                n => return Err(SetupError::in_field(1, format!("{n} {side} kings"))),
             }
         }
         for color in [Color::White, Color::Black] {
@@ -501,9 +503,10 @@ impl Setup {
         let back_rank_pawns =
             self.board.by_role(Role::Pawn) & (Bitboard::rank(0) | Bitboard::rank(7));
         if let Some(square) = back_rank_pawns.first() {
-            return Err(SetupError::new(format!(
-                "pawn on the back rank at {square}"
-            )));
+            return Err(SetupError::in_field(
+                1,
+                format!("pawn on the back rank at {square}"),
+            ));
         }
         for (color, side, letter) in CastlingRights::LETTERS {
             if !self.castling.has(color, side) {
@@ -514,14 +517,16 @@ impl Setup {
             let rook = Square::from_coords(side.rook_file(), back);
             let name = color.name().to_ascii_lowercase();
             if !self.board.by_piece(color, Role::King).contains(king) {
-                return Err(SetupError::new(format!(
-                    "castling right '{letter}' without the {name} king on {king}"
-                )));
+                return Err(SetupError::in_field(
+                    3,
+                    format!("castling right '{letter}' without the {name} king on {king}"),
+                ));
             }
             if !self.board.by_piece(color, Role::Rook).contains(rook) {
-                return Err(SetupError::new(format!(
-                    "castling right '{letter}' without a {name} rook on {rook}"
-                )));
+                return Err(SetupError::in_field(
+                    3,
+                    format!("castling right '{letter}' without a {name} rook on {rook}"),
+                ));
             }
         }
         if let Some(square) = self.ep_square {
@@ -536,8 +541,9 @@ impl Setup {
     fn check_ep_square(&self, square: Square) -> Result<(), SetupError> {
         let them = self.turn.other();
         let mover = them.name().to_ascii_lowercase();
-        let fail =
-            |why: String| SetupError::new(format!("impossible en passant square {square}: {why}"));
+        let fail = |why: String| {
+            SetupError::in_field(4, format!("impossible en passant square {square}: {why}"))
+        };
         // Seen from the pushing side, the skipped square is on its third rank.
         if square.relative(them).rank() != 2 {
             let rank = if them == Color::White { 3 } else { 6 };
@@ -579,14 +585,16 @@ impl fmt::Display for Setup {
 pub(crate) fn check_army(color: Color, pawns: u32, pieces: u32) -> Result<(), SetupError> {
     let side = color.name().to_ascii_lowercase();
     if pawns > 8 {
-        return Err(SetupError::new(format!(
-            "{pawns} {side} pawns: a side has at most 8"
-        )));
+        return Err(SetupError::in_field(
+            1,
+            format!("{pawns} {side} pawns: a side has at most 8"),
+        ));
     }
     if pieces > 16 {
-        return Err(SetupError::new(format!(
-            "{pieces} {side} pieces: a side has at most 16"
-        )));
+        return Err(SetupError::in_field(
+            1,
+            format!("{pieces} {side} pieces: a side has at most 16"),
+        ));
     }
     Ok(())
 }

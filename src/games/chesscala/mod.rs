@@ -440,25 +440,27 @@ impl Game for Chesscala {
     fn from_position_string(text: &str) -> Result<Chesscala, SetupError> {
         let fields: Vec<&str> = text.split_whitespace().collect();
         if fields.len() < 7 || fields.len() > 8 {
-            return Err(SetupError::new(format!(
-                "a position string has 7 or 8 fields, not {}",
-                fields.len()
-            )));
+            return Err(SetupError::in_field(
+                (fields.len() + 1).min(9),
+                format!("a position string has 7 or 8 fields, not {}", fields.len()),
+            ));
         }
-        let board = board::read_placement(fields[0])?;
+        let board = board::read_placement(fields[0]).map_err(|error| error.or_in_field(1))?;
         let turn = crate::games::read_side(Some(fields[1]))?;
         let first_turn = match fields[2] {
             "1" if turn == Color::White => true,
             "1" => {
-                return Err(SetupError::new(
+                return Err(SetupError::in_field(
+                    3,
                     "field 3 says white's first turn is to come but black is to move",
                 ));
             }
             "-" => false,
             other => {
-                return Err(SetupError::new(format!(
-                    "bad field 3 (first turn): expected '1' or '-', found '{other}'"
-                )));
+                return Err(SetupError::in_field(
+                    3,
+                    format!("bad field 3 (first turn): expected '1' or '-', found '{other}'"),
+                ));
             }
         };
         let mut doubles = 0u8;
@@ -472,23 +474,27 @@ impl Game for Chesscala {
                     'c' => (1, 1),
                     'e' => (1, 2),
                     other => {
-                        return Err(SetupError::new(format!(
-                            "bad field 4 (double moves): '{other}' is not one of BDFace"
-                        )));
+                        return Err(SetupError::in_field(
+                            4,
+                            format!("bad field 4 (double moves): '{other}' is not one of BDFace"),
+                        ));
                     }
                 };
                 doubles |= 1 << (3 * side + mancala);
             }
         }
         let (white_lost, black_lost) = fields[4].split_once('/').ok_or_else(|| {
-            SetupError::new(format!(
-                "bad field 5 (lost pieces): expected white/black, found '{}'",
-                fields[4]
-            ))
+            SetupError::in_field(
+                5,
+                format!(
+                    "bad field 5 (lost pieces): expected white/black, found '{}'",
+                    fields[4]
+                ),
+            )
         })?;
         let lost = [
-            read_number(white_lost, "field 5 (lost pieces)")?,
-            read_number(black_lost, "field 5 (lost pieces)")?,
+            read_number(white_lost, "field 5 (lost pieces)").map_err(|e| e.or_in_field(5))?,
+            read_number(black_lost, "field 5 (lost pieces)").map_err(|e| e.or_in_field(5))?,
         ];
         let written_phase = match fields[5] {
             "-" => Phase::Play,
@@ -496,14 +502,17 @@ impl Game for Chesscala {
             "m" => Phase::Ended(LastTurnReason::Checkmate),
             "a" => Phase::Ended(LastTurnReason::Attrition),
             other => {
-                return Err(SetupError::new(format!(
-                    "bad field 6 (phase): expected '-', 'x', 'm' or 'a', found '{other}'"
-                )));
+                return Err(SetupError::in_field(
+                    6,
+                    format!("bad field 6 (phase): expected '-', 'x', 'm' or 'a', found '{other}'"),
+                ));
             }
         };
-        let fullmove_number: u32 = read_number(fields[6], "field 7 (fullmove number)")?;
+        let fullmove_number: u32 =
+            read_number(fields[6], "field 7 (fullmove number)").map_err(|e| e.or_in_field(7))?;
         if fullmove_number == 0 {
-            return Err(SetupError::new(
+            return Err(SetupError::in_field(
+                7,
                 "bad field 7 (fullmove number): it starts at 1",
             ));
         }
@@ -512,9 +521,10 @@ impl Game for Chesscala {
             None => DrawRule::Standard,
             Some(&"nodraws") => DrawRule::NoDraws,
             Some(other) => {
-                return Err(SetupError::new(format!(
-                    "bad field 8: expected 'nodraws', found '{other}'"
-                )));
+                return Err(SetupError::in_field(
+                    8,
+                    format!("bad field 8: expected 'nodraws', found '{other}'"),
+                ));
             }
         };
         for side in [Color::White, Color::Black] {
@@ -527,10 +537,13 @@ impl Game for Chesscala {
                 let king = Piece::new(side, Role::King);
                 let here = stack.pieces().filter(|p| *p == king).count();
                 if here > 0 && (here > 1 || board::field_partner(side, square).is_none()) {
-                    return Err(SetupError::new(format!(
-                        "a {} king on {square} is outside its fields",
-                        side.name().to_ascii_lowercase()
-                    )));
+                    return Err(SetupError::in_field(
+                        1,
+                        format!(
+                            "a {} king on {square} is outside its fields",
+                            side.name().to_ascii_lowercase()
+                        ),
+                    ));
                 }
             }
             for field in [Sq::new(2, 0), Sq::new(4, 0), Sq::new(0, 7), Sq::new(2, 7)] {
@@ -540,27 +553,33 @@ impl Game for Chesscala {
                     && board[field.index()].contains(king)
                     && board[partner.index()].contains(king)
                 {
-                    return Err(SetupError::new(format!(
-                        "two {} kings in the field {field}/{partner}",
-                        side.name().to_ascii_lowercase()
-                    )));
+                    return Err(SetupError::in_field(
+                        1,
+                        format!(
+                            "two {} kings in the field {field}/{partner}",
+                            side.name().to_ascii_lowercase()
+                        ),
+                    ));
                 }
             }
             let pawn = Piece::new(side, Role::Pawn);
             if let Some(index) = (0..board::SQUARES).find(|&index| {
                 board[index].contains(pawn) && Sq(index as u8).rank() == board::promotion_rank(side)
             }) {
-                return Err(SetupError::new(format!(
-                    "a {} pawn on {} stands on its last rank: write it as a man",
-                    side.name().to_ascii_lowercase(),
-                    Sq(index as u8)
-                )));
+                return Err(SetupError::in_field(
+                    1,
+                    format!(
+                        "a {} pawn on {} stands on its last rank: write it as a man",
+                        side.name().to_ascii_lowercase(),
+                        Sq(index as u8)
+                    ),
+                ));
             }
             if kings == 0 {
-                return Err(SetupError::new(format!(
-                    "{} has no king",
-                    side.name().to_ascii_lowercase()
-                )));
+                return Err(SetupError::in_field(
+                    1,
+                    format!("{} has no king", side.name().to_ascii_lowercase()),
+                ));
             }
         }
         let mut position = Chesscala {
@@ -581,12 +600,14 @@ impl Game for Chesscala {
                 let derived = position.phase;
                 match (written_phase, derived) {
                     (Phase::Play, Phase::LastTurn(_)) => {
-                        return Err(SetupError::new(
+                        return Err(SetupError::in_field(
+                            6,
                             "the side to move must play its last turn (a checkmated king or 12 lost pieces): field 6 must be 'x'",
                         ));
                     }
                     (Phase::LastTurn(_), Phase::Play) => {
-                        return Err(SetupError::new(
+                        return Err(SetupError::in_field(
+                            6,
                             "field 6 says the side to move plays its last turn, but it has no checkmated king and has not lost 12 pieces",
                         ));
                     }

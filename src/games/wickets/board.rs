@@ -363,7 +363,10 @@ impl Wickets {
 }
 
 pub(super) fn bad(field: usize, detail: impl fmt::Display) -> SetupError {
-    SetupError::new(format!("field {field} of the position string: {detail}"))
+    SetupError::in_field(
+        field,
+        format!("field {field} of the position string: {detail}"),
+    )
 }
 
 pub(super) fn write_pair(out: &mut String, pair: [Option<Loc>; 2]) {
@@ -507,11 +510,14 @@ pub(super) fn read_pair(field: usize, text: &str) -> Result<[Option<Loc>; 2], Se
 pub(super) fn read_position(text: &str) -> Result<Wickets, SetupError> {
     let fields: Vec<&str> = text.split_whitespace().collect();
     if !(7..=10).contains(&fields.len()) {
-        return Err(SetupError::new(format!(
-            "a position string has 7 to 10 fields (placement, side, castling, en passant, \
-             wickets, Ball-havers, Defenders, mode, counters), not {}",
-            fields.len()
-        )));
+        return Err(SetupError::in_field(
+            (fields.len() + 1).min(11),
+            format!(
+                "a position string has 7 to 10 fields (placement, side, castling, en passant, \
+                 wickets, Ball-havers, Defenders, mode, counters), not {}",
+                fields.len()
+            ),
+        ));
     }
     let mut board = Board::empty();
     let mut loose: [Option<Loc>; 2] = [None; 2];
@@ -613,9 +619,11 @@ pub(super) fn read_position(text: &str) -> Result<Wickets, SetupError> {
                 None => (*field, None),
             };
             let mut parts = field.split('/');
-            let mode = DecisionMode::from_name(parts.next().unwrap_or_default())?;
+            let mode = DecisionMode::from_name(parts.next().unwrap_or_default())
+                .map_err(|error| error.or_in_field(8))?;
             if let Some(rest) = awaited {
-                awaited_roll = Some(read_awaited_roll(mode, rest)?);
+                awaited_roll =
+                    Some(read_awaited_roll(mode, rest).map_err(|error| error.or_in_field(8))?);
             }
             let mut read = |what: &str| -> Result<Option<Vec<Card>>, SetupError> {
                 parts

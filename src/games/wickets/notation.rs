@@ -609,6 +609,25 @@ fn diagnose_throw(position: &Wickets, syntax: &Syntax, by_move: &[Turn]) -> Ille
             ),
         );
     }
+    if moved.throw_targets(throwers).any(|t| t == target) {
+        // The Ball can fly there, so it is the king that forbids it: the move leaves the
+        // king in check and a Ball landing there does not block the check. A throw that
+        // blocks it, if any, is among the legal turns of this move.
+        let blocking: Vec<Loc> = by_move.iter().filter_map(|turn| turn.throw).collect();
+        let hint = match blocking.as_slice() {
+            [] => String::new(),
+            [only] => format!("; a throw to {only} would block it"),
+            many => format!("; a throw to one of {} would block it", list(many.iter())),
+        };
+        return IllegalTurn::new(
+            IllegalKind::LeavesKingInCheck,
+            format!(
+                "the throw to {target} leaves the {} king in check: a Ball there does not \
+                 block the check{hint}",
+                us.name().to_lowercase()
+            ),
+        );
+    }
     if moved.defender[idx(us)] == Some(target) {
         return other("a Ball cannot be thrown to the Defender");
     }
