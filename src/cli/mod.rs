@@ -212,6 +212,8 @@ Examples:
 The mail names the game and the turn in its subject, holds the turn, a diagram, a
 position check and the full record, and threads with the game's earlier mails. If it
 cannot be sent it waits in the outbox; the move itself is already in the game file.
+With `shared_folder` in the config, the mail is delivered into that folder instead of
+being sent by SMTP (the shared folder wins over the smtp section).
 
 Examples:
   pbem send g-20261122-1a2b3c4d
@@ -226,8 +228,9 @@ Examples:
   pbem receive --maildir ~/Maildir
   pbem receive --imap                  the folder of the config's imap section")]
     Receive(mail::ReceiveArgs),
-    /// Send what waits in the outbox, take in new mail (IMAP, else the config's Maildir)
-    /// and show the games that changed: one command to run by hand or from cron.
+    /// Send what waits in the outbox, take in new mail (from the config's shared folder,
+    /// else IMAP, else the config's Maildir) and show the games that changed: one command
+    /// to run by hand or from cron.
     #[command(after_help = "\
 Examples:
   pbem sync

@@ -25,6 +25,7 @@ mod render;
 mod robustness;
 mod roundtrip;
 mod scenarios;
+mod shared_folder;
 mod typed;
 mod validate;
 mod wickets;
