@@ -185,9 +185,14 @@ Examples:
     Bench(bench::Args),
     /// Start a game by mail; prints the new game file's path.
     #[command(after_help = "\
+You are the player of your config file: name your opponent with --opponent (you play
+White, or Black with --as black), or name both players with the long options (a side
+left out is you).
+
 Examples:
-  pbem new --white Alice --white-email alice@example.org --black Bob --black-email bob@example.org
-  pbem new --variant Chess --time-control 10/50d+30d --secret --white ... --black ...")]
+  pbem new --opponent \"Bob <bob@example.org>\"
+  pbem new --opponent bob@example.org --as black --time-control 10/50d+30d --secret
+  pbem new --white Alice --white-email alice@example.org --black Bob --black-email bob@example.org")]
     New(play::NewArgs),
     /// Make your turn in a game (checked, stamped and saved; `pbem send` mails it).
     #[command(
