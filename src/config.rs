@@ -458,14 +458,12 @@ impl Settings {
         })
         .map_err(|error| error.to_string())?;
         let shared = if shared_folder.is_some() {
-            "# shared_folder: `pbem send` delivers into it and `pbem sync` takes in from it;
-             # it wins over the smtp, imap and maildir settings below
-"
+            "# shared_folder: `pbem send` delivers into it and `pbem sync` takes in from it;\n\
+             # it wins over the smtp, imap and maildir settings below\n"
         } else {
-            "# shared_folder: ~/Sync/pbem   # play without mail servers: `pbem send` delivers
-             #   into this folder (a Maildir or a plain folder both players reach) and
-             #   `pbem sync` takes in from it; it wins over smtp, imap and maildir
-"
+            "# shared_folder: ~/Sync/pbem   # play without mail servers: `pbem send` delivers\n\
+             #   into this folder (a Maildir or a plain folder both players reach) and\n\
+             #   `pbem sync` takes in from it; it wins over smtp, imap and maildir\n"
         };
         Ok(format!(
             "# pbem configuration (see README.md, \"Play a game by email\")\n{yaml}{shared}\

@@ -880,7 +880,8 @@ pub fn check_imap(home: &Home, out: &mut dyn Write) -> Result<Status, CliError> 
 
 /// Runs `pbem sync`: sends what waits in the outbox, takes in new mail (from the shared
 /// folder when the config names one, else over IMAP when the config has an imap section,
-/// else from its Maildir), and lists the games that changed. A failed send leaves its mail in the outbox and does not stop the receiving.
+/// else from its Maildir), and lists the games that changed. A failed send leaves its
+/// mail in the outbox and does not stop the receiving.
 pub fn sync(_args: &SyncArgs, home: &Home, out: &mut dyn Write) -> Result<Status, CliError> {
     let waiting = home.outbox.pending()?.len();
     let sent = if waiting == 0 {

@@ -14,7 +14,9 @@
 //! there (`persist_noclobber`), so a link at that name makes the delivery fail rather
 //! than write elsewhere. A Maildir's `new/`, `cur/` or `tmp/` that is a symbolic link is
 //! refused. Each file name carries a tag of the message's content, so a delivery retried
-//! after a crash finds the message already there and does not deliver it twice.
+//! after a crash finds the message already there and does not deliver it twice. A
+//! temporary file a killed pbem left is removed by a later delivery once it is 36 hours
+//! old (the Maildir rule; a younger one may be the other home's, being written).
 
 use std::fs;
 use std::io::{self, Write};
@@ -167,6 +169,7 @@ impl SharedFolder {
                 already: true,
             });
         }
+        remove_abandoned_temporaries(&temporary_folder);
         let mut builder = tempfile::Builder::new();
         builder.prefix(".pbem-").suffix(".tmp");
         #[cfg(unix)]
@@ -246,6 +249,38 @@ impl SharedFolder {
     }
 }
 
+/// How old a temporary file of a delivery must be to count as abandoned by a killed pbem
+/// (the Maildir convention: 36 hours). Younger ones may be the other home's, half
+/// written.
+const ABANDONED: std::time::Duration = std::time::Duration::from_secs(36 * 60 * 60);
+
+/// Removes pbem's temporary files (`.pbem-*.tmp`, regular files only) older than
+/// [`ABANDONED`] from a folder. Best effort: one that cannot be removed (another user's,
+/// say) is left.
+fn remove_abandoned_temporaries(folder: &Path) {
+    let Ok(entries) = fs::read_dir(folder) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if !(name.starts_with(".pbem-") && name.ends_with(".tmp")) {
+            continue;
+        }
+        let Ok(metadata) = entry.metadata() else {
+            continue;
+        };
+        let old = metadata
+            .modified()
+            .ok()
+            .and_then(|modified| modified.elapsed().ok())
+            .is_some_and(|age| age > ABANDONED);
+        if metadata.file_type().is_file() && old {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
+}
+
 /// A short tag of a message's content (16 hex digits of its SHA-256).
 fn content_tag(message: &[u8]) -> String {
     Sha256::digest(message)
@@ -301,6 +336,25 @@ mod tests {
             );
             let other = folder.deliver(b"other", "g-1.1-to-b@x", 2).unwrap();
             assert!(!other.already);
+            // A temporary file a killed pbem left two days ago goes; a fresh one (the
+            // other home's, being written) stays.
+            let temporaries = if maildir {
+                dir.join("tmp")
+            } else {
+                dir.clone()
+            };
+            let (stale, fresh) = (
+                temporaries.join(".pbem-old.tmp"),
+                temporaries.join(".pbem-new.tmp"),
+            );
+            fs::write(&fresh, "half").unwrap();
+            let file = fs::File::create(&stale).unwrap();
+            let two_days = std::time::Duration::from_secs(48 * 60 * 60);
+            file.set_modified(std::time::SystemTime::now() - two_days)
+                .unwrap();
+            folder.deliver(b"third", "g-1.2-to-b@x", 3).unwrap();
+            assert!(!stale.exists());
+            assert!(fresh.exists());
             fs::remove_dir_all(&dir).unwrap();
         }
     }
