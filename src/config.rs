@@ -33,7 +33,13 @@
 //!   after: seen           # what becomes of a mail taken in: seen | move | leave
 //!   # move_to: pbem       # the folder for `after: move`
 //! # maildir: ~/Maildir    # optional: `pbem sync` reads this Maildir when there is no imap
+//! # shared_folder: ~/Sync/pbem   # optional: play without mail servers (see below)
 //! ```
+//!
+//! `shared_folder` names a folder both players reach (synced by Syncthing or Dropbox, on
+//! NFS, or one folder for two homes on one machine): `pbem send` delivers each mail into
+//! it and `pbem sync` takes in the mails addressed to the player from it. It wins over the
+//! mail servers: with it, `send` and `sync` use neither `smtp` nor `imap` nor `maildir`.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -168,6 +174,9 @@ pub struct Settings {
     pub imap: Option<ImapConfig>,
     /// A local Maildir that `pbem sync` reads when there is no IMAP server.
     pub maildir: Option<PathBuf>,
+    /// A folder shared with the opponents (a Maildir or a plain folder): `pbem send`
+    /// delivers into it and `pbem sync` takes in from it, instead of SMTP and IMAP.
+    pub shared_folder: Option<PathBuf>,
     /// Whether move mails carry a picture of the position (`pictures: false` turns it
     /// off; on by default).
     pub pictures: bool,
@@ -206,6 +215,7 @@ struct FileConfig {
     pictures: Option<bool>,
     imap: Option<FileImap>,
     maildir: Option<String>,
+    shared_folder: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -397,6 +407,15 @@ impl Settings {
                 })
             }
         };
+        let shared_folder = match file.shared_folder.as_deref().map(str::trim) {
+            Some("") => {
+                return Err(invalid(
+                    "shared_folder",
+                    "must name a folder (or leave the line out)".to_owned(),
+                ));
+            }
+            other => other.map(resolve),
+        };
         Ok(Settings {
             player: Player { name, email },
             games: resolve(file.games.as_deref().unwrap_or("games")),
@@ -404,18 +423,27 @@ impl Settings {
             smtp,
             imap,
             maildir: file.maildir.as_deref().map(resolve),
+            shared_folder,
             pictures: file.pictures.unwrap_or(true),
         })
     }
 
     /// A minimal config file's text for a new player, written by the YAML library (so
-    /// any name reads back as it was given), with the smtp section as comments.
-    pub fn template(name: &str, email: &str) -> Result<String, String> {
+    /// any name or folder reads back as it was given), with the sections left to fill in
+    /// as comments. With `shared_folder`, the player plays through that folder (no mail
+    /// servers needed).
+    pub fn template(
+        name: &str,
+        email: &str,
+        shared_folder: Option<&str>,
+    ) -> Result<String, String> {
         #[derive(serde::Serialize)]
         struct Template<'a> {
             player: TemplatePlayer<'a>,
             games: &'a str,
             outbox: &'a str,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            shared_folder: Option<&'a str>,
         }
         #[derive(serde::Serialize)]
         struct TemplatePlayer<'a> {
@@ -426,10 +454,19 @@ impl Settings {
             player: TemplatePlayer { name, email },
             games: "games",
             outbox: "outbox",
+            shared_folder,
         })
         .map_err(|error| error.to_string())?;
+        let shared = if shared_folder.is_some() {
+            "# shared_folder: `pbem send` delivers into it and `pbem sync` takes in from it;\n\
+             # it wins over the smtp, imap and maildir settings below\n"
+        } else {
+            "# shared_folder: ~/Sync/pbem   # play without mail servers: `pbem send` delivers\n\
+             #   into this folder (a Maildir or a plain folder both players reach) and\n\
+             #   `pbem sync` takes in from it; it wins over smtp, imap and maildir\n"
+        };
         Ok(format!(
-            "# pbem configuration (see README.md, \"Play a game by email\")\n{yaml}\
+            "# pbem configuration (see README.md, \"Play a game by email\")\n{yaml}{shared}\
              # smtp:\n#   host: smtp.example.org\n#   port: 587\n#   security: starttls   # starttls | tls | plain\n\
              #   user: you@example.org\n#   password_env: PBEM_SMTP_PASSWORD   # or password_command: pass show mail\n\
              #   ca_file: my-ca.pem   # an extra root certificate to trust\n\
@@ -552,11 +589,16 @@ mod tests {
             "'quoted' \\ back",
             "Ünïcödé 名前",
         ] {
-            let text = Settings::template(name, "bob@example.org").unwrap();
+            let text = Settings::template(name, "bob@example.org", None).unwrap();
             let settings = read(&text).unwrap_or_else(|error| panic!("{name:?}: {error}\n{text}"));
             assert_eq!(settings.player.name, name.trim(), "{text}");
             assert_eq!(settings.player.email, "bob@example.org");
             assert_eq!(settings.smtp, None);
+            assert_eq!(settings.shared_folder, None);
+            let text = Settings::template(name, "bob@example.org", Some(name)).unwrap();
+            let settings = read(&text).unwrap_or_else(|error| panic!("{name:?}: {error}\n{text}"));
+            let folder = Path::new("/home/a/.config/pbem").join(name.trim());
+            assert_eq!(settings.shared_folder, Some(folder), "{text}");
         }
     }
 }

@@ -18,12 +18,17 @@ pub enum ConfigCommand {
         /// Your mail address.
         #[arg(long)]
         email: String,
+        /// Play through this folder, shared with your opponent (synced, mounted, or on
+        /// this machine), instead of mail servers: `pbem send` delivers into it and
+        /// `pbem sync` takes in from it. A Maildir (new/, cur/, tmp/) or a plain folder.
+        #[arg(long, value_name = "DIR")]
+        shared_folder: Option<std::path::PathBuf>,
         /// Replace an existing config file.
         #[arg(long)]
         force: bool,
     },
-    /// Read the config file and say what is wrong, if anything; with SMTP configured,
-    /// connect and log in.
+    /// Read the config file and say what is wrong, if anything: the shared folder is
+    /// there, and with SMTP or IMAP configured, connect and log in.
     Check,
 }
 
@@ -34,7 +39,12 @@ pub fn run(
     out: &mut dyn Write,
 ) -> Result<Status, CliError> {
     match command {
-        ConfigCommand::Init { name, email, force } => {
+        ConfigCommand::Init {
+            name,
+            email,
+            shared_folder,
+            force,
+        } => {
             let path = home::config_path(config)?;
             if !is_plausible_address(email) {
                 return Err(CliError::Usage(format!(
@@ -56,7 +66,29 @@ pub fn run(
                     source,
                 })?;
             }
-            let text = Settings::template(name, email)
+            // The config reads a relative folder from its own folder: write it absolute,
+            // as the command line meant it (from the current folder).
+            let shared_folder = match shared_folder {
+                Some(folder) if folder.is_relative() => Some(
+                    std::env::current_dir()
+                        .map_err(|source| CliError::Io {
+                            path: ".".to_owned(),
+                            source,
+                        })?
+                        .join(folder),
+                ),
+                other => other.clone(),
+            };
+            let shared_folder = match &shared_folder {
+                Some(folder) => Some(folder.to_str().ok_or_else(|| {
+                    CliError::Usage(format!(
+                        "--shared-folder {}: the config file holds only UTF-8 folder names",
+                        folder.display()
+                    ))
+                })?),
+                None => None,
+            };
+            let text = Settings::template(name, email, shared_folder)
                 .map_err(|error| CliError::Usage(format!("cannot write the config: {error}")))?;
             crate::store::write_atomically(&path, text.as_bytes()).map_err(|source| {
                 CliError::Io {
@@ -78,6 +110,7 @@ pub fn run(
             )?;
             writeln!(out, "games: {}", settings.games.display())?;
             writeln!(out, "outbox: {}", settings.outbox.display())?;
+            super::mail::check_shared(&home, out)?;
             super::mail::check_smtp(&home, out)?;
             super::mail::check_imap(&home, out)
         }

@@ -17,12 +17,14 @@ use crate::notation::{Record, parse_record};
 use crate::replay;
 use crate::store::{Entry, Ledger, Outcome, Pending};
 
+mod folder;
 mod typed;
 
 /// Arguments of `pbem send`.
 #[derive(Debug, clap::Args)]
 pub struct SendArgs {
-    /// Write the mail as an .eml file into this folder instead of sending it.
+    /// Write the mail as an .eml file into this folder instead of sending it (nothing
+    /// goes to the outbox or the shared folder).
     #[arg(long, value_name = "DIR")]
     pub dry_run: Option<PathBuf>,
     /// Deliver every mail waiting in the outbox (after a failed send).
@@ -131,9 +133,13 @@ pub fn send(args: &SendArgs, home: &Home, out: &mut dyn Write) -> Result<Status,
         writeln!(out, "the outbox is empty")?;
         return Ok(Status::Ok);
     }
+    // A shared folder wins over the smtp section (see `config`).
+    if let Some(folder) = &home.settings.shared_folder {
+        return folder::send(&pending, folder, home, out);
+    }
     let Some(smtp) = &home.settings.smtp else {
         return Err(CliError::Usage(format!(
-            "no smtp section in {}: {} in {} (add smtp settings, then run `pbem send --retry`)",
+            "no smtp section and no shared_folder in {}: {} in {} (add smtp settings, or a shared_folder to play through, then run `pbem send --retry`)",
             home.path.display(),
             if pending.len() == 1 {
                 "1 mail waits".to_string()
@@ -420,8 +426,31 @@ fn run_password_command(section: &str, command: &str) -> Result<String, CliError
     Ok(password)
 }
 
-/// The SMTP part of `pbem config check`.
+/// The shared-folder part of `pbem config check` (nothing without one).
+pub fn check_shared(home: &Home, out: &mut dyn Write) -> Result<Status, CliError> {
+    if let Some(shared) = &home.settings.shared_folder {
+        folder::check(shared, home, out)?;
+    }
+    Ok(Status::Ok)
+}
+
+/// The SMTP part of `pbem config check`. With a shared folder the relay is not used, so
+/// it is not tried either.
 pub fn check_smtp(home: &Home, out: &mut dyn Write) -> Result<Status, CliError> {
+    if home.settings.shared_folder.is_some() {
+        match &home.settings.smtp {
+            Some(smtp) => writeln!(
+                out,
+                "smtp: {}:{}, not used: the shared folder wins (remove shared_folder to send by mail)",
+                smtp.host, smtp.port
+            )?,
+            None => writeln!(
+                out,
+                "smtp: not configured (not needed with a shared folder)"
+            )?,
+        }
+        return Ok(Status::Ok);
+    }
     let Some(smtp) = &home.settings.smtp else {
         writeln!(
             out,
@@ -469,7 +498,7 @@ struct Judged {
 /// Runs `pbem receive`.
 pub fn receive(args: &ReceiveArgs, home: &Home, out: &mut dyn Write) -> Result<Status, CliError> {
     if let Some(maildir) = &args.maildir {
-        return receive_maildir(maildir, home, out).map(|(status, _)| status);
+        return receive_maildir(maildir, home, out, false).map(|(status, _)| status);
     }
     if args.imap {
         return receive_imap(home, out).map(|(status, _)| status);
@@ -592,11 +621,14 @@ fn maildir_mails(maildir: &Path) -> Result<Vec<MaildirMail>, CliError> {
 /// new) that is still in `new/` moves to `cur/` with the Seen flag, as a mail client
 /// does once it has shown it; a refused one stays where it is, is reported once, and is
 /// listed by `pbem status` until dismissed (it is judged again, quietly, on each run, so
-/// it is taken in once it can be: after `pbem secret`, say).
+/// it is taken in once it can be: after `pbem secret`, say). With `shared` (a Maildir
+/// shared with the opponent), a mail not addressed to the player, or sent by them, is
+/// left for the other side, unread and unreported.
 fn receive_maildir(
     maildir: &Path,
     home: &Home,
     out: &mut dyn Write,
+    shared: bool,
 ) -> Result<(Status, Vec<String>), CliError> {
     let io = |path: &Path| {
         let path = path.display().to_string();
@@ -619,6 +651,11 @@ fn receive_maildir(
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => continue,
             Err(error) => return Err(io(&mail.path)(error)),
         };
+        if shared && !folder::addressed_to(&bytes, &home.settings.player.email) {
+            ledger.skipped.insert(mail.unique);
+            ledger.save(home.games.dir())?;
+            continue;
+        }
         let listed = run.judge(
             &bytes,
             &mail.unique,
@@ -868,6 +905,12 @@ pub fn check_imap(home: &Home, out: &mut dyn Write) -> Result<Status, CliError> 
         )?;
         return Ok(Status::Ok);
     };
+    if home.settings.shared_folder.is_some() {
+        writeln!(
+            out,
+            "imap: not read by `pbem sync`: the shared folder wins (`pbem receive --imap` still reads it)"
+        )?;
+    }
     let settings = imap_settings(imap)?;
     writeln!(
         out,
@@ -886,9 +929,10 @@ pub fn check_imap(home: &Home, out: &mut dyn Write) -> Result<Status, CliError> 
     Ok(Status::Ok)
 }
 
-/// Runs `pbem sync`: sends what waits in the outbox, takes in new mail (over IMAP when
-/// the config has an imap section, else from its Maildir), and lists the games that
-/// changed. A failed send leaves its mail in the outbox and does not stop the receiving.
+/// Runs `pbem sync`: sends what waits in the outbox, takes in new mail (from the shared
+/// folder when the config names one, else over IMAP when the config has an imap section,
+/// else from its Maildir), and lists the games that changed. A failed send leaves its
+/// mail in the outbox and does not stop the receiving.
 pub fn sync(_args: &SyncArgs, home: &Home, out: &mut dyn Write) -> Result<Status, CliError> {
     let waiting = home.outbox.pending()?.len();
     let sent = if waiting == 0 {
@@ -903,13 +947,15 @@ pub fn sync(_args: &SyncArgs, home: &Home, out: &mut dyn Write) -> Result<Status
         };
         send(&retry, home, out)
     };
-    let (status, changed) = if home.settings.imap.is_some() {
+    let (status, changed) = if let Some(shared) = &home.settings.shared_folder {
+        folder::receive(shared, home, out)?
+    } else if home.settings.imap.is_some() {
         receive_imap(home, out)?
     } else if let Some(maildir) = &home.settings.maildir {
-        receive_maildir(maildir, home, out)?
+        receive_maildir(maildir, home, out, false)?
     } else {
         return Err(CliError::Usage(format!(
-            "no imap section and no maildir in {}: pbem sync has no mail to read",
+            "no imap section, no maildir and no shared_folder in {}: pbem sync has no mail to read",
             home.path.display()
         )));
     };

@@ -197,9 +197,14 @@ Examples:
     Bench(bench::Args),
     /// Start a game by mail; prints the new game file's path.
     #[command(after_help = "\
+You are the player of your config file: name your opponent with --opponent (you play
+White, or Black with --as black), or name both players with the long options (a side
+left out is you).
+
 Examples:
-  pbem new --white Alice --white-email alice@example.org --black Bob --black-email bob@example.org
-  pbem new --variant Chess --time-control 10/50d+30d --secret --white ... --black ...")]
+  pbem new --opponent \"Bob <bob@example.org>\"
+  pbem new --opponent bob@example.org --as black --time-control 10/50d+30d --secret
+  pbem new --white Alice --white-email alice@example.org --black Bob --black-email bob@example.org")]
     New(play::NewArgs),
     /// Make your turn in a game (checked, stamped and saved; `pbem send` mails it).
     #[command(
@@ -238,6 +243,8 @@ Examples:
 The mail names the game and the turn in its subject, holds the turn, a diagram, a
 position check and the full record, and threads with the game's earlier mails. If it
 cannot be sent it waits in the outbox; the move itself is already in the game file.
+With `shared_folder` in the config, the mail is delivered into that folder instead of
+being sent by SMTP (the shared folder wins over the smtp section).
 
 Examples:
   pbem send g-20261122-1a2b3c4d
@@ -252,8 +259,9 @@ Examples:
   pbem receive --maildir ~/Maildir
   pbem receive --imap                  the folder of the config's imap section")]
     Receive(mail::ReceiveArgs),
-    /// Send what waits in the outbox, take in new mail (IMAP, else the config's Maildir)
-    /// and show the games that changed: one command to run by hand or from cron.
+    /// Send what waits in the outbox, take in new mail (from the config's shared folder,
+    /// else IMAP, else the config's Maildir) and show the games that changed: one command
+    /// to run by hand or from cron.
     #[command(after_help = "\
 Examples:
   pbem sync

@@ -22,18 +22,25 @@ pub struct NewArgs {
     /// The game (a `[Variant]` name).
     #[arg(long, value_name = "NAME", value_parser = parse_variant, default_value = "Chess")]
     pub variant: Variant,
-    /// White's name.
+    /// Your opponent, as `"Bob <bob@example.org>"` (or the address alone); you are the
+    /// player of your config file, White unless `--as black`.
+    #[arg(long, value_name = "\"NAME <ADDR>\"", conflicts_with_all = ["white", "white_email", "black", "black_email"])]
+    pub opponent: Option<String>,
+    /// With --opponent: the side you play (White by default).
+    #[arg(long = "as", value_enum, value_name = "SIDE", requires = "opponent")]
+    pub side: Option<Side>,
+    /// White's name (with --white-email; a side left out is you, from the config).
     #[arg(long, value_name = "NAME")]
-    pub white: String,
+    pub white: Option<String>,
     /// White's mail address.
     #[arg(long, value_name = "ADDR")]
-    pub white_email: String,
-    /// Black's name.
+    pub white_email: Option<String>,
+    /// Black's name (with --black-email; a side left out is you, from the config).
     #[arg(long, value_name = "NAME")]
-    pub black: String,
+    pub black: Option<String>,
     /// Black's mail address.
     #[arg(long, value_name = "ADDR")]
-    pub black_email: String,
+    pub black_email: Option<String>,
     /// Start from this position (the game's position string) instead of the standard one;
     /// `start` is the standard one.
     #[arg(long, value_name = "POS")]
@@ -59,6 +66,15 @@ pub struct NewArgs {
     /// carry no authentication code); without it such a reply is refused.
     #[arg(long, requires = "secret")]
     pub allow_typed: bool,
+}
+
+/// A side of the board, as `--as` names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Side {
+    /// White.
+    White,
+    /// Black.
+    Black,
 }
 
 /// Arguments of `pbem move`.
@@ -134,9 +150,74 @@ pub struct AllowTypedArgs {
     pub off: bool,
 }
 
+/// The two players of a new game: `--opponent` (and `--as`) with the player of the
+/// config, or the long options, a side left out being the player of the config.
+fn players(args: &NewArgs, home: &Home) -> Result<(Player, Player), CliError> {
+    let me = home.settings.player.clone();
+    let usage = "`pbem new --opponent \"Bob <bob@example.org>\"` (you play White; `--as black` to play Black), \
+                 or both players with `pbem new --white NAME --white-email ADDR --black NAME --black-email ADDR`";
+    if let Some(opponent) = &args.opponent {
+        let opponent = parse_opponent(opponent)?;
+        if opponent.email.eq_ignore_ascii_case(&me.email) {
+            return Err(CliError::Usage(format!(
+                "--opponent {} is your own address (from {}): name the other player",
+                opponent.email,
+                home.path.display()
+            )));
+        }
+        return Ok(match args.side.unwrap_or(Side::White) {
+            Side::White => (me, opponent),
+            Side::Black => (opponent, me),
+        });
+    }
+    let side = |name: &Option<String>, email: &Option<String>, color: &str| match (name, email) {
+        (Some(name), Some(email)) => Ok(Some(Player {
+            name: name.trim().to_owned(),
+            email: email.trim().to_owned(),
+        })),
+        (None, None) => Ok(None),
+        (Some(_), None) => Err(CliError::Usage(format!(
+            "--{color} names {color} but --{color}-email is missing: give both, or neither to play {color} yourself"
+        ))),
+        (None, Some(_)) => Err(CliError::Usage(format!(
+            "--{color}-email is given but --{color} (the name) is missing: give both, or neither to play {color} yourself"
+        ))),
+    };
+    let white = side(&args.white, &args.white_email, "white")?;
+    let black = side(&args.black, &args.black_email, "black")?;
+    match (white, black) {
+        (Some(white), Some(black)) => Ok((white, black)),
+        (Some(white), None) => Ok((white, me)),
+        (None, Some(black)) => Ok((me, black)),
+        (None, None) => Err(CliError::Usage(format!(
+            "whom do you play? name your opponent: {usage}"
+        ))),
+    }
+}
+
+/// `--opponent`'s value: `Name <address>`, or the address alone (the name is then the
+/// address's local part).
+fn parse_opponent(text: &str) -> Result<Player, CliError> {
+    let mailbox: lettre::message::Mailbox = text.trim().parse().map_err(|_| {
+        CliError::Usage(format!(
+            "--opponent \"{text}\" is not a name and a mail address: write it as \"Bob <bob@example.org>\" (or bob@example.org)"
+        ))
+    })?;
+    let email = mailbox.email.to_string();
+    let name = mailbox
+        .name
+        .as_deref()
+        .map(str::trim)
+        .filter(|name| !name.is_empty())
+        .unwrap_or_else(|| email.split('@').next().unwrap_or_default())
+        .to_owned();
+    Ok(Player { name, email })
+}
+
 /// Runs `pbem new`: prints the new game file's path.
 pub fn new(args: &NewArgs, home: &Home, out: &mut dyn Write) -> Result<Status, CliError> {
-    for address in [&args.white_email, &args.black_email] {
+    let (white, black) = players(args, home)?;
+    for address in [&white.email, &black.email] {
         if !is_plausible_address(address) {
             return Err(CliError::Usage(format!(
                 "\"{address}\" is not a mail address (expected name@domain)"
@@ -156,14 +237,8 @@ pub fn new(args: &NewArgs, home: &Home, out: &mut dyn Write) -> Result<Status, C
     let entropy = u64::from_le_bytes(entropy.try_into().unwrap_or_default());
     let new_game = NewGame {
         variant: args.variant,
-        white: Player {
-            name: args.white.clone(),
-            email: args.white_email.clone(),
-        },
-        black: Player {
-            name: args.black.clone(),
-            email: args.black_email.clone(),
-        },
+        white,
+        black,
         position: args.fen.clone().filter(|text| text.trim() != super::START),
         time_control: args.time_control,
         game_id: correspondence::new_game_id(now, entropy),

@@ -13,6 +13,7 @@
 //!   the state file are not written yet.
 //! - `game`: the game file is written, the state file (the time the turn arrived) not yet.
 //! - `outbox`: a mail's message is in the outbox, its envelope not yet.
+//! - `delivered`: a mail is in the shared folder and still in the outbox.
 //! - `taken`: a mail has been taken in, and the mail ledger does not record it yet.
 
 use std::time::{Duration, Instant};

@@ -5,7 +5,8 @@
 //! Every file is written whole or not at all ([`write_atomically`]); a turn and its bookkeeping go
 //! through a journal ([`GameFiles::commit`]) so that a crash between the game file and its
 //! state is finished at the next start; [`lock::DataLock`] serialises the processes.
-//! [`hook`] lets tests stop pbem at a named write point.
+//! [`hook`] lets tests stop pbem at a named write point. [`shared`] delivers mail into a
+//! folder shared with the opponent, for play without mail servers.
 
 mod atomic;
 mod games;
@@ -13,6 +14,7 @@ pub mod hook;
 mod ledger;
 pub mod lock;
 mod outbox;
+pub mod shared;
 
 pub use atomic::{
     check_replaceable, is_temporary, remove_stale_temporaries, resolve_links, write_atomically,

@@ -44,7 +44,12 @@ fn other_mail(subject: &str) -> Vec<u8> {
 
 /// pbem with this player's config, started in the background with the pause hook set at
 /// `point`; returns once it has reached the point (it then waits there).
-fn spawn_paused(player: &Player, now: &str, args: &[&str], point: &str) -> (Child, PathBuf) {
+pub(crate) fn spawn_paused(
+    player: &Player,
+    now: &str,
+    args: &[&str],
+    point: &str,
+) -> (Child, PathBuf) {
     let flag = player.dir.join(format!("paused-{point}"));
     let _ = std::fs::remove_file(&flag);
     let mut child = Command::new(env!("CARGO_BIN_EXE_pbem"))
@@ -77,7 +82,7 @@ fn spawn_paused(player: &Player, now: &str, args: &[&str], point: &str) -> (Chil
 }
 
 /// Kills a paused pbem with SIGKILL (what `kill -9` sends).
-fn kill_9(mut child: Child) {
+pub(crate) fn kill_9(mut child: Child) {
     child.kill().unwrap();
     let status = child.wait().unwrap();
     #[cfg(unix)]

@@ -26,6 +26,7 @@ mod render;
 mod robustness;
 mod roundtrip;
 mod scenarios;
+mod shared_folder;
 mod typed;
 mod validate;
 mod wickets;

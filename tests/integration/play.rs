@@ -212,3 +212,108 @@ fn new_refuses_bad_input_and_strangers() {
         "{written:?}"
     );
 }
+
+/// The players' tags of a game file: White, WhiteNA, Black, BlackNA.
+fn players_of(path: &str) -> [String; 4] {
+    let text = std::fs::read_to_string(path.trim()).unwrap();
+    ["White", "WhiteNA", "Black", "BlackNA"].map(|tag| {
+        let start = format!("[{tag} \"");
+        text.lines()
+            .find_map(|line| line.strip_prefix(start.as_str()))
+            .and_then(|rest| rest.strip_suffix("\"]"))
+            .unwrap_or_else(|| panic!("no {tag} tag in {text}"))
+            .to_owned()
+    })
+}
+
+#[test]
+fn new_takes_the_players_own_name_and_address_from_the_config() {
+    let homes = Homes::new("new-opponent", "");
+    // (arguments, White, WhiteNA, Black, BlackNA)
+    let cases: [(&[&str], [&str; 4]); 6] = [
+        (
+            &["--opponent", "Bob <bob@example.org>"],
+            ["Alice", "alice@example.org", "Bob", "bob@example.org"],
+        ),
+        (
+            &["--opponent", "Bob Smith <bob@example.org>", "--as", "black"],
+            ["Bob Smith", "bob@example.org", "Alice", "alice@example.org"],
+        ),
+        (
+            &["--opponent", "bob@example.org", "--as", "white"],
+            ["Alice", "alice@example.org", "bob", "bob@example.org"],
+        ),
+        // The long options: a side left out is the player of the config.
+        (
+            &["--black", "Bob", "--black-email", "bob@example.org"],
+            ["Alice", "alice@example.org", "Bob", "bob@example.org"],
+        ),
+        (
+            &["--white", "Carol", "--white-email", "carol@example.org"],
+            ["Carol", "carol@example.org", "Alice", "alice@example.org"],
+        ),
+        (
+            &[
+                "--white",
+                "Al",
+                "--white-email",
+                "alice@example.org",
+                "--black",
+                "Bob",
+                "--black-email",
+                "bob@example.org",
+            ],
+            ["Al", "alice@example.org", "Bob", "bob@example.org"],
+        ),
+    ];
+    for (more, expected) in cases {
+        let mut args = vec!["new"];
+        args.extend_from_slice(more);
+        let path = ok(&homes.alice.run("2026-11-01T10:00:00Z", &args));
+        assert_eq!(players_of(&path), expected.map(str::to_owned), "{args:?}");
+    }
+}
+
+#[test]
+fn new_says_what_is_missing_and_how_to_name_the_opponent() {
+    let homes = Homes::new("new-missing", "");
+    // (arguments, what the error says)
+    let cases: [(&[&str], &str); 7] = [
+        (
+            &[],
+            "whom do you play? name your opponent: `pbem new --opponent \"Bob <bob@example.org>\"` (you play White; `--as black` to play Black)",
+        ),
+        (
+            &["--black", "Bob"],
+            "--black names black but --black-email is missing: give both, or neither to play black yourself",
+        ),
+        (
+            &["--white-email", "carol@example.org"],
+            "--white-email is given but --white (the name) is missing",
+        ),
+        (
+            &["--opponent", "Bob"],
+            "--opponent \"Bob\" is not a name and a mail address: write it as \"Bob <bob@example.org>\"",
+        ),
+        (
+            &["--opponent", "Me <alice@example.org>"],
+            "--opponent alice@example.org is your own address",
+        ),
+        (
+            &["--opponent", "bob@example.org", "--white", "Carol"],
+            "cannot be used with",
+        ),
+        (&["--as", "black"], "--opponent"),
+    ];
+    for (more, message) in cases {
+        let mut args = vec!["new"];
+        args.extend_from_slice(more);
+        let output = homes.alice.run("2026-11-01T10:00:00Z", &args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert!(
+            text(&output.stderr).contains(message),
+            "{args:?}: {}",
+            text(&output.stderr)
+        );
+    }
+}

@@ -1,5 +1,7 @@
 //! The README's mail walk-through ("Play a game by email") run as it is written, against
-//! the test SMTP server (aiosmtpd) and the test IMAP server (Dovecot).
+//! the test SMTP server (aiosmtpd) and the test IMAP server (Dovecot); and its "Try it on
+//! one machine" section, which needs no server (blocks marked `try-alice`, `try-bob`
+//! and `try-output`, see `the_readme_one_machine_try_out_prints_what_it_says`).
 //!
 //! The walk-through's blocks are marked by their info string: ```` ```sh walk-alice ````
 //! and ```` ```sh walk-bob ```` hold the commands a player types, each followed by a
@@ -28,9 +30,13 @@ use crate::smtp::{self, Options, SmtpServer};
 use crate::{Need, Test};
 
 pub fn tests() -> Vec<Test> {
-    crate::tests![&[Need::Smtp, Need::Imap];
+    let mut tests = crate::tests![&[Need::Smtp, Need::Imap];
         the_readme_mail_walk_through_prints_what_it_says,
-    ]
+    ];
+    tests.extend(crate::tests![&[];
+        the_readme_one_machine_try_out_prints_what_it_says,
+    ]);
+    tests
 }
 
 /// A marked block of the walk-through.
@@ -48,8 +54,8 @@ enum Block {
     Config { yaml: String },
 }
 
-/// The marked blocks of a Markdown text, in order.
-fn blocks(markdown: &str) -> Vec<Block> {
+/// The blocks of a Markdown text marked with `prefix` (`walk-`, `try-`), in order.
+fn blocks(markdown: &str, prefix: &str) -> Vec<Block> {
     let mut found = Vec::new();
     let mut lines = markdown.lines().enumerate();
     while let Some((number, line)) = lines.next() {
@@ -66,15 +72,15 @@ fn blocks(markdown: &str) -> Vec<Block> {
         }
         let Some(mark) = info
             .split_whitespace()
-            .find(|word| word.starts_with("walk-"))
+            .find_map(|word| word.strip_prefix(prefix))
         else {
             continue;
         };
         found.push(match mark {
-            "walk-output" => Block::Output { text: body },
-            "walk-config" => Block::Config { yaml: body },
+            "output" => Block::Output { text: body },
+            "config" => Block::Config { yaml: body },
             _ => Block::Commands {
-                player: mark.trim_start_matches("walk-").to_owned(),
+                player: mark.to_owned(),
                 script: body,
                 line: number + 1,
             },
@@ -381,7 +387,7 @@ impl Home {
 fn the_readme_mail_walk_through_prints_what_it_says() {
     let readme_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md");
     let readme = std::fs::read_to_string(&readme_path).unwrap();
-    let blocks = blocks(&readme);
+    let blocks = blocks(&readme, "walk-");
     let steps = blocks
         .iter()
         .filter(|block| matches!(block, Block::Commands { .. }))
@@ -471,4 +477,89 @@ fn the_readme_mail_walk_through_prints_what_it_says() {
         failures.join("\n")
     );
     assert!(relayed > 0, "no mail went from one player to the other");
+}
+
+/// The README's "Try it on one machine" section run as it is written: two players on one
+/// machine, each in a terminal of their own (the blocks marked `try-alice` and `try-bob`,
+/// each followed by a `try-output` block), sharing a folder instead of mail servers. Both
+/// terminals start in the same scratch home (`HOME`, shown as `~`); what a player
+/// `export`s in a block stays set in their later blocks, as it does in a terminal.
+fn the_readme_one_machine_try_out_prints_what_it_says() {
+    let readme_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md");
+    let readme = std::fs::read_to_string(&readme_path).unwrap();
+    let blocks = blocks(&readme, "try-");
+    let players: std::collections::BTreeSet<&str> = blocks
+        .iter()
+        .filter_map(|block| match block {
+            Block::Commands { player, .. } => Some(player.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        players.into_iter().collect::<Vec<_>>(),
+        ["alice", "bob"],
+        "the README's try-out has commands for Alice and Bob: {blocks:?}"
+    );
+    let root = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("try-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(&root).unwrap();
+    let terminal = Home {
+        email: String::new(),
+        dir: root.clone(),
+        passwords: Vec::new(),
+        addresses: Vec::new(),
+    };
+    // Each player's exports so far: their terminal's environment.
+    let mut exported: HashMap<String, String> = HashMap::new();
+    let mut bindings = Bindings::default();
+    let mut failures = Vec::new();
+    let mut steps = 0;
+    let mut blocks = blocks.into_iter().peekable();
+    while let Some(block) = blocks.next() {
+        let Block::Commands {
+            player,
+            script,
+            line,
+        } = block
+        else {
+            panic!(
+                "README.md: a try- block that is not a player's commands comes before any: {block:?}"
+            );
+        };
+        let Some(Block::Output { text: expected }) =
+            blocks.next_if(|next| matches!(next, Block::Output { .. }))
+        else {
+            panic!("README.md line {line}: the commands have no try-output block after them");
+        };
+        steps += 1;
+        let script = bindings.apply(&script);
+        let environment = exported.entry(player.clone()).or_default();
+        let (success, output) = terminal.run(&format!("{environment}{script}"));
+        for export in script
+            .lines()
+            .filter(|command| command.trim_start().starts_with("export "))
+        {
+            environment.push_str(export);
+            environment.push('\n');
+        }
+        let shown = terminal.shown(&output);
+        let bound = bindings.bind(&expected, &shown);
+        if !success || normalized(&shown) != normalized(&expected) {
+            failures.push(format!(
+                "README.md line {line}, {player} runs:\n{script}{}\nthe README says:\n{expected}\nthe run printed:\n{shown}\n(compared as)\n{}\n",
+                if success { "" } else { "(and it failed)" },
+                normalized(&shown)
+            ));
+        } else if let Err(why) = bound {
+            failures.push(format!("README.md line {line}: {why}"));
+        }
+    }
+    let _ = std::fs::remove_dir_all(&root);
+    assert!(steps >= 4, "the README's try-out has {steps} steps");
+    assert!(
+        failures.is_empty(),
+        "{} of {steps} steps of the README's try-out differ:\n\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }

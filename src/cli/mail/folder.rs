@@ -1,0 +1,202 @@
+//! Play without mail servers: `pbem send` delivers into the config's `shared_folder` and
+//! `pbem sync` takes in from it (see `store::shared`). Two homes share one folder, so
+//! each takes in only the mails addressed to its player and never its own; the others
+//! are left for the other side, without a word.
+
+use std::io::Write;
+use std::path::Path;
+
+use super::Run;
+use crate::cli::home::{self, Home};
+use crate::cli::{CliError, Status};
+use crate::store::shared::{Layout, SharedError, SharedFolder};
+use crate::store::{Ledger, Pending};
+
+/// Delivers the outbox's `pending` mails into the shared folder, each removed from the
+/// outbox once it is there. A mail that cannot be delivered stays in the outbox.
+pub(super) fn send(
+    pending: &[Pending],
+    folder: &Path,
+    home: &Home,
+    out: &mut dyn Write,
+) -> Result<Status, CliError> {
+    let shared = SharedFolder::new(folder);
+    let stamp = home::now()?.timestamp();
+    let mut failed = 0;
+    for (index, item) in pending.iter().enumerate() {
+        let message = home.outbox.message(item)?;
+        let label = format!(
+            "{}.{}-to-{}",
+            item.game_id,
+            item.ply,
+            item.to.first().map_or("", String::as_str)
+        );
+        match shared.deliver(&message, &label, stamp) {
+            Ok(delivered) => {
+                home.outbox.delivered(item)?;
+                writeln!(
+                    out,
+                    "delivered {} (ply {}) to {} in {}{}",
+                    item.game_id,
+                    item.ply,
+                    item.to.join(", "),
+                    folder.display(),
+                    if delivered.already {
+                        " (it was there already: an interrupted pbem had delivered it)"
+                    } else {
+                        ""
+                    }
+                )?;
+            }
+            Err(error) => {
+                let whole_folder = !matches!(error, SharedError::Io { .. });
+                // When the folder itself is the trouble, no mail can go: say it once.
+                let left = if whole_folder {
+                    pending.len() - index
+                } else {
+                    1
+                };
+                failed += left;
+                eprintln!(
+                    "pbem: {} (ply {}) not delivered: {}\npbem: {} stays in {}; `pbem send --retry` (or `pbem sync`) delivers {} once the folder is there",
+                    item.game_id,
+                    item.ply,
+                    mend(&error, folder, home),
+                    if left == 1 {
+                        "the mail".to_owned()
+                    } else {
+                        format!("it and {} other mails", left - 1)
+                    },
+                    home.settings.outbox.display(),
+                    if left == 1 { "it" } else { "them" }
+                );
+                if whole_folder {
+                    break;
+                }
+            }
+        }
+    }
+    if failed > 0 {
+        return Err(CliError::Usage(format!(
+            "{failed} {} in the outbox",
+            if failed == 1 {
+                "mail could not be delivered and waits"
+            } else {
+                "mails could not be delivered and wait"
+            }
+        )));
+    }
+    Ok(Status::Ok)
+}
+
+/// What went wrong with the shared folder and how to mend it.
+fn mend(error: &SharedError, folder: &Path, home: &Home) -> String {
+    let config = home.path.display();
+    let shown = folder.display();
+    match error {
+        SharedError::Missing(_) => format!(
+            "{error}: if it is synced or mounted, start the sync or mount it; \
+             else create it (`mkdir -p {shown}`) or correct shared_folder in {config}"
+        ),
+        SharedError::NotAFolder(_) => {
+            format!("{error}: correct shared_folder in {config}")
+        }
+        SharedError::Link(_) => {
+            format!("{error}; replace the link by a folder, or correct shared_folder in {config}")
+        }
+        SharedError::Io { .. } => {
+            format!("{error} (check that you may write into {shown}: `ls -ld {shown}`)")
+        }
+    }
+}
+
+/// The shared-folder part of `pbem config check`: the folder, whether it is there, and
+/// how it holds its mails.
+pub(super) fn check(folder: &Path, home: &Home, out: &mut dyn Write) -> Result<(), CliError> {
+    let layout = SharedFolder::new(folder)
+        .layout()
+        .map_err(|error| CliError::Usage(mend(&error, folder, home)))?;
+    writeln!(
+        out,
+        "shared folder: {} ({}): `pbem send` delivers there and `pbem sync` takes in from there",
+        folder.display(),
+        layout.describe()
+    )?;
+    Ok(())
+}
+
+/// Takes in the mails of the shared folder addressed to the player: a Maildir's as
+/// `receive --maildir` does, a plain folder's `.eml` files (left in place) judged the
+/// same way through the mail ledger.
+pub(super) fn receive(
+    folder: &Path,
+    home: &Home,
+    out: &mut dyn Write,
+) -> Result<(Status, Vec<String>), CliError> {
+    let shared = SharedFolder::new(folder);
+    let layout = shared.layout().map_err(|error| {
+        CliError::Usage(format!(
+            "{}; nothing was taken in",
+            mend(&error, folder, home)
+        ))
+    })?;
+    if layout == Layout::Maildir {
+        return super::receive_maildir(folder, home, out, true);
+    }
+    let mails = shared.plain_mails().map_err(|error| {
+        CliError::Usage(format!(
+            "{}; nothing was taken in",
+            mend(&error, folder, home)
+        ))
+    })?;
+    let mut ledger = Ledger::load(home.games.dir())?;
+    let mut run = Run::default();
+    for (name, path) in mails {
+        if ledger.skipped.contains(&name) {
+            continue;
+        }
+        let earlier = ledger.by_file(&name).cloned();
+        if earlier.as_ref().is_some_and(|entry| !entry.open_refusal()) {
+            continue;
+        }
+        let bytes = match std::fs::read(&path) {
+            Ok(bytes) => bytes,
+            // Removed by the other side since the folder was listed.
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(source) => {
+                return Err(CliError::Io {
+                    path: path.display().to_string(),
+                    source,
+                });
+            }
+        };
+        if !addressed_to(&bytes, &home.settings.player.email) {
+            ledger.skipped.insert(name);
+            ledger.save(home.games.dir())?;
+            continue;
+        }
+        run.judge(
+            &bytes,
+            &name,
+            &name,
+            earlier.as_ref(),
+            &mut ledger,
+            home,
+            out,
+        )?;
+    }
+    run.finish(out)
+}
+
+/// Whether a mail of the shared folder is for `me`: addressed to me, and not from me
+/// (the mails I delivered for my opponent wait there too).
+pub(super) fn addressed_to(bytes: &[u8], me: &str) -> bool {
+    let Some((from, to)) = crate::mail::envelope_of(bytes) else {
+        return false;
+    };
+    let me = me.trim();
+    !from.trim().eq_ignore_ascii_case(me)
+        && to
+            .iter()
+            .any(|address| address.trim().eq_ignore_ascii_case(me))
+}
