@@ -11,6 +11,13 @@ use crate::config::{Settings, is_plausible_address};
 #[derive(Debug, clap::Subcommand)]
 pub enum ConfigCommand {
     /// Write a new config file (at --config, $PBEM_CONFIG or the per-user place).
+    #[command(after_help = "\
+The smtp and imap sections are written as comments to fill in (README.md, \"Play a game
+by email\").
+
+Examples:
+  pbem config init --name Alice --email alice@example.org
+  pbem --config ~/pbem-test.yaml config init --name Bob --email bob@example.org --force")]
     Init {
         /// Your name, as games name you.
         #[arg(long)]
@@ -24,6 +31,10 @@ pub enum ConfigCommand {
     },
     /// Read the config file and say what is wrong, if anything; with SMTP configured,
     /// connect and log in.
+    #[command(after_help = "\
+Examples:
+  pbem config check
+  pbem --config ~/pbem-test.yaml config check")]
     Check,
 }
 
