@@ -652,3 +652,41 @@ fn the_readme_command_list_names_every_command_of_the_help() {
         "README.md's command list does not name: {missing:?}"
     );
 }
+
+#[test]
+fn every_bundled_example_validates_and_the_chance_games_are_proven_fair() {
+    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    let mut games = 0;
+    for entry in std::fs::read_dir(&folder).expect("examples/") {
+        let path = entry.expect("an entry").path();
+        if path.extension().is_none_or(|extension| extension != "pgn") {
+            continue;
+        }
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let output = pbem(&["validate", text(&path)]);
+        let said = stdout(&output);
+        if name == "mistakes.pgn" {
+            // The example of what the validator reports: three invalid games.
+            assert_eq!(output.status.code(), Some(1), "{said}");
+            assert!(said.ends_with(": 3 games: 0 valid, 3 invalid\n"), "{said}");
+            continue;
+        }
+        assert_eq!(output.status.code(), Some(0), "{name}: {said}");
+        assert!(said.ends_with(": 1 game: 1 valid\n"), "{name}: {said}");
+        games += 1;
+    }
+    assert!(games >= 8, "{games} examples");
+    // The Chess with wickets games decided by chance were played through pbem by mail
+    // (examples/make-chance-games.sh), so their chance is proven, not merely written.
+    for (name, proof) in [
+        ("wickets-dice.pgn", "; chance proven fair (2 rolls)"),
+        ("wickets-cards.pgn", "; chance proven fair (the deal and "),
+    ] {
+        let said = stdout(&pbem(&["validate", text(&folder.join(name))]));
+        assert!(said.contains(proof), "{name}: {said}");
+        assert!(
+            said.contains(", 1-0"),
+            "{name}: the game ends in a result: {said}"
+        );
+    }
+}
