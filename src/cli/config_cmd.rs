@@ -11,6 +11,14 @@ use crate::config::{Settings, is_plausible_address};
 #[derive(Debug, clap::Subcommand)]
 pub enum ConfigCommand {
     /// Write a new config file (at --config, $PBEM_CONFIG or the per-user place).
+    #[command(after_help = "\
+The smtp and imap sections are written as comments to fill in (README.md, \"Play a game
+by email\").
+
+Examples:
+  pbem config init --name Alice --email alice@example.org
+  pbem config init --name Alice --email alice@example.org --shared-folder ~/Sync/pbem
+  pbem --config ~/pbem-test.yaml config init --name Bob --email bob@example.org --force")]
     Init {
         /// Your name, as games name you.
         #[arg(long)]
@@ -29,6 +37,10 @@ pub enum ConfigCommand {
     },
     /// Read the config file and say what is wrong, if anything: the shared folder is
     /// there, and with SMTP or IMAP configured, connect and log in.
+    #[command(after_help = "\
+Examples:
+  pbem config check
+  pbem --config ~/pbem-test.yaml config check")]
     Check,
 }
 

@@ -91,7 +91,7 @@ Playing by email (see README.md):
   pbem config init --name Alice --email alice@example.org
   pbem new --white Alice --white-email alice@example.org --black Bob --black-email bob@example.org
   pbem move GAME e4 && pbem send GAME
-  pbem receive --maildir ~/Maildir && pbem status
+  pbem sync && pbem status                    send the outbox, take in new mail, list your games
 
 Exit status: 0 all valid, 1 some input invalid, 2 usage or I/O error.";
 
@@ -220,13 +220,35 @@ Examples:
     )]
     Move(play::MoveArgs),
     /// Offer, accept or claim a draw.
+    #[command(after_help = "\
+An offer stands until the other side's next turn; a claim names the reason that holds
+(threefold repetition, the fifty-move rule) and is checked by the rules. `pbem send`
+mails the event like a move.
+
+Examples:
+  pbem draw offer g-2026
+  pbem draw accept g-20261122-1a2b3c4d
+  pbem draw claim g-2026")]
     Draw(play::DrawArgs),
     /// Resign a game.
+    #[command(after_help = "\
+Examples:
+  pbem resign g-2026 && pbem send g-2026")]
     Resign(play::GameArg),
     /// Fair chance: `pbem fair reveal GAME` adds your seed to a Cards game with a fair
     /// deal (at the end, or for an arbiter), so that `pbem validate` can prove the deal.
+    #[command(after_help = "\
+Examples:
+  pbem fair reveal g-2026                     then `pbem send g-2026` mails it")]
     Fair(play::FairArgs),
     /// Store the shared secret your opponent told you for a game.
+    #[command(after_help = "\
+The secret is the hex string `pbem new --secret` printed on your opponent's side; tell
+it by phone or in person, not by mail. Store it before you take in the game's first mail.
+
+Examples:
+  pbem secret g-20261122-1a2b3c4d 5f1c09be2a8d4e7f93c6b1a0d2e4f687
+  pbem secret g-20261122-1a2b3c4d 5f1c09be2a8d4e7f93c6b1a0d2e4f687 --allow-typed")]
     Secret(play::SecretArgs),
     /// In a game with a secret, take in turns your opponent types by hand in a reply
     /// (which carry no authentication code); `--off` refuses them again.
@@ -269,6 +291,10 @@ Examples:
     Sync(mail::SyncArgs),
     /// List your games (opponent, whose turn, time used and left), mails waiting in the
     /// outbox and refused mails.
+    #[command(after_help = "\
+Examples:
+  pbem status                                 the games that are still on
+  pbem status --all                           finished games too")]
     Status(status::Args),
     /// Dismiss refused mails that `pbem status` lists, once you have dealt with them.
     #[command(after_help = "\
@@ -277,9 +303,19 @@ Examples:
   pbem dismiss --all")]
     Dismiss(status::DismissArgs),
     /// Create or check the config file.
-    #[command(subcommand)]
+    #[command(
+        subcommand,
+        after_help = "\
+Examples:
+  pbem config init --name Alice --email alice@example.org
+  pbem config check"
+    )]
     Config(config_cmd::ConfigCommand),
     /// Print a shell completion script.
+    #[command(after_help = "\
+Examples:
+  pbem completions bash > ~/.local/share/bash-completion/completions/pbem
+  pbem completions zsh > ~/.zfunc/_pbem")]
     Completions {
         /// The shell.
         shell: clap_complete::Shell,

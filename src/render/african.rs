@@ -15,6 +15,7 @@ impl Render for African {
         grid.squares(&mut svg, |file, row| Some(Grid::checkered(file, row + 1)));
         grid.marks(&mut svg, marks);
         grid.coordinates(&mut svg, |_| true);
+        grid.side_to_move(&mut svg, self.side_to_move());
         let Some(snapshot) = self.snapshot() else {
             return svg.finish();
         };

@@ -7,7 +7,7 @@ use super::pieces::{self, Shape};
 use super::svg::{Svg, escape};
 use super::{Marks, Render, kings};
 use crate::games::cascudo::hex::{self, Cell, Colour};
-use crate::games::{Cascudo, Game};
+use crate::games::{Cascudo, Color, Game};
 
 /// The radius of a cell (centre to corner).
 const R: f32 = 32.0;
@@ -79,6 +79,12 @@ impl Render for Cascudo {
             }
         }
         coordinates(&mut svg);
+        // Whose turn it is, in the frame right of the board, on that side's edge.
+        let y = match self.side_to_move() {
+            Color::White => HEIGHT - MARGIN - HALF,
+            Color::Black => MARGIN + HALF,
+        };
+        super::side_to_move(&mut svg, self.side_to_move(), WIDTH - MARGIN / 2.0, y, 11.0);
         svg.open("id=\"pieces\"");
         if let Some(snapshot) = self.snapshot() {
             for place in &snapshot.places {

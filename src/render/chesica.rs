@@ -13,6 +13,7 @@ impl Render for Chesica {
         grid.squares(&mut svg, |file, row| Some(Grid::checkered(file, row + 1)));
         grid.marks(&mut svg, marks);
         grid.coordinates(&mut svg, |_| true);
+        grid.side_to_move(&mut svg, self.side_to_move());
         if let Some(snapshot) = self.snapshot() {
             let cell = grid.cell;
             grid::draw_pieces(&grid, &mut svg, &snapshot, |svg, man, x, y| {

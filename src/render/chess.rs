@@ -11,6 +11,7 @@ impl Render for Chess {
         grid.squares(&mut svg, |file, row| Some(Grid::checkered(file, row + 1)));
         grid.marks(&mut svg, marks);
         grid.coordinates(&mut svg, |_| true);
+        grid.side_to_move(&mut svg, self.side_to_move());
         if let Some(snapshot) = self.snapshot() {
             grid::draw_pieces(&grid, &mut svg, &snapshot, |_, _, _, _| {});
         }

@@ -22,6 +22,7 @@ impl Render for Chesscala {
         grid.squares(&mut svg, |file, row| Some(Grid::checkered(file, row + 1)));
         grid.marks(&mut svg, marks);
         grid.coordinates(&mut svg, |_| true);
+        grid.side_to_move(&mut svg, self.side_to_move());
         circuits(&mut svg, &grid);
         svg.open("id=\"pieces\"");
         for rank in 0..8 {

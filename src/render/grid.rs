@@ -5,6 +5,7 @@
 use super::Marks;
 use super::glyphs;
 use super::svg::{Svg, escape};
+use crate::games::Color;
 
 /// The frame round the board.
 pub const FRAME: &str = "#5b4636";
@@ -149,6 +150,23 @@ impl Grid {
                 );
             }
         }
+    }
+
+    /// The side-to-move marker in the frame right of the board: beside the bottom row
+    /// for White, the top row for Black (the edge each side plays from).
+    pub fn side_to_move(&self, svg: &mut Svg, side: Color) {
+        let row = match side {
+            Color::White => 0,
+            Color::Black => self.rows - 1,
+        };
+        let (_, y) = self.corner(0, row);
+        super::side_to_move(
+            svg,
+            side,
+            self.width() - self.margin / 2.0,
+            y + self.cell / 2.0,
+            self.margin * 0.38,
+        );
     }
 
     /// The file letters under the board and the rank numbers left of it; `show_row`

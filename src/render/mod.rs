@@ -5,7 +5,8 @@
 //! Each game says how it is drawn by implementing [`Render`] in its own file here,
 //! reading the position only through the game's public accessors and [`Game::snapshot`].
 //! What the pictures mark beside the pieces comes in [`Marks`]: the places the last turn
-//! touched and the places in check. By default the last turn's places are those whose
+//! touched and the places in check. Every picture also shows whose turn it is
+//! ([`side_to_move`]: a small disc of that side's colour in the frame, on its side). By default the last turn's places are those whose
 //! pieces changed plus those its canonical token names (so a chain's landings show), and
 //! check is read from the token's `+` or `#`; a game that knows better says so.
 //!
@@ -113,6 +114,28 @@ pub fn final_svg(record: &crate::notation::Record) -> Option<String> {
         let last = before.as_ref().zip(replayed.turns.last());
         Some(svg(&position, last))
     })
+}
+
+/// Draws the side-to-move marker centred on `(cx, cy)`, `r` in radius: a disc of the
+/// side's colour on a light ground (so that Black's reads as black on a dark frame), in
+/// a group with the id `to-move-white` or `to-move-black`.
+pub fn side_to_move(svg: &mut svg::Svg, side: Color, cx: f32, cy: f32, r: f32) {
+    let (id, fill) = match side {
+        Color::White => ("to-move-white", "#fbfaf5"),
+        Color::Black => ("to-move-black", "#1b1b1b"),
+    };
+    svg.open(&format!("id=\"{id}\""));
+    svg.circle(cx, cy, r, "fill=\"#f3e9d8\"");
+    svg.circle(
+        cx,
+        cy,
+        r * 0.72,
+        &format!(
+            "fill=\"{fill}\" stroke=\"#1b1b1b\" stroke-width=\"{}\"",
+            svg::num(r / 10.0)
+        ),
+    );
+    svg.close();
 }
 
 /// The places of `side`'s Kings in a snapshot.

@@ -1,7 +1,8 @@
 //! Chess with wickets: the 8 by 8 board with the two wickets w0 and w9 drawn where e0 and
-//! e9 would be (a patch of pitch with stumps), each side's Ball (on its Ball-haver's
-//! square, or loose), and the Defender's shield.
+//! e9 would be (a patch of pitch with stumps, named in the frame beside it), each side's
+//! Ball (on its Ball-haver's square, or loose), and the Defender's shield.
 
+use super::glyphs;
 use super::grid::{self, Grid};
 use super::pieces;
 use super::svg::{Svg, escape};
@@ -43,6 +44,8 @@ impl Render for Wickets {
         };
         grid.marks(&mut svg, &marks);
         grid.coordinates(&mut svg, |row| (1..=8).contains(&row));
+        wicket_labels(&mut svg, &grid);
+        grid.side_to_move(&mut svg, self.side_to_move());
         let Some(mut snapshot) = self.snapshot() else {
             return svg.finish();
         };
@@ -97,6 +100,23 @@ impl Render for Wickets {
             Some(snapshot) if self.in_check(side) => kings(&snapshot, side),
             _ => Vec::new(),
         })
+    }
+}
+
+/// The wickets' names, `w0` and `w9`, in the frame left of each wicket's patch.
+fn wicket_labels(svg: &mut Svg, grid: &Grid) {
+    for (name, row) in [("w0", 0), ("w9", 9)] {
+        let (x, y) = grid.corner(4, row);
+        svg.open(&format!("id=\"label-{name}\""));
+        glyphs::label(
+            svg,
+            name,
+            x - grid.cell * 0.3,
+            y + grid.cell / 2.0,
+            (grid.margin * 0.42).round(),
+            grid::INK,
+        );
+        svg.close();
     }
 }
 

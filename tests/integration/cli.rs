@@ -607,3 +607,155 @@ fn assert_more_jobs_write_the_same(mode: &[&str], one: &Output, run: impl Fn(&st
         assert_eq!(stderr(&several), stderr(one), "{mode:?} {jobs}");
     }
 }
+
+/// The commands a `--help` lists under "Commands:", without clap's own `help`.
+fn commands_listed(help: &str) -> Vec<String> {
+    help.lines()
+        .skip_while(|line| *line != "Commands:")
+        .skip(1)
+        .take_while(|line| !line.trim().is_empty())
+        .filter(|line| line.starts_with("  ") && !line.starts_with("   "))
+        .filter_map(|line| line.split_whitespace().next())
+        .filter(|name| *name != "help")
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Every command `pbem --help` lists, and every command under those, as the words that
+/// name it (`["config", "init"]`), with its `--help` text.
+fn every_command_help() -> Vec<(Vec<String>, String)> {
+    let top = pbem(&["--help"]);
+    assert_eq!(top.status.code(), Some(0), "{}", stderr(&top));
+    let mut waiting: Vec<Vec<String>> = commands_listed(&stdout(&top))
+        .into_iter()
+        .map(|name| vec![name])
+        .collect();
+    assert!(waiting.len() >= 20, "{}", stdout(&top));
+    let mut found = Vec::new();
+    while let Some(words) = waiting.pop() {
+        let mut args: Vec<&str> = words.iter().map(String::as_str).collect();
+        args.push("--help");
+        let output = pbem(&args);
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+        let help = stdout(&output);
+        for inner in commands_listed(&help) {
+            let mut deeper = words.clone();
+            deeper.push(inner);
+            waiting.push(deeper);
+        }
+        found.push((words, help));
+    }
+    found
+}
+
+#[test]
+fn every_command_s_help_shows_examples_of_itself() {
+    let mut missing = Vec::new();
+    for (words, help) in every_command_help() {
+        let command = format!("pbem {}", words.join(" "));
+        let examples: Vec<&str> = help
+            .lines()
+            .skip_while(|line| *line != "Examples:")
+            .skip(1)
+            .take_while(|line| !line.trim().is_empty())
+            .collect();
+        let shown = examples.iter().any(|line| {
+            line.match_indices(&command).any(|(at, _)| {
+                line[at + command.len()..]
+                    .chars()
+                    .next()
+                    .is_none_or(|next| next == ' ')
+            })
+        });
+        if !shown {
+            missing.push(command);
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "no \"Examples:\" section using the command in the --help of: {missing:?}"
+    );
+}
+
+#[test]
+fn the_readme_command_list_names_every_command_of_the_help() {
+    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
+        .expect("README.md");
+    // The command list: the first text block under "## What it does".
+    let section = &readme[readme.find("## What it does").expect("the section")..];
+    let start = section.find("```text\n").expect("the command list") + "```text\n".len();
+    let list = &section[start..start + section[start..].find("```").expect("its end")];
+    // What follows each `pbem ` in the list: `draw offer|accept|claim GAME, ...`.
+    let after_pbem: Vec<&str> = list
+        .match_indices("pbem ")
+        .map(|(at, _)| &list[at + "pbem ".len()..])
+        .collect();
+    let mut missing = Vec::new();
+    for (words, _) in every_command_help() {
+        let named = after_pbem.iter().any(|rest| {
+            let mut parts = rest.split_whitespace();
+            let first = parts.next().unwrap_or("");
+            match words.as_slice() {
+                [command] => first == command,
+                // `pbem config init|check`: the inner commands after the outer one.
+                [command, inner] => {
+                    first == command
+                        && parts
+                            .next()
+                            .is_some_and(|alternatives| alternatives.split('|').any(|a| a == inner))
+                }
+                _ => false,
+            }
+        });
+        if !named {
+            missing.push(words.join(" "));
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "README.md's command list does not name: {missing:?}"
+    );
+}
+
+#[test]
+fn every_bundled_example_validates_and_the_chance_games_are_proven_fair() {
+    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    let mut games = 0;
+    for entry in std::fs::read_dir(&folder).expect("examples/") {
+        let path = entry.expect("an entry").path();
+        if path.extension().is_none_or(|extension| extension != "pgn") {
+            continue;
+        }
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let output = pbem(&["validate", text(&path)]);
+        let said = stdout(&output);
+        if name == "mistakes.pgn" {
+            // The example of what the validator reports: three invalid games.
+            assert_eq!(output.status.code(), Some(1), "{said}");
+            assert!(said.ends_with(": 3 games: 0 valid, 3 invalid\n"), "{said}");
+            continue;
+        }
+        assert_eq!(output.status.code(), Some(0), "{name}: {said}");
+        assert!(said.ends_with(": 1 game: 1 valid\n"), "{name}: {said}");
+        games += 1;
+    }
+    assert!(games >= 8, "{games} examples");
+    // The Chess with wickets games decided by chance were played through pbem by mail
+    // (examples/make-chance-games.sh), so their chance is proven, not merely written.
+    for (name, proof) in [
+        ("wickets-dice.pgn", "; chance proven fair (2 rolls)"),
+        ("wickets-cards.pgn", "; chance proven fair (the deal and "),
+    ] {
+        let said = stdout(&pbem(&["validate", text(&folder.join(name))]));
+        assert!(said.contains(proof), "{name}: {said}");
+        assert!(
+            said.contains(", 1-0"),
+            "{name}: the game ends in a result: {said}"
+        );
+    }
+}

@@ -637,3 +637,69 @@ fn pbem_send_mails_the_picture_and_pbem_receive_takes_it_in() {
         assert!(taken.contains("last turn 1. e4"), "{taken}");
     }
 }
+
+/// `pbem show --format svg` of a position string or a game file.
+fn svg_shown(args: &[&str]) -> String {
+    let mut all = vec!["show", "--format", "svg"];
+    all.extend_from_slice(args);
+    let output = pbem(&all);
+    assert!(output.status.success(), "{all:?}: {output:?}");
+    String::from_utf8(output.stdout).expect("utf-8")
+}
+
+#[test]
+fn every_game_s_picture_shows_whose_turn_it_is() {
+    let folder = std::env::temp_dir().join(format!("pbem-render-to-move-{}", std::process::id()));
+    std::fs::create_dir_all(&folder).expect("temp folder");
+    let white = "id=\"to-move-white\"><circle ";
+    let black = "id=\"to-move-black\"><circle ";
+    for variant in pbem::games::Variant::ALL {
+        let name = variant.name();
+        // The start, White to move.
+        let start = svg_shown(&["--variant", name, "--fen", "start"]);
+        assert!(
+            start.contains(white) && !start.contains(black),
+            "{name}: White to move at the start"
+        );
+        // After White's first legal turn, Black to move.
+        let legal = pbem(&["legal", "--variant", name]);
+        let first = String::from_utf8(legal.stdout).expect("utf-8");
+        let first = first
+            .lines()
+            .next()
+            .unwrap_or_else(|| panic!("{name}: a turn"));
+        let game = folder.join(format!("{}.pgn", name.replace(' ', "-")));
+        std::fs::write(
+            &game,
+            format!("[Variant \"{name}\"]\n[Result \"*\"]\n\n1. {first} *\n"),
+        )
+        .expect("written");
+        let after = svg_shown(&[game.to_str().expect("utf-8 path")]);
+        assert!(
+            after.contains(black) && !after.contains(white),
+            "{name}: Black to move after 1. {first}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&folder);
+}
+
+#[test]
+fn the_wickets_picture_names_both_wickets() {
+    let svg = svg_shown(&["--variant", "wickets", "--fen", "start"]);
+    for wicket in ["w0", "w9"] {
+        let label = format!("id=\"label-{wicket}\"><path d=\"M");
+        assert!(svg.contains(&label), "{wicket}: {label}");
+    }
+    // Read back: each label is a stroke path of two glyphs, left of its wicket's patch.
+    let tree = usvg::Tree::from_str(&svg, &usvg::Options::default()).expect("usvg");
+    for wicket in ["w0", "w9"] {
+        let node = tree
+            .node_by_id(&format!("label-{wicket}"))
+            .unwrap_or_else(|| panic!("label-{wicket}"));
+        let bounds = node.abs_bounding_box();
+        assert!(
+            bounds.width() > 5.0 && bounds.height() > 5.0,
+            "{wicket}: {bounds:?}"
+        );
+    }
+}

@@ -432,7 +432,7 @@ fn a_typed_sowing_that_names_the_touchstone_square_is_taken_in_and_a_typo_refuse
 
 #[test]
 fn a_typed_throw_into_the_wicket_is_taken_in_and_a_typo_refused() {
-    // Chess with wickets: the opening of examples/wickets-dice.pgn played by pbem mail,
+    // Chess with wickets: an opening (1. e4 e5 2. Ke2:f3 Ke7 3. Nxf3 Kd6) played by pbem mail,
     // then White (Alice) answers Bob's mail by hand with the throw `Nxe5:w9`.
     let homes = Homes::new("typed-wickets", "");
     let id = homes.start("2026-11-01T09:00:00Z", &["--variant", "wickets"]);
@@ -479,7 +479,7 @@ fn a_typed_throw_into_the_wicket_is_taken_in_and_a_typo_refused() {
     assert!(said.contains("(typed by hand)"), "{said}");
 }
 
-/// The opening of examples/wickets-cards.pgn by pbem mail, then White's attempt on w9
+/// An opening (1. e4 e5 2. Ke2:f3 Ke7 3. Nxf3 Kd6) by pbem mail, then White's attempt on w9
 /// with its lead card `lead`: the last mail written, Alice's, awaits Bob's card.
 fn cards_attempt(
     homes: &Homes,

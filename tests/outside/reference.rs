@@ -11,24 +11,28 @@ use crate::{Need, Test};
 
 pub fn tests() -> Vec<Test> {
     let mut tests = crate::tests![&[Need::Python]; the_reference_lists_the_same_turns_in_a_few_random_positions];
-    // Some 20 minutes: by hand, `cargo test --test outside -- --ignored reference`.
     tests.extend(
         crate::tests![&[Need::Python]; the_reference_lists_the_same_turns_in_random_positions]
             .into_iter()
             .map(|test| Test {
-                by_hand: true,
+                by_hand: Some(
+                    "by hand: some 20 minutes of Chesscala against its Python reference; \
+                     run with -- --ignored reference",
+                ),
                 ..test
             }),
     );
     tests.extend(
         crate::tests![&[Need::Python]; cascudo_the_reference_lists_the_same_cascades_and_checks_in_a_few_random_positions],
     );
-    // Some 10 minutes: by hand, `cargo test --test outside -- --ignored reference`.
     tests.extend(
         crate::tests![&[Need::Python]; cascudo_the_reference_lists_the_same_cascades_and_checks_in_random_positions]
             .into_iter()
             .map(|test| Test {
-                by_hand: true,
+                by_hand: Some(
+                    "by hand: some 10 minutes of Cascudo against its Python reference; \
+                     run with -- --ignored reference",
+                ),
                 ..test
             }),
     );
@@ -166,7 +170,7 @@ fn the_reference_lists_the_same_turns_in_a_few_random_positions() {
 
 /// The comparison with the independent reference (300 positions from random games; it
 /// takes some 20 minutes, so it is run by hand):
-/// `cargo test --test integration chesscala -- --ignored`.
+/// `cargo test --test outside -- --ignored reference`.
 fn the_reference_lists_the_same_turns_in_random_positions() {
     compare_with_the_reference(300, 2);
 }

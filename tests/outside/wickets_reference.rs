@@ -11,19 +11,24 @@ pub fn tests() -> Vec<Test> {
         the_reference_counts_the_same_perft_from_the_start,
         the_reference_lists_the_same_turns_in_random_positions,
     ];
-    // Depth 4 (319,488) takes the reference a few minutes: by hand,
-    // `cargo test --test outside -- --ignored wickets_reference`.
-    tests.extend(
-        crate::tests![&[Need::Python];
-            the_reference_counts_the_same_perft_to_depth_4,
-            the_reference_lists_the_same_turns_in_many_random_positions,
-        ]
-        .into_iter()
-        .map(|test| Test {
-            by_hand: true,
+    let by_hand = [
+        (
+            crate::tests![&[Need::Python]; the_reference_counts_the_same_perft_to_depth_4],
+            "by hand: the Python reference takes a few minutes for perft 4 (319,488 nodes); \
+             run with -- --ignored wickets_reference",
+        ),
+        (
+            crate::tests![&[Need::Python]; the_reference_lists_the_same_turns_in_many_random_positions],
+            "by hand: slow, the Python reference on 3 random games of 80 plies each; \
+             run with -- --ignored wickets_reference",
+        ),
+    ];
+    for (slow, why) in by_hand {
+        tests.extend(slow.into_iter().map(|test| Test {
+            by_hand: Some(why),
             ..test
-        }),
-    );
+        }));
+    }
     tests
 }
 
