@@ -595,6 +595,12 @@ mod tests {
             assert_eq!(settings.player.email, "bob@example.org");
             assert_eq!(settings.smtp, None);
             assert_eq!(settings.shared_folder, None);
+            // What is not YAML data is a comment from the first column.
+            assert!(
+                text.lines()
+                    .all(|line| !line.trim_start().starts_with('#') || line.starts_with('#')),
+                "{text}"
+            );
             let text = Settings::template(name, "bob@example.org", Some(name)).unwrap();
             let settings = read(&text).unwrap_or_else(|error| panic!("{name:?}: {error}\n{text}"));
             let folder = Path::new("/home/a/.config/pbem").join(name.trim());

@@ -214,8 +214,26 @@ fn a_missing_or_unusable_shared_folder_keeps_the_mail_in_the_outbox() {
     assert_eq!(count(&outbox), 2);
     std::fs::remove_file(&shared).unwrap();
 
-    // A folder pbem may not write into (permissions do not hold for root: then this part
-    // has nothing to show).
+    // A folder nobody may write into, root included: sysfs (on Linux).
+    if cfg!(target_os = "linux") && Path::new("/sys/kernel").is_dir() {
+        let config = std::fs::read_to_string(alice.config()).unwrap();
+        std::fs::write(
+            alice.config(),
+            config.replace("shared_folder: ../shared", "shared_folder: /sys"),
+        )
+        .unwrap();
+        let denied = alice.run("2026-11-01T10:02:30Z", &["send", "--retry"]);
+        assert_error(&denied, "not delivered: /sys: Permission denied");
+        assert_error(
+            &denied,
+            "(check that you may write into /sys: `ls -ld /sys`)",
+        );
+        assert_eq!(count(&outbox), 2);
+        std::fs::write(alice.config(), config).unwrap();
+    }
+
+    // A folder whose permissions forbid writing (they do not hold for root: then this
+    // part has nothing more to show).
     std::fs::create_dir(&shared).unwrap();
     #[cfg(unix)]
     {

@@ -58,7 +58,7 @@ pub(super) fn send(
                 };
                 failed += left;
                 eprintln!(
-                    "pbem: {} (ply {}) not delivered: {}\npbem: {} stays in {}; `pbem send --retry` (or `pbem sync`) delivers {} once the folder is there",
+                    "pbem: {} (ply {}) not delivered: {}\npbem: {} stays in {}; `pbem send --retry` (or `pbem sync`) delivers {} once that is mended",
                     item.game_id,
                     item.ply,
                     mend(&error, folder, home),
