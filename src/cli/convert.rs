@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use super::diagnostic::{self, Source};
 use super::{CliError, Status, display_path, input, parse_variant};
 use crate::convert::{self, Format, Options, ops::Dialect};
-use crate::games::Variant;
+use crate::games::{Game, Variant};
 use crate::notation::{ReadError, Reader, Record, Span, complete_roster, write_record};
 use crate::replay::{self, Finding, FindingKind};
 
@@ -32,7 +32,8 @@ pub struct Args {
     #[arg(long, value_parser = parse_variant)]
     pub variant: Option<Variant>,
     /// The starting position as the game's position string, for inputs that do not give
-    /// it.
+    /// it (for a typed list, one that does not read is shown with a caret under its wrong
+    /// field, exit 1).
     #[arg(long, value_name = "POSITION")]
     pub setup: Option<String>,
     /// For a pbem input, as `pbem validate --lenient-results`: `*` on an ended game and
@@ -247,6 +248,14 @@ fn convert_text(
     stream: Box<dyn BufRead>,
     sink: &mut dyn Write,
 ) -> Result<Status, CliError> {
+    // A typed list names no game: the start is read in --variant's (Chess by default),
+    // and one that does not read is told with the field it is wrong in.
+    if let Some(setup) = &args.setup {
+        let variant = args.variant.unwrap_or(Variant::Chess);
+        crate::with_game!(variant, G => G::from_position_string(setup).map(|_| ())).map_err(
+            |error| CliError::Reported(diagnostic::position_error("--setup", setup, &error)),
+        )?;
+    }
     let mut turns = convert::text::Stream::new(stream, args.encoding.0);
     let options = Options {
         variant: args.variant,

@@ -341,8 +341,17 @@ pub fn make_move(args: &MoveArgs, home: &Home, out: &mut dyn Write) -> Result<St
             .position
             .is_some_and(|position| position.awaits_roll());
         if let Fairness::Broken { ply, reason } = fair::check(&record) {
+            // A roll typed with the attempt: pbem draws it, so the attempt is typed bare.
+            let typed = fair::as_typed(&played.token);
+            let hint = if typed == played.token {
+                String::new()
+            } else {
+                format!(
+                    "; pbem draws the roll, so type the attempt without it: pbem move {id} {typed}"
+                )
+            };
             return Err(CliError::Usage(format!(
-                "{}: refused, the game's dice are fair and this turn would break them: ply {ply}: {reason}",
+                "{}: refused, the game's dice are fair and this turn would break them: ply {ply}: {reason}{hint}",
                 path.display()
             )));
         }
@@ -470,7 +479,10 @@ fn turn_finding(record: &Record, home: &Home, token: &str) -> Option<Finding> {
                 ..Finding::new(
                     Severity::Error,
                     FindingKind::Illegal,
-                    format!("{awaited}: add your part{example}, not \"{token}\""),
+                    format!(
+                        "{awaited}: type a card you may play{example}, or the whole turn with \
+                         it added, not \"{token}\""
+                    ),
                     Span::START,
                 )
             });

@@ -585,6 +585,7 @@ fn the_completed_turn_is_taken_and_a_wrong_part_names_a_card_of_the_hand() {
     let wrong = bob.run("2026-11-08T09:00:00Z", &["move", &id, "d4"]);
     let said = text(&wrong.stderr);
     assert_eq!(wrong.status.code(), Some(1), "{said}");
+    assert!(said.contains("type a card you may play (as "), "{said}");
     let example = said
         .split(" (as ")
         .nth(1)

@@ -260,6 +260,16 @@ fn legal_lists_an_attempt_as_it_is_typed_in_a_game_with_fair_dice() {
         "{said}"
     );
     assert!(!said.contains("_r"), "{said}");
+    // An attempt typed with its roll says how to type it.
+    let rolled = alice.run("2026-11-07T09:40:00Z", &["move", &id, "Nxe5:w9_r6"]);
+    assert!(
+        text(&rolled.stderr).contains(&format!(
+            "the roll was written by hand; pbem draws the roll, so type the attempt without \
+             it: pbem move {id} Nxe5:w9"
+        )),
+        "{}",
+        text(&rolled.stderr)
+    );
     let played = ok(&alice.run("2026-11-07T10:00:00Z", &["move", &id, "Nxe5:w9"]));
     assert!(played.contains("4. Nxe5:w9"), "{played}");
 }

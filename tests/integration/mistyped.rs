@@ -227,11 +227,27 @@ fn pbem(args: &[&str]) -> std::process::Output {
 #[test]
 fn a_position_string_that_does_not_read_names_its_field_in_every_command() {
     let homes = Homes::new("mistyped-positions", "");
+    let typed = homes.root.join("typed.txt");
+    std::fs::write(&typed, "1. e4 e5\n").unwrap();
+    let typed = typed.to_str().unwrap();
     for &(variant, fen, reason, caret) in POSITIONS {
         let runs: Vec<(Vec<&str>, Option<&Player>)> = vec![
             (vec!["legal", "--variant", variant, "--fen", fen], None),
             (vec!["show", "--variant", variant, "--fen", fen], None),
             (vec!["perft", "--variant", variant, "--fen", fen, "1"], None),
+            (
+                vec![
+                    "convert",
+                    "--from",
+                    "text",
+                    "--variant",
+                    variant,
+                    "--setup",
+                    fen,
+                    typed,
+                ],
+                None,
+            ),
             (
                 vec![
                     "new",
@@ -262,7 +278,12 @@ fn a_position_string_that_does_not_read_names_its_field_in_every_command() {
                 said.contains(&format!("error: invalid position: {reason}")),
                 "{args:?}: {said}"
             );
-            assert_located(&said, "--fen", fen, caret);
+            let argument = if args[0] == "convert" {
+                "--setup"
+            } else {
+                "--fen"
+            };
+            assert_located(&said, argument, fen, caret);
         }
     }
     // No game was started.
