@@ -4,8 +4,8 @@
 //! validate "chance proven fair"; a card not held is refused, and a swapped card or an
 //! edited key in a mail is refused with the ply and the reason.
 
-use crate::support::homes::assert_refused;
 use crate::support::homes::{Homes, Player, deliver, game_path, mail_of, ok, post, text, validate};
+use crate::support::homes::{assert_refused, wickets_to_the_attempt};
 
 /// The player's hand as `pbem show` tells it.
 fn hand(player: &Player, id: &str) -> Vec<String> {
@@ -42,26 +42,7 @@ fn awaited_card(player: &Player, id: &str) -> Option<String> {
 /// A Cards II game started by Maildir and played by mail to White's scoring chance
 /// (the deal rode in the first three mails); returns the homes and the id.
 fn dealt_opening(name: &str) -> (Homes, String) {
-    let homes = Homes::new(name, "");
-    let id = homes.start(
-        "2026-11-01T09:00:00Z",
-        &["--variant", "wickets", "--decision", "Cards II"],
-    );
-    let (alice, bob) = (&homes.alice, &homes.bob);
-    for (i, token) in ["e4", "e5", "Ke2:f3", "Ke7", "Nxf3", "Kd6"]
-        .iter()
-        .enumerate()
-    {
-        let now = format!("2026-11-0{}T10:00:00Z", i + 1);
-        let (from, to) = if i % 2 == 0 {
-            (alice, bob)
-        } else {
-            (bob, alice)
-        };
-        ok(&from.run(&now, &["move", &id, token]));
-        post(from, to, &now, &id, &format!("m{i}"));
-    }
-    (homes, id)
+    wickets_to_the_attempt(name, "Cards II")
 }
 
 /// A Cards II game by Maildir to White's scoring attempt, its cards played from the

@@ -4,6 +4,7 @@
 //! the ply and the reason.
 
 use crate::support::homes::{Homes, deliver, game_path, mail_of, ok, post, text, validate};
+use crate::support::homes::{TO_THE_ATTEMPT, play_by_maildir, wickets_to_the_attempt};
 use crate::support::homes::{assert_error, assert_refused};
 
 /// Plays a Dice II game by Maildir up to White's attempt and Black's reply; returns the
@@ -15,20 +16,15 @@ fn play_to_attempt(name: &str) -> (Homes, String, Vec<u8>) {
         &["--variant", "wickets", "--decision", "Dice II"],
     );
     let (alice, bob) = (&homes.alice, &homes.bob);
-    let turns = ["e4", "e5", "Ke2:f3", "Ke7", "Nxf3", "Kd6"];
-    for (i, token) in turns.iter().enumerate() {
-        let now = format!("2026-11-0{}T10:00:00Z", i + 1);
-        let (from, to) = if i % 2 == 0 {
-            (alice, bob)
-        } else {
-            (bob, alice)
-        };
-        ok(&from.run(&now, &["move", &id, token]));
-        post(from, to, &now, &id, &format!("m{i}"));
+    for (i, token) in TO_THE_ATTEMPT.iter().enumerate() {
+        let (_, to) = play_by_maildir(&homes, &id, i, token);
         if i == 0 {
             // Black's commitment, written on its first receipt, is not a move of Black's.
             let drafts = to.dir.join("drafts");
-            let said = ok(&to.run(&now, &["send", "--dry-run", drafts.to_str().unwrap(), &id]));
+            let said = ok(&to.run(
+                "2026-11-01T10:00:00Z",
+                &["send", "--dry-run", drafts.to_str().unwrap(), &id],
+            ));
             assert!(
                 said.contains("nothing to send: the latest turn, 1. e4"),
                 "{said}"
@@ -221,25 +217,8 @@ fn tampered_dice_mails_are_refused_with_the_ply_and_the_reason() {
 /// `move` takes (issue 31, point 13).
 #[test]
 fn legal_lists_an_attempt_as_it_is_typed_in_a_game_with_fair_dice() {
-    let homes = Homes::new("fair-dice-legal", "");
-    let id = homes.start(
-        "2026-11-01T09:00:00Z",
-        &["--variant", "wickets", "--decision", "Dice"],
-    );
-    let (alice, bob) = (&homes.alice, &homes.bob);
-    for (i, token) in ["e4", "e5", "Ke2:f3", "Ke7", "Nxf3", "Kd6"]
-        .iter()
-        .enumerate()
-    {
-        let now = format!("2026-11-0{}T10:00:00Z", i + 1);
-        let (from, to) = if i % 2 == 0 {
-            (alice, bob)
-        } else {
-            (bob, alice)
-        };
-        ok(&from.run(&now, &["move", &id, token]));
-        post(from, to, &now, &id, &format!("m{i}"));
-    }
+    let (homes, id) = wickets_to_the_attempt("fair-dice-legal", "Dice");
+    let alice = &homes.alice;
     let legal = ok(&alice.run("2026-11-07T09:00:00Z", &["legal", &id]));
     let lines: Vec<&str> = legal.lines().collect();
     assert!(lines.contains(&"Nxe5:w9"), "{legal}");

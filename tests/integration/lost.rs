@@ -168,21 +168,7 @@ fn pbem_mail_in_new_and_cur_is_taken_in_and_other_mail_is_left_byte_for_byte() {
 #[test]
 fn a_refused_mail_is_reported_once_listed_until_dismissed_and_never_deleted() {
     let homes = Homes::new("lost-refused", "");
-    let output = homes.alice.run(
-        "2026-11-01T09:00:00Z",
-        &[
-            "new",
-            "--white",
-            "Alice",
-            "--white-email",
-            "alice@example.org",
-            "--black",
-            "Bob",
-            "--black-email",
-            "bob@example.org",
-            "--secret",
-        ],
-    );
+    let output = homes.run_new("2026-11-01T09:00:00Z", &["--secret"]);
     ok(&output);
     let secret = secret_of(&output);
     let path = PathBuf::from(text(&output.stdout).trim());
@@ -862,17 +848,6 @@ fn new_picks_the_decision_mode_of_chess_with_wickets() {
     assert!(record.contains("[Decision \"Dice II\"]"), "{record}");
     let shown = ok(&homes.alice.run("2026-11-01T09:00:00Z", &["show", &id]));
     assert!(shown.contains(" dice2 "), "{shown}");
-    let base = [
-        "new",
-        "--white",
-        "Alice",
-        "--white-email",
-        "alice@example.org",
-        "--black",
-        "Bob",
-        "--black-email",
-        "bob@example.org",
-    ];
     for (extra, message) in [
         (
             &["--decision", "dice"][..],
@@ -883,9 +858,7 @@ fn new_picks_the_decision_mode_of_chess_with_wickets() {
             "unknown decision mode \"coin\"",
         ),
     ] {
-        let mut args = base.to_vec();
-        args.extend_from_slice(extra);
-        let refused = homes.alice.run("2026-11-01T09:00:00Z", &args);
+        let refused = homes.run_new("2026-11-01T09:00:00Z", extra);
         assert_error(&refused, message);
     }
 }

@@ -5,7 +5,7 @@
 //! given to `legal`, `show`, `perft` or `new` that does not read names its field with a
 //! caret under it. Nothing is written. One table per kind, every game in each.
 
-use crate::support::homes::{Homes, Player, game_path, text};
+use crate::support::homes::{ALICE_AND_BOB, Homes, Player, game_path, text};
 
 /// `pbem move` in a new game: the game (`--variant`), the turn typed, a fragment of the
 /// reason, the caret line under the turn, and the closest legal turn.
@@ -249,21 +249,11 @@ fn a_position_string_that_does_not_read_names_its_field_in_every_command() {
                 None,
             ),
             (
-                vec![
-                    "new",
-                    "--variant",
-                    variant,
-                    "--fen",
-                    fen,
-                    "--white",
-                    "Alice",
-                    "--white-email",
-                    "alice@example.org",
-                    "--black",
-                    "Bob",
-                    "--black-email",
-                    "bob@example.org",
-                ],
+                [
+                    &["new", "--variant", variant, "--fen", fen][..],
+                    &ALICE_AND_BOB,
+                ]
+                .concat(),
                 Some(&homes.alice),
             ),
         ];

@@ -377,21 +377,7 @@ fn a_repeated_an_older_and_a_forged_mail_change_nothing() {
 fn with_a_secret_only_authenticated_mail_is_taken_in() {
     let server = smtp::start("with_a_secret", Options::default());
     let homes = Homes::new("secret", &smtp_config(&server));
-    let output = homes.alice.run(
-        "2026-11-01T09:00:00Z",
-        &[
-            "new",
-            "--white",
-            "Alice",
-            "--white-email",
-            "alice@example.org",
-            "--black",
-            "Bob",
-            "--black-email",
-            "bob@example.org",
-            "--secret",
-        ],
-    );
+    let output = homes.run_new("2026-11-01T09:00:00Z", &["--secret"]);
     let path = PathBuf::from(ok(&output).trim());
     let id = path.file_stem().unwrap().to_str().unwrap().to_owned();
     let notice = text(&output.stderr);

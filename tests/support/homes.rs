@@ -87,26 +87,70 @@ impl Homes {
         }
     }
 
+    /// Alice runs `pbem new` with White Alice and Black Bob ([`ALICE_AND_BOB`]) and
+    /// `extra`; returns the run, whatever it gave.
+    pub fn run_new(&self, now: &str, extra: &[&str]) -> Output {
+        let args = [&["new"][..], &ALICE_AND_BOB, extra].concat();
+        self.alice.run(now, &args)
+    }
+
     /// Alice starts a game against Bob; returns its id.
     pub fn start(&self, now: &str, extra: &[&str]) -> String {
-        let mut args = vec![
-            "new",
-            "--white",
-            "Alice",
-            "--white-email",
-            "alice@example.org",
-            "--black",
-            "Bob",
-            "--black-email",
-            "bob@example.org",
-        ];
-        args.extend_from_slice(extra);
-        let output = self.alice.run(now, &args);
+        let output = self.run_new(now, extra);
         assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
         let path = PathBuf::from(text(&output.stdout).trim());
         assert!(path.is_file(), "{}", path.display());
         path.file_stem().unwrap().to_str().unwrap().to_owned()
     }
+}
+
+/// The options of `pbem new` that make Alice White and Bob Black.
+pub const ALICE_AND_BOB: [&str; 8] = [
+    "--white",
+    "Alice",
+    "--white-email",
+    "alice@example.org",
+    "--black",
+    "Bob",
+    "--black-email",
+    "bob@example.org",
+];
+
+/// The six plies after which White may attempt to score in Wickets (4. Nxe5:w9).
+pub const TO_THE_ATTEMPT: [&str; 6] = ["e4", "e5", "Ke2:f3", "Ke7", "Nxf3", "Kd6"];
+
+/// Plays ply `ply` (0 is White's first) of game `id` by Maildir: its mover moves `token`
+/// on day `ply + 1` and mails it to the other's Maildir, who takes it in. Returns the
+/// mover and the other.
+pub fn play_by_maildir<'a>(
+    homes: &'a Homes,
+    id: &str,
+    ply: usize,
+    token: &str,
+) -> (&'a Player, &'a Player) {
+    let now = format!("2026-11-0{}T10:00:00Z", ply + 1);
+    let (from, to) = if ply.is_multiple_of(2) {
+        (&homes.alice, &homes.bob)
+    } else {
+        (&homes.bob, &homes.alice)
+    };
+    ok(&from.run(&now, &["move", id, token]));
+    post(from, to, &now, id, &format!("m{ply}"));
+    (from, to)
+}
+
+/// A Wickets game with the decision mode `decision` started by Alice and played by
+/// Maildir up to White's scoring attempt ([`TO_THE_ATTEMPT`]); returns the homes and the id.
+pub fn wickets_to_the_attempt(name: &str, decision: &str) -> (Homes, String) {
+    let homes = Homes::new(name, "");
+    let id = homes.start(
+        "2026-11-01T09:00:00Z",
+        &["--variant", "wickets", "--decision", decision],
+    );
+    for (ply, token) in TO_THE_ATTEMPT.iter().enumerate() {
+        play_by_maildir(&homes, &id, ply, token);
+    }
+    (homes, id)
 }
 
 impl Drop for Homes {
