@@ -176,17 +176,21 @@ pub fn send(args: &SendArgs, home: &Home, out: &mut dyn Write) -> Result<Status,
             }
         }
     }
-    if failed > 0 {
-        return Err(CliError::Usage(format!(
-            "{failed} {} in the outbox",
-            if failed == 1 {
-                "mail could not be sent and waits"
-            } else {
-                "mails could not be sent and wait"
-            }
-        )));
+    sent_or_waiting(failed, "sent")
+}
+
+/// How `pbem send` ends once it has tried every pending mail: ok when none failed, else
+/// a usage error counting the mails that could not be `done` ("sent", "delivered") and
+/// wait in the outbox. Sending by SMTP and delivering into a shared folder end alike.
+fn sent_or_waiting(failed: usize, done: &str) -> Result<Status, CliError> {
+    if failed == 0 {
+        return Ok(Status::Ok);
     }
-    Ok(Status::Ok)
+    Err(CliError::Usage(format!(
+        "{failed} {} could not be {done} and {} in the outbox",
+        if failed == 1 { "mail" } else { "mails" },
+        if failed == 1 { "waits" } else { "wait" }
+    )))
 }
 
 /// A composed mail with its envelope.

@@ -76,17 +76,7 @@ pub(super) fn send(
             }
         }
     }
-    if failed > 0 {
-        return Err(CliError::Usage(format!(
-            "{failed} {} in the outbox",
-            if failed == 1 {
-                "mail could not be delivered and waits"
-            } else {
-                "mails could not be delivered and wait"
-            }
-        )));
-    }
-    Ok(Status::Ok)
+    super::sent_or_waiting(failed, "delivered")
 }
 
 /// What went wrong with the shared folder and how to mend it.
@@ -134,21 +124,17 @@ pub(super) fn receive(
     out: &mut dyn Write,
 ) -> Result<(Status, Vec<String>), CliError> {
     let shared = SharedFolder::new(folder);
-    let layout = shared.layout().map_err(|error| {
+    let nothing_taken = |error| {
         CliError::Usage(format!(
             "{}; nothing was taken in",
             mend(&error, folder, home)
         ))
-    })?;
+    };
+    let layout = shared.layout().map_err(nothing_taken)?;
     if layout == Layout::Maildir {
         return super::receive_maildir(folder, home, out, true);
     }
-    let mails = shared.plain_mails().map_err(|error| {
-        CliError::Usage(format!(
-            "{}; nothing was taken in",
-            mend(&error, folder, home)
-        ))
-    })?;
+    let mails = shared.plain_mails().map_err(nothing_taken)?;
     let mut ledger = Ledger::load(home.games.dir())?;
     let mut run = Run::default();
     for (name, path) in mails {
