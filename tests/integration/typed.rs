@@ -67,6 +67,31 @@ fn receive(player: &Player, now: &str, name: &str, bytes: &[u8]) -> std::process
     player.run(now, &["receive", path.to_str().unwrap()])
 }
 
+/// The handle of the refused mail `pbem status` lists (at 10:31), and what
+/// `pbem send --refusal HANDLE --dry-run` said (at 10:32), the refusal's mail written into
+/// the player's `refusals` folder.
+fn send_refusal(player: &Player) -> (String, String) {
+    let status = ok(&player.run("2026-11-01T10:31:00Z", &["status"]));
+    let handle = status
+        .lines()
+        .find(|line| line.starts_with("refused mail "))
+        .and_then(|line| line.split_whitespace().nth(2))
+        .unwrap_or_else(|| panic!("{status}"))
+        .to_owned();
+    let drafts = player.dir.join("refusals");
+    let written = ok(&player.run(
+        "2026-11-01T10:32:00Z",
+        &[
+            "send",
+            "--refusal",
+            &handle,
+            "--dry-run",
+            drafts.to_str().unwrap(),
+        ],
+    ));
+    (handle, written)
+}
+
 #[test]
 fn a_game_is_played_against_replies_typed_in_mail_clients() {
     let homes = Homes::new("typed-game", "");
@@ -150,26 +175,9 @@ fn a_typo_is_refused_with_the_legal_turns_and_the_refusal_mailed_back() {
     assert!(said.contains("legal turns (20):"), "{said}");
     assert!(said.contains(" Nf6 ") && said.contains(" e5 "), "{said}");
     assert_eq!(std::fs::read_to_string(&game).unwrap(), before);
-    let status = ok(&alice.run("2026-11-01T10:31:00Z", &["status"]));
-    let handle = status
-        .lines()
-        .find(|line| line.starts_with("refused mail "))
-        .and_then(|line| line.split_whitespace().nth(2))
-        .unwrap_or_else(|| panic!("{status}"))
-        .to_owned();
 
     // The refusal goes back to Bob: the game as it stands, the reason, its own id.
-    let drafts = alice.dir.join("refusals");
-    let written = ok(&alice.run(
-        "2026-11-01T10:32:00Z",
-        &[
-            "send",
-            "--refusal",
-            &handle,
-            "--dry-run",
-            drafts.to_str().unwrap(),
-        ],
-    ));
+    let (_, written) = send_refusal(alice);
     let refusal_path = PathBuf::from(written.lines().next().unwrap());
     let refusal = std::fs::read_to_string(&refusal_path).unwrap();
     assert!(
@@ -761,25 +769,8 @@ fn a_refusal_sent_dismisses_the_refused_mail_and_its_reader_sees_why() {
         &receive(alice, "2026-11-01T10:30:00Z", "typo.eml", &typo),
         "\"1... Nf5\", is refused",
     );
-    let status = ok(&alice.run("2026-11-01T10:31:00Z", &["status"]));
-    let handle = status
-        .lines()
-        .find(|line| line.starts_with("refused mail "))
-        .and_then(|line| line.split_whitespace().nth(2))
-        .unwrap_or_else(|| panic!("{status}"))
-        .to_owned();
     // Sending the refusal deals with the refused mail: status no longer lists it.
-    let drafts = alice.dir.join("refusals");
-    let written = ok(&alice.run(
-        "2026-11-01T10:32:00Z",
-        &[
-            "send",
-            "--refusal",
-            &handle,
-            "--dry-run",
-            drafts.to_str().unwrap(),
-        ],
-    ));
+    let (handle, written) = send_refusal(alice);
     assert!(
         written.contains(&format!(
             "refused mail {handle} dismissed: the refusal answers it"
