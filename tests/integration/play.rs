@@ -195,13 +195,7 @@ fn new_refuses_bad_input_and_strangers() {
             black,
         ];
         args.extend_from_slice(more);
-        let output = homes.alice.run("2026-11-01T10:00:00Z", &args);
-        assert_eq!(output.status.code(), Some(2), "{args:?}");
-        assert!(
-            text(&output.stderr).contains(message),
-            "{args:?}: {}",
-            text(&output.stderr)
-        );
+        assert_new_refused(&homes.alice, &args, message);
     }
     // No game was written: the games folder holds at most the data lock's file.
     let written: Vec<_> = std::fs::read_dir(homes.alice.dir.join("games"))
@@ -210,6 +204,18 @@ fn new_refuses_bad_input_and_strangers() {
     assert!(
         written.iter().all(|name| name == ".pbem.lock"),
         "{written:?}"
+    );
+}
+
+/// Asserts that `pbem ARGS` (a `pbem new`) run by `player` fails as a usage error (exit
+/// 2) whose message says `message`.
+fn assert_new_refused(player: &Player, args: &[&str], message: &str) {
+    let output = player.run("2026-11-01T10:00:00Z", args);
+    assert_eq!(output.status.code(), Some(2), "{args:?}");
+    assert!(
+        text(&output.stderr).contains(message),
+        "{args:?}: {}",
+        text(&output.stderr)
     );
 }
 
@@ -308,12 +314,6 @@ fn new_says_what_is_missing_and_how_to_name_the_opponent() {
     for (more, message) in cases {
         let mut args = vec!["new"];
         args.extend_from_slice(more);
-        let output = homes.alice.run("2026-11-01T10:00:00Z", &args);
-        assert_eq!(output.status.code(), Some(2), "{args:?}");
-        assert!(
-            text(&output.stderr).contains(message),
-            "{args:?}: {}",
-            text(&output.stderr)
-        );
+        assert_new_refused(&homes.alice, &args, message);
     }
 }
