@@ -456,16 +456,15 @@ fn the_readme_mail_walk_through_prints_what_it_says() {
                 let script = bindings.apply(&script);
                 let (success, output) = home.run(&script);
                 let shown = home.shown(&output);
-                let bound = bindings.bind(&expected, &shown);
-                if !success || normalized(&shown) != normalized(&expected) {
-                    failures.push(format!(
-                        "README.md line {line}, {player} runs:\n{script}{}\nthe README says:\n{expected}\nthe run printed:\n{shown}\n(compared as)\n{}\n",
-                        if success { "" } else { "(and it failed)" },
-                        normalized(&shown)
-                    ));
-                } else if let Err(why) = bound {
-                    failures.push(format!("README.md line {line}: {why}"));
-                }
+                failures.extend(step_differs(
+                    line,
+                    &player,
+                    &script,
+                    &expected,
+                    success,
+                    &shown,
+                    &mut bindings,
+                ));
             }
         }
     }
@@ -477,6 +476,34 @@ fn the_readme_mail_walk_through_prints_what_it_says() {
         failures.join("\n")
     );
     assert!(relayed > 0, "no mail went from one player to the other");
+}
+
+/// How a step of the README (`player` runs `script`, from README.md line `line`) differs
+/// from what the README says it prints (`expected`), given whether the run succeeded and
+/// what it printed (`shown`): the run failed or printed otherwise, or the README's
+/// placeholders do not bind to what it printed (`bindings` learns those that do). None
+/// when the step is as the README says.
+fn step_differs(
+    line: usize,
+    player: &str,
+    script: &str,
+    expected: &str,
+    success: bool,
+    shown: &str,
+    bindings: &mut Bindings,
+) -> Option<String> {
+    let bound = bindings.bind(expected, shown);
+    if !success || normalized(shown) != normalized(expected) {
+        Some(format!(
+            "README.md line {line}, {player} runs:\n{script}{}\nthe README says:\n{expected}\nthe run printed:\n{shown}\n(compared as)\n{}\n",
+            if success { "" } else { "(and it failed)" },
+            normalized(shown)
+        ))
+    } else if let Err(why) = bound {
+        Some(format!("README.md line {line}: {why}"))
+    } else {
+        None
+    }
 }
 
 /// The README's "Try it on one machine" section run as it is written: two players on one
@@ -543,16 +570,15 @@ fn the_readme_one_machine_try_out_prints_what_it_says() {
             environment.push('\n');
         }
         let shown = terminal.shown(&output);
-        let bound = bindings.bind(&expected, &shown);
-        if !success || normalized(&shown) != normalized(&expected) {
-            failures.push(format!(
-                "README.md line {line}, {player} runs:\n{script}{}\nthe README says:\n{expected}\nthe run printed:\n{shown}\n(compared as)\n{}\n",
-                if success { "" } else { "(and it failed)" },
-                normalized(&shown)
-            ));
-        } else if let Err(why) = bound {
-            failures.push(format!("README.md line {line}: {why}"));
-        }
+        failures.extend(step_differs(
+            line,
+            &player,
+            &script,
+            &expected,
+            success,
+            &shown,
+            &mut bindings,
+        ));
     }
     let _ = std::fs::remove_dir_all(&root);
     assert!(steps >= 4, "the README's try-out has {steps} steps");
