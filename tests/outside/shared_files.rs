@@ -7,7 +7,7 @@
 use pbem::games::chess::Chess;
 use pbem::notation::{ReadError, Reader, Record};
 use pbem::replay::stream::Streamer;
-use pbem::replay::{FindingKind, Options, Severity, replay_with};
+use pbem::replay::{Finding, FindingKind, Options, Severity, replay_with};
 
 use crate::{Need, Test};
 
@@ -43,6 +43,13 @@ const EXPECTED: &[(&str, usize, usize, usize)] = &[
     ("uci-moves.pgn", 1, 1, 0),
     ("utf8-bom.pgn", 2, 2, 0),
 ];
+
+/// Whether the findings warn of a turn after the game's end.
+fn warns_after_end(findings: &[Finding]) -> bool {
+    findings.iter().any(|finding| {
+        finding.kind == FindingKind::AfterEnd && finding.severity == Severity::Warning
+    })
+}
 
 fn every_shared_pgn_file_is_judged_correctly() {
     let data = crate::shared_data();
@@ -86,23 +93,14 @@ fn every_shared_pgn_file_is_judged_correctly() {
                         if !expected {
                             problems.push(format!("{name}: game {seen}: {:?}", strict.findings));
                         }
-                        let warned = lenient.findings.iter().any(|finding| {
-                            finding.kind == FindingKind::AfterEnd
-                                && finding.severity == Severity::Warning
-                        });
-                        if !warned {
+                        if !warns_after_end(&lenient.findings) {
                             problems.push(format!(
                                 "{name}: game {seen}, lenient: {:?}",
                                 lenient.findings
                             ));
                         }
                         // By default the same warning (pbem did not conduct the game).
-                        let warned = by_default.is_valid()
-                            && by_default.findings.iter().any(|finding| {
-                                finding.kind == FindingKind::AfterEnd
-                                    && finding.severity == Severity::Warning
-                            });
-                        if !warned {
+                        if !(by_default.is_valid() && warns_after_end(&by_default.findings)) {
                             problems.push(format!(
                                 "{name}: game {seen}, by default: {:?}",
                                 by_default.findings
