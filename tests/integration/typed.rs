@@ -841,37 +841,26 @@ fn move_and_receive_say_what_the_cards_of_an_attempt_decided() {
         let mut clock = Clock(0);
         let (id, _) = cards_attempt(&homes, decision, lead, &mut clock);
         let (alice, bob) = (&homes.alice, &homes.bob);
-        let now = clock.tick();
-        let moved = ok(&bob.run(&now, &["move", &id, reply]));
-        assert!(
-            moved.contains(&format!("{id}: {replied}")),
-            "{decision}: {moved}"
-        );
-        let mail = mail_of(bob, &now, &id);
-        let taken = ok(&alice.run(&clock.tick(), &["receive", mail.to_str().unwrap()]));
-        assert!(
-            taken.contains(&format!(
-                "{id}: bob@example.org updated the game; {replied}"
-            )),
-            "{decision}: {taken}"
-        );
+        // `from` (at `address`) moves `token` and mails it to `to`: both runs say `words`.
+        let mut turn = |from: &Player, to: &Player, address: &str, token: &str, words: &str| {
+            let now = clock.tick();
+            let moved = ok(&from.run(&now, &["move", &id, token]));
+            assert!(
+                moved.contains(&format!("{id}: {words}")),
+                "{decision}: {moved}"
+            );
+            let mail = mail_of(from, &now, &id);
+            let taken = ok(&to.run(&clock.tick(), &["receive", mail.to_str().unwrap()]));
+            assert!(
+                taken.contains(&format!("{id}: {address} updated the game; {words}")),
+                "{decision}: {taken}"
+            );
+        };
+        turn(bob, alice, "bob@example.org", reply, replied);
         let Some(decline) = decline else {
             continue;
         };
-        let now = clock.tick();
-        let moved = ok(&alice.run(&now, &["move", &id, decline]));
-        assert!(
-            moved.contains(&format!("{id}: {declined}")),
-            "{decision}: {moved}"
-        );
-        let mail = mail_of(alice, &now, &id);
-        let taken = ok(&bob.run(&clock.tick(), &["receive", mail.to_str().unwrap()]));
-        assert!(
-            taken.contains(&format!(
-                "{id}: alice@example.org updated the game; {declined}"
-            )),
-            "{decision}: {taken}"
-        );
+        turn(alice, bob, "alice@example.org", decline, declined);
     }
 }
 
