@@ -986,18 +986,12 @@ fn a_turn_typed_from_a_phone_comes_back_to_its_author_through_smtp_and_imap() {
     let (alice, bob) = (&homes.alice, &homes.bob);
     let id = homes.start("2026-11-01T09:00:00Z", &[]);
     let mut relayed = 0;
-    ok(&pbem(
-        alice,
-        "2026-11-01T10:00:00Z",
-        &["move", &id, "e4"],
-        Some(&smtp),
-    ));
-    ok(&pbem(
-        alice,
-        "2026-11-01T10:00:00Z",
-        &["send", &id],
-        Some(&smtp),
-    ));
+    // `player` moves `token` and sends it at `now`; returns what the send said.
+    let move_and_send = |player: &Player, now: &str, token: &str| {
+        ok(&pbem(player, now, &["move", &id, token], Some(&smtp)));
+        ok(&pbem(player, now, &["send", &id], Some(&smtp)))
+    };
+    move_and_send(alice, "2026-11-01T10:00:00Z", "e4");
     relay(&smtp, &imap, &mut relayed);
     let synced = ok(&pbem(bob, "2026-11-01T10:10:00Z", &["sync"], Some(&smtp)));
     assert!(synced.contains("last turn 1. e4"), "{synced}");
@@ -1015,18 +1009,7 @@ fn a_turn_typed_from_a_phone_comes_back_to_its_author_through_smtp_and_imap() {
         "{synced}"
     );
     // Alice answers with pbem; her mail carries Bob's typed turn back to him.
-    ok(&pbem(
-        alice,
-        "2026-11-01T11:10:00Z",
-        &["move", &id, "Nf3"],
-        Some(&smtp),
-    ));
-    let sent = ok(&pbem(
-        alice,
-        "2026-11-01T11:10:00Z",
-        &["send", &id],
-        Some(&smtp),
-    ));
+    let sent = move_and_send(alice, "2026-11-01T11:10:00Z", "Nf3");
     assert!(sent.contains(&format!("sent {id} (ply 3)")), "{sent}");
     relay(&smtp, &imap, &mut relayed);
     let synced = ok(&pbem(bob, "2026-11-01T12:00:00Z", &["sync"], Some(&smtp)));
@@ -1039,18 +1022,7 @@ fn a_turn_typed_from_a_phone_comes_back_to_its_author_through_smtp_and_imap() {
     );
     assert!(synced.contains(&format!("changed: {id}")), "{synced}");
     // The game goes on by pbem, both copies the same.
-    ok(&pbem(
-        bob,
-        "2026-11-01T12:10:00Z",
-        &["move", &id, "d6"],
-        Some(&smtp),
-    ));
-    ok(&pbem(
-        bob,
-        "2026-11-01T12:10:00Z",
-        &["send", &id],
-        Some(&smtp),
-    ));
+    move_and_send(bob, "2026-11-01T12:10:00Z", "d6");
     relay(&smtp, &imap, &mut relayed);
     let synced = ok(&pbem(alice, "2026-11-01T13:00:00Z", &["sync"], Some(&smtp)));
     assert!(
