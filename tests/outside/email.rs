@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use mail_parser::MimeHeaders;
 
-use crate::smtp::{self, Options, SmtpServer};
+use crate::smtp::{self, Options, PASSWORD_VARIABLE, SmtpServer};
 use crate::support::homes::{Homes, Player, count, maildir, ok, text};
 use crate::support::homes::{assert_error, assert_refused};
 use crate::{Need, Test};
@@ -24,18 +24,6 @@ pub fn tests() -> Vec<Test> {
     ]
 }
 
-const PASSWORD_VARIABLE: &str = "PBEM_TEST_SMTP_PASSWORD";
-
-/// The smtp section of a config file for this server.
-fn smtp_config(server: &SmtpServer) -> String {
-    format!(
-        "smtp:\n  host: 127.0.0.1\n  port: {}\n  security: starttls\n  user: {}\n  password_env: {PASSWORD_VARIABLE}\n  ca_file: {}\n  timeout_seconds: 10\n",
-        server.port,
-        server.user,
-        server.ca_file.display()
-    )
-}
-
 /// Points a player's config at another port (the server restarted elsewhere).
 fn repoint(player: &Player, server: &SmtpServer) {
     let config = std::fs::read_to_string(player.config()).unwrap();
@@ -44,7 +32,11 @@ fn repoint(player: &Player, server: &SmtpServer) {
         .take_while(|line| !line.starts_with("smtp:"))
         .map(|line| format!("{line}\n"))
         .collect();
-    std::fs::write(player.config(), format!("{kept}{}", smtp_config(server))).unwrap();
+    std::fs::write(
+        player.config(),
+        format!("{kept}{}", server.config_section()),
+    )
+    .unwrap();
 }
 
 /// Starts a test SMTP server that fails as `options` say, points the player's config at
@@ -175,7 +167,7 @@ fn assert_carries_the_picture(mails: &[Vec<u8>]) {
 fn a_cards_game_is_played_by_mail_through_an_attempt_a_tie_and_the_reshuffle() {
     for mode in ["cards", "cards2"] {
         let server = smtp::start(&format!("wickets_{mode}_by_mail"), Options::default());
-        let homes = Homes::new(&format!("wickets-{mode}-mail"), &smtp_config(&server));
+        let homes = Homes::new(&format!("wickets-{mode}-mail"), &server.config_section());
         let fen = format!(
             "7k/7p/8/8/8/8/PPP5/3QK2b w - - -,- e1,h8 d1,h1 \
              {mode}/C1C2C3C4C5C6C7C8C9C10D1D2D3D4D5D6D7D8D9 0 1"
@@ -241,7 +233,7 @@ fn a_cards_game_is_played_by_mail_through_an_attempt_a_tie_and_the_reshuffle() {
 
 fn two_players_play_a_whole_game_by_mail() {
     let server = smtp::start("two_players_play_a_whole_game_by_mail", Options::default());
-    let homes = Homes::new("by-mail", &smtp_config(&server));
+    let homes = Homes::new("by-mail", &server.config_section());
     let check = ok(&pbem(
         &homes.alice,
         &server,
@@ -315,7 +307,7 @@ fn two_players_play_a_whole_game_by_mail() {
 
 fn a_repeated_an_older_and_a_forged_mail_change_nothing() {
     let server = smtp::start("a_repeated_an_older_and_a_forged_mail", Options::default());
-    let homes = Homes::new("repeats", &smtp_config(&server));
+    let homes = Homes::new("repeats", &server.config_section());
     let id = homes.start("2026-11-01T09:00:00Z", &[]);
     play(&homes.alice, &server, "2026-11-01T10:00:00Z", &id, "e4");
     ok(&pbem(
@@ -376,7 +368,7 @@ fn a_repeated_an_older_and_a_forged_mail_change_nothing() {
 
 fn with_a_secret_only_authenticated_mail_is_taken_in() {
     let server = smtp::start("with_a_secret", Options::default());
-    let homes = Homes::new("secret", &smtp_config(&server));
+    let homes = Homes::new("secret", &server.config_section());
     let output = homes.run_new("2026-11-01T09:00:00Z", &["--secret"]);
     let path = PathBuf::from(ok(&output).trim());
     let id = path.file_stem().unwrap().to_str().unwrap().to_owned();
@@ -451,7 +443,7 @@ fn a_failed_send_waits_in_the_outbox_and_a_retry_delivers_it_once() {
         },
     );
     let password = dropping.password;
-    let homes = Homes::new("outbox", &smtp_config(&dropping));
+    let homes = Homes::new("outbox", &dropping.config_section());
     let id = homes.start("2026-11-01T09:00:00Z", &[]);
     ok(&pbem(
         &homes.alice,
@@ -561,7 +553,7 @@ fn a_failed_send_waits_in_the_outbox_and_a_retry_delivers_it_once() {
 /// proven fair".
 fn a_dice_two_game_by_real_mail_is_proven_fair_on_both_sides() {
     let server = smtp::start("wickets_dice_by_mail", Options::default());
-    let homes = Homes::new("wickets-dice-mail", &smtp_config(&server));
+    let homes = Homes::new("wickets-dice-mail", &server.config_section());
     let id = homes.start(
         "2026-11-01T09:00:00Z",
         &["--variant", "wickets", "--decision", "Dice II"],
@@ -627,7 +619,7 @@ fn a_dice_two_game_by_real_mail_is_proven_fair_on_both_sides() {
 /// shows, both reveal their seeds, and each side's file validates "chance proven fair".
 fn a_cards_two_game_by_real_mail_is_proven_fair_on_both_sides() {
     let server = smtp::start("wickets_cards_fair_by_mail", Options::default());
-    let homes = Homes::new("wickets-cards-fair-mail", &smtp_config(&server));
+    let homes = Homes::new("wickets-cards-fair-mail", &server.config_section());
     let id = homes.start(
         "2026-11-01T09:00:00Z",
         &["--variant", "wickets", "--decision", "Cards II"],

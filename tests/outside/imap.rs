@@ -393,7 +393,7 @@ fn configure(player: &Player, sections: &str) {
 fn pbem(player: &Player, now: &str, args: &[&str], smtp: Option<&SmtpServer>) -> Output {
     let mut env = vec![(PASSWORD_VARIABLE, PASSWORD)];
     if let Some(server) = smtp {
-        env.push(("PBEM_TEST_SMTP_PASSWORD", server.password));
+        env.push((smtp::PASSWORD_VARIABLE, server.password));
     }
     player.run_with(now, args, &env)
 }
@@ -704,12 +704,7 @@ fn two_players_play_a_short_game_with_pbem_sync_through_smtp_and_imap() {
     let imap = start("sync");
     let smtp = smtp::start("sync", Options::default());
     let homes = Homes::new("imap-sync", "");
-    let smtp_section = format!(
-        "smtp:\n  host: 127.0.0.1\n  port: {}\n  security: starttls\n  user: {}\n  password_env: PBEM_TEST_SMTP_PASSWORD\n  ca_file: {}\n  timeout_seconds: 10\n",
-        smtp.port,
-        smtp.user,
-        smtp.ca_file.display()
-    );
+    let smtp_section = smtp.config_section();
     configure(
         &homes.alice,
         &format!(
@@ -968,12 +963,7 @@ fn a_turn_typed_from_a_phone_comes_back_to_its_author_through_smtp_and_imap() {
     let imap = start("typed-back");
     let smtp = smtp::start("typed-back", Options::default());
     let homes = Homes::new("imap-typed-back", "");
-    let smtp_section = format!(
-        "smtp:\n  host: 127.0.0.1\n  port: {}\n  security: starttls\n  user: {}\n  password_env: PBEM_TEST_SMTP_PASSWORD\n  ca_file: {}\n  timeout_seconds: 10\n",
-        smtp.port,
-        smtp.user,
-        smtp.ca_file.display()
-    );
+    let smtp_section = smtp.config_section();
     for (player, user) in [
         (&homes.alice, "alice@example.org"),
         (&homes.bob, "bob@example.org"),

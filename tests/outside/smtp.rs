@@ -67,7 +67,22 @@ pub struct SmtpServer {
     _stdin: ChildStdin,
 }
 
+/// The environment variable that the configs of [`SmtpServer::config_section`] read the
+/// password from.
+pub const PASSWORD_VARIABLE: &str = "PBEM_TEST_SMTP_PASSWORD";
+
 impl SmtpServer {
+    /// The smtp section of a config file for this server (STARTTLS, its user, the
+    /// password from [`PASSWORD_VARIABLE`], its CA file, a short timeout).
+    pub fn config_section(&self) -> String {
+        format!(
+            "smtp:\n  host: 127.0.0.1\n  port: {}\n  security: starttls\n  user: {}\n  password_env: {PASSWORD_VARIABLE}\n  ca_file: {}\n  timeout_seconds: 10\n",
+            self.port,
+            self.user,
+            self.ca_file.display()
+        )
+    }
+
     /// Settings that reach this server as `security` with its user and password, the
     /// CA file and a short timeout.
     pub fn settings(&self, security: Security) -> SmtpSettings {
