@@ -16,6 +16,7 @@ mod cli;
 mod convert;
 mod fair_cards;
 mod fair_dice;
+mod links;
 mod lost;
 mod mail;
 mod mistyped;
