@@ -13,6 +13,7 @@ mod chesica;
 mod chess;
 mod chesscala;
 mod cli;
+mod config_file;
 mod convert;
 mod fair_cards;
 mod fair_dice;
