@@ -73,7 +73,13 @@ pub fn run(
                 .parent()
                 .filter(|parent| !parent.as_os_str().is_empty())
             {
-                std::fs::create_dir_all(parent).map_err(|source| CliError::Io {
+                // Folders made here are the user's alone, whatever the umask: pbem refuses
+                // a config in a folder others can write (cli::home).
+                let mut builder = std::fs::DirBuilder::new();
+                builder.recursive(true);
+                #[cfg(unix)]
+                std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+                builder.create(parent).map_err(|source| CliError::Io {
                     path: parent.display().to_string(),
                     source,
                 })?;
@@ -102,11 +108,10 @@ pub fn run(
             };
             let text = Settings::template(name, email, shared_folder)
                 .map_err(|error| CliError::Usage(format!("cannot write the config: {error}")))?;
-            crate::store::write_atomically(&path, text.as_bytes()).map_err(|source| {
-                CliError::Io {
-                    path: path.display().to_string(),
-                    source,
-                }
+            // Mode 600: pbem refuses a config file others can write (cli::home).
+            crate::store::write_private(&path, text.as_bytes()).map_err(|source| CliError::Io {
+                path: path.display().to_string(),
+                source,
             })?;
             writeln!(out, "{}", path.display())?;
             Ok(Status::Ok)

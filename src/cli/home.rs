@@ -1,5 +1,7 @@
 //! The player's home: the config file and what it names (games folder, outbox), loaded
-//! once for the commands that play by mail, and the current time.
+//! once for the commands that play by mail, and the current time. A config file that
+//! others can write (or replace) is refused, as ssh refuses its own: see
+//! `check_only_yours`.
 //!
 //! The commands that change the player's data open the home with [`Home::open`]: it
 //! takes the data lock (waiting up to `PBEM_LOCK_WAIT` seconds, 5 by default, for
@@ -73,6 +75,7 @@ impl Home {
                 }
             }
         })?;
+        check_only_yours(&path)?;
         let settings = Settings::from_yaml(&text, &path, home_dir().as_deref())
             .map_err(|error| CliError::Usage(error.to_string()))?;
         Ok(Home {
@@ -138,6 +141,68 @@ impl Home {
         }
         Ok(())
     }
+}
+
+/// Refuses a config file that someone other than the user (or root) owns or may write,
+/// or that lies in a folder others may write without the sticky bit (so they could put
+/// another file in its place), as ssh does with its own files: the config names the
+/// `password_command` that pbem runs, the mail servers it gives passwords to and the
+/// folders it writes. Links are followed: the file read and its real folder are checked.
+#[cfg(unix)]
+fn check_only_yours(path: &Path) -> Result<(), CliError> {
+    use std::os::unix::fs::MetadataExt;
+    let io_error = |at: &Path| {
+        let at = at.display().to_string();
+        move |source| CliError::Io { path: at, source }
+    };
+    let real = std::fs::canonicalize(path).map_err(io_error(path))?;
+    let file = std::fs::metadata(&real).map_err(io_error(&real))?;
+    let user = rustix::process::geteuid().as_raw();
+    let shown = path.display();
+    let why = "pbem runs its password_command and trusts the servers and folders it names";
+    if file.uid() != user && file.uid() != 0 {
+        return Err(CliError::Usage(format!(
+            "config file {shown} belongs to another user (uid {}), and {why}: pbem reads only \
+             a config file of yours (copy it to a file of your own, then `chmod 600` it)",
+            file.uid()
+        )));
+    }
+    if file.mode() & 0o022 != 0 {
+        let mode = file.mode() & 0o777;
+        return Err(CliError::Usage(format!(
+            "config file {shown} can be written by others (mode {mode:o}), and {why}: pbem \
+             refuses it until it is yours alone (`chmod 600 {shown}`, and read it over)"
+        )));
+    }
+    let Some(folder) = real.parent() else {
+        return Ok(());
+    };
+    let holder = std::fs::metadata(folder).map_err(io_error(folder))?;
+    let sticky = holder.mode() & 0o1000 != 0;
+    if holder.uid() != user && holder.uid() != 0 && !sticky {
+        return Err(CliError::Usage(format!(
+            "config file {shown} is in {}, a folder of another user (uid {}) who could put \
+             another file in its place, and {why}: keep the config in a folder of yours \
+             (`--config PATH`, or move it and `chmod 600` it)",
+            folder.display(),
+            holder.uid()
+        )));
+    }
+    if holder.mode() & 0o022 != 0 && !sticky {
+        let mode = holder.mode() & 0o777;
+        return Err(CliError::Usage(format!(
+            "config file {shown} is in {}, a folder others can write (mode {mode:o}) and so \
+             put another file in its place, and {why}: `chmod go-w {}` (and `chmod 600 {shown}`)",
+            folder.display(),
+            folder.display()
+        )));
+    }
+    Ok(())
+}
+
+#[cfg(not(unix))]
+fn check_only_yours(_path: &Path) -> Result<(), CliError> {
+    Ok(())
 }
 
 /// How long to wait for another pbem: `PBEM_LOCK_WAIT` seconds, else 5.

@@ -8,7 +8,11 @@
 //!   rename. A crash leaves the old file or the new one, and at worst a stale temporary
 //!   file, which [`remove_stale_temporaries`] removes at the next start.
 //! - A symbolic link is followed (link by link, so a dangling link works too) and its
-//!   final target is replaced: the link stays a link.
+//!   final target is replaced: the link stays a link. pbem follows a link only where the
+//!   kernel would for this user under Linux's `fs.protected_symlinks` ([`may_follow`]):
+//!   in a sticky folder anyone can write (`/tmp`), a link owned by someone other than the
+//!   user and the folder's owner is refused, so a link planted there by another user
+//!   cannot make pbem overwrite or create the file it points to.
 //! - Anything that exists and is not a regular file (a FIFO, a device node, a socket, a
 //!   folder) is refused: pbem never replaces it with a regular file.
 //! - A file with more than one hard link is refused: renaming over it would cut it off
@@ -61,6 +65,7 @@ pub fn resolve_links(path: &Path) -> io::Result<PathBuf> {
     for _ in 0..MAX_LINKS {
         match fs::symlink_metadata(&current) {
             Ok(metadata) if metadata.file_type().is_symlink() => {
+                check_followable(&current, &metadata)?;
                 let target = fs::read_link(&current)?;
                 current = match current.parent() {
                     Some(parent) if target.is_relative() => parent.join(target),
@@ -75,6 +80,59 @@ pub fn resolve_links(path: &Path) -> io::Result<PathBuf> {
     Err(refused(format!(
         "more than {MAX_LINKS} symbolic links in a row (a loop?)"
     )))
+}
+
+/// Whether the kernel would follow a symbolic link owned by `link_owner`, in a folder
+/// owned by `folder_owner` with permission bits `folder_mode`, for the user `user`: the
+/// rule of Linux's `fs.protected_symlinks`, which applies to root too. A link is followed
+/// when its folder is not both sticky and writable by anyone, or when the link belongs to
+/// the user or to the folder's owner.
+#[must_use]
+pub fn may_follow(link_owner: u32, folder_owner: u32, folder_mode: u32, user: u32) -> bool {
+    const STICKY: u32 = 0o1000;
+    const OTHERS_WRITE: u32 = 0o002;
+    let sticky_and_open = folder_mode & STICKY != 0 && folder_mode & OTHERS_WRITE != 0;
+    !sticky_and_open || link_owner == user || link_owner == folder_owner
+}
+
+/// Refuses to follow the symbolic link at `link` (whose own metadata is `metadata`) where
+/// [`may_follow`] says the kernel would not.
+#[cfg(unix)]
+fn check_followable(link: &Path, metadata: &fs::Metadata) -> io::Result<()> {
+    use std::os::unix::fs::MetadataExt;
+    let folder = match link.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    let folder_metadata = fs::metadata(folder)?;
+    let user = rustix::process::geteuid().as_raw();
+    if may_follow(
+        metadata.uid(),
+        folder_metadata.uid(),
+        folder_metadata.mode(),
+        user,
+    ) {
+        return Ok(());
+    }
+    Err(io::Error::new(
+        io::ErrorKind::PermissionDenied,
+        format!(
+            "{} is a symbolic link owned by another user (uid {}) in {}, a sticky folder \
+             anyone can write (owned by uid {}): pbem follows such a link only when it \
+             belongs to you or to the folder's owner, as the kernel does \
+             (fs.protected_symlinks), so the link and what it points to are left as they \
+             are (write to another name, or remove the link)",
+            link.display(),
+            metadata.uid(),
+            folder.display(),
+            folder_metadata.uid()
+        ),
+    ))
+}
+
+#[cfg(not(unix))]
+fn check_followable(_link: &Path, _metadata: &fs::Metadata) -> io::Result<()> {
+    Ok(())
 }
 
 /// Checks that [`write_atomically`] would replace `path` (a regular file with one link,
@@ -276,6 +334,37 @@ mod tests {
         write_private(&secret, b"s").unwrap();
         assert_eq!(mode(&secret), 0o600);
         fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn links_are_followed_where_the_kernel_would_follow_them() {
+        const USER: u32 = 1000;
+        const OTHER: u32 = 65534;
+        const ROOT: u32 = 0;
+        // (link owner, folder owner, folder mode, user, followed)
+        let cases = [
+            // A sticky folder anyone can write (/tmp): only the user's or the owner's links.
+            (OTHER, ROOT, 0o1777, USER, false),
+            (OTHER, ROOT, 0o1777, ROOT, false),
+            (USER, ROOT, 0o1777, USER, true),
+            (ROOT, ROOT, 0o1777, USER, true),
+            (OTHER, OTHER, 0o1777, USER, true),
+            // Even in the user's own sticky folder: the link's owner is what counts.
+            (OTHER, USER, 0o1777, USER, false),
+            (OTHER, ROOT, 0o41777, USER, false),
+            // Not sticky, or not writable by others: the kernel follows any link.
+            (OTHER, ROOT, 0o0777, USER, true),
+            (OTHER, ROOT, 0o1775, USER, true),
+            (OTHER, ROOT, 0o1770, USER, true),
+            (OTHER, OTHER, 0o0755, USER, true),
+        ];
+        for (link, folder, mode, user, followed) in cases {
+            assert_eq!(
+                may_follow(link, folder, mode, user),
+                followed,
+                "link {link}, folder {folder} mode {mode:o}, user {user}"
+            );
+        }
     }
 
     #[test]
