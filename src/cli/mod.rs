@@ -89,7 +89,7 @@ Examples:
 
 Playing by email (see README.md):
   pbem config init --name Alice --email alice@example.org
-  pbem new --opponent "Bob <bob@example.org>"   you play White; --as black for Black
+  pbem new --opponent \"Bob <bob@example.org>\"   you play White; --as black for Black
   pbem move GAME e4 && pbem send GAME
   pbem sync && pbem status                    send the outbox, take in new mail, list your games
 
