@@ -84,11 +84,14 @@ fn play_to_attempt(name: &str) -> (Homes, String) {
         &["move", &id, &format!("Nxe5:w9_c{}", white[0])],
     ));
     post(alice, bob, "2026-11-07T10:01:00Z", &id, "lead");
+    // (A tie asks both for another card: as many ties as the deal makes, not a fixed
+    // number of cards, until the attempt is decided.)
     let mut turn = (bob, alice);
-    for k in 0..8 {
+    for k in 0.. {
         let Some(card) = awaited_card(turn.0, &id) else {
             break;
         };
+        assert!(k < 40, "40 cards without a decision");
         ok(&turn.0.run("2026-11-08T10:00:00Z", &["move", &id, &card]));
         post(
             turn.0,
@@ -188,7 +191,11 @@ fn a_swapped_card_or_an_edited_key_in_a_mail_is_refused_with_the_ply() {
     let (homes, id, lead) = to_the_lead("fair-cards-tamper");
     let (alice, bob) = (&homes.alice, &homes.bob);
     let reply = awaited_card(bob, &id).unwrap();
+    // Black's hand as Bob's pbem shows it, before its reply and after (with the card drawn
+    // in its place, once known).
+    let mut held = hand(bob, &id);
     ok(&bob.run("2026-11-08T10:00:00Z", &["move", &id, &reply]));
+    held.extend(hand(bob, &id));
     let bob_file = game_path(bob, &id);
     let record = std::fs::read_to_string(&bob_file).unwrap();
     let forge = |forged: &str, name: &str| {
@@ -199,24 +206,41 @@ fn a_swapped_card_or_an_edited_key_in_a_mail_is_refused_with_the_ply() {
         assert_eq!(refused.status.code(), Some(1), "{said}");
         said
     };
-    // Another card of the same suit and value class in place of Black's reply: one Black
-    // does not hold at that position.
+    // Another card in place of Black's reply, and only of the reply (White's lead stays):
+    // one Black does not hold and nobody has played, of the reply's value in another suit
+    // where there is one (so that the pair is judged alike), else any such card.
     let token = record
         .split_whitespace()
         .find(|word| word.starts_with(&format!("Nxe5:w9_c{lead}_c")))
         .unwrap_or_else(|| panic!("{record}"))
         .to_owned();
-    // (The same value in another suit, so that the pair is judged alike.)
+    let (head, last) = token.rsplit_once("_c").unwrap();
+    assert_eq!(head, format!("Nxe5:w9_c{lead}"), "{token}");
+    let check = last
+        .strip_prefix(reply.as_str())
+        .unwrap_or_else(|| panic!("{token}"));
+    assert!(["", "+", "#"].contains(&check), "{token}");
+    let suits = ["C", "D", "H", "S"];
     let value = &reply[1..];
-    let swapped = ["C", "D", "H", "S"]
+    let swapped = suits
         .iter()
         .map(|suit| format!("{suit}{value}"))
-        .find(|card| *card != reply && *card != lead)
+        .chain(
+            suits
+                .iter()
+                .flat_map(|suit| (1..=10).map(move |v| format!("{suit}{v}"))),
+        )
+        .find(|card| *card != reply && *card != lead && !held.contains(card))
         .unwrap();
-    let forged_token = token.replacen(&format!("_c{reply}"), &format!("_c{swapped}"), 1);
-    let said = forge(&record.replace(&token, &forged_token), "f1");
-    assert!(said.contains("ply 7:"), "{said}");
-    assert!(said.contains("(a swapped card)"), "{said}");
+    let forged_token = format!("{head}_c{swapped}{check}");
+    let forged = record.replace(&token, &forged_token);
+    assert_ne!(forged, record);
+    let said = forge(&forged, "f1");
+    assert!(
+        said.contains(&format!("ply 7: Black plays {swapped}, but position "))
+            && said.contains(&format!(" of its hand holds {reply} (a swapped card)")),
+        "{said}"
+    );
     // Black's opening key for its reply, edited.
     let words: Vec<&str> = record.split_whitespace().collect();
     let at = words
