@@ -68,7 +68,9 @@ fn wide(label: &[u8], seed: &[u8; 32], index: u64) -> [u8; 64] {
     hash.finalize().into()
 }
 
-/// A non-zero scalar from the seed (zero has probability 2^-252; skipped all the same).
+/// A non-zero scalar from the seed (zero has probability 2^-252; skipped all the same):
+/// `H(label, index)` of notation/fair-chance.md, which hashes `1024 × index + r` (not
+/// `index`) for `r` = 0, 1, ... Recorded games depend on these bytes.
 fn scalar(label: &[u8], seed: &[u8; 32], index: u64) -> Scalar {
     (0..)
         .map(|round: u64| {

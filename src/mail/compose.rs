@@ -34,10 +34,13 @@
 //! Headers: `From`, `To`, `Date`, `Subject` (`[pbem <game>] <move> (<White> - <Black>)`),
 //! `Message-ID` ([`message_id`] of the game, ply and turns), for every turn after the start
 //! `In-Reply-To` (the previous turn's id) and `References` (the start's id and the
-//! previous one), `X-Pbem-Game` and `User-Agent`.
+//! previous one), `X-Pbem-Game` and `User-Agent`. A `Subject`, `From` or `To` with a
+//! line longer than 78 characters as lettre writes it (a long name) is written instead as
+//! RFC 2047 encoded-words on folded lines.
 
 use std::time::SystemTime;
 
+use email_encoding::headers::writer::EmailWriter;
 use lettre::message::header::{ContentTransferEncoding, ContentType, HeaderName, HeaderValue};
 use lettre::message::{Attachment, Body, Mailbox as LettreMailbox, Message, MultiPart, SinglePart};
 use sha2::{Digest, Sha256};
@@ -217,10 +220,10 @@ fn compose_inner(outgoing: &Outgoing, picture: Option<&[u8]>) -> Result<Vec<u8>,
 
     let this_id = message_id(game_id, &record, ply);
     let mut builder = Message::builder()
-        .from(from)
-        .to(to)
+        .from(from.clone())
+        .to(to.clone())
         .date(SystemTime::from(outgoing.date))
-        .subject(subject)
+        .subject(subject.clone())
         .message_id(Some(this_id.clone()))
         .raw_header(HeaderValue::new(
             HeaderName::new_from_ascii_str(GAME_HEADER),
@@ -280,11 +283,88 @@ fn compose_inner(outgoing: &Outgoing, picture: Option<&[u8]>) -> Result<Vec<u8>,
             )
         }
     };
-    let message = message.map_err(|error| ComposeError::Build {
+    let mut message = message.map_err(|error| ComposeError::Build {
         game_id: game_id.to_owned(),
         reason: error.to_string(),
     })?;
-    Ok(message.formatted())
+    Ok(fold_long_lines(&mut message, &subject, &from, &to))
+}
+
+/// The longest header line RFC 5322 asks for (it allows 998).
+const LONGEST_LINE: usize = 78;
+
+/// The mail's bytes, with `Subject`, `From` and `To` rewritten where lettre leaves a
+/// line longer than [`LONGEST_LINE`]. lettre folds a header at its spaces and writes the
+/// words that are not ASCII as RFC 2047 encoded-words split to fit a line, but it writes
+/// an ASCII word whole and an address on the line of the name's last word: a name of
+/// 5000 letters made a `To:` line of 5000 characters, over the 998 RFC 5322 allows. Such
+/// a header is written instead as encoded-words of at most 75 characters on folded lines
+/// (what lettre does for words that are not ASCII), which readers decode back to the
+/// same text, the address on a line of its own.
+fn fold_long_lines(
+    message: &mut Message,
+    subject: &str,
+    from: &LettreMailbox,
+    to: &LettreMailbox,
+) -> Vec<u8> {
+    let bytes = message.formatted();
+    let long = fields_with_long_lines(&bytes);
+    if long.is_empty() {
+        return bytes;
+    }
+    let headers = message.headers_mut();
+    if long.contains(&"subject".to_owned()) {
+        headers.insert_raw(encoded_header("Subject", subject, None));
+    }
+    for (name, mailbox) in [("From", from), ("To", to)] {
+        // An address alone cannot be folded (and is at most 254 characters).
+        if let Some(text) = mailbox.name.as_deref()
+            && long.contains(&name.to_ascii_lowercase())
+        {
+            headers.insert_raw(encoded_header(name, text, Some(mailbox)));
+        }
+    }
+    message.formatted()
+}
+
+/// The names (in lower case) of the header fields that have a line longer than
+/// [`LONGEST_LINE`].
+fn fields_with_long_lines(mail: &[u8]) -> Vec<String> {
+    let end = mail
+        .windows(4)
+        .position(|window| window == b"\r\n\r\n")
+        .unwrap_or(mail.len());
+    let mut field = String::new();
+    let mut long = Vec::new();
+    for line in mail[..end].split(|&byte| byte == b'\n') {
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        if !line.starts_with(b" ") && !line.starts_with(b"\t") {
+            let name = line.split(|&byte| byte == b':').next().unwrap_or_default();
+            field = String::from_utf8_lossy(name).to_ascii_lowercase();
+        }
+        if line.len() > LONGEST_LINE && !long.contains(&field) {
+            long.push(field.clone());
+        }
+    }
+    long
+}
+
+/// A header whose text (a mailbox's name, then its address) is written as encoded-words.
+fn encoded_header(name: &'static str, text: &str, mailbox: Option<&LettreMailbox>) -> HeaderValue {
+    use std::fmt::Write as _;
+    let mut encoded = String::new();
+    {
+        let mut writer = EmailWriter::new(&mut encoded, name.len() + ": ".len(), 0, false);
+        // Writing to a String does not fail.
+        let _ = email_encoding::headers::rfc2047::encode(text, &mut writer);
+        if let Some(mailbox) = mailbox {
+            let _ = writer.new_line();
+            writer.space();
+            let _ = write!(writer, "<{}>", mailbox.email);
+        }
+    }
+    let raw = mailbox.map_or_else(|| text.to_owned(), ToString::to_string);
+    HeaderValue::dangerous_new_pre_encoded(HeaderName::new_from_ascii_str(name), raw, encoded)
 }
 
 /// The players as the subject and the first line of the body name them.

@@ -126,11 +126,36 @@ fn state<G: Game>(position: &G) -> String {
     }
 }
 
-/// JSON text safe inside a `<script>` element.
+/// JSON text safe inside a `<script>` element. An HTML5 parser leaves a script's text
+/// only at `</script` and changes how it reads the rest after `<!--` (a later `<script`
+/// would then make it pass over the real `</script>`), in any letter case. JSON has `<`
+/// only inside strings, where `<\/` and `\u003c` read back as `</` and `<`: every `</`
+/// becomes `<\/` (the pictures' end tags, one byte more each) and every `<!` and
+/// `<script` becomes `\u003c!` and `\u003cscript`, so the parser sees none of the three.
 fn json(value: &impl serde::Serialize) -> String {
-    serde_json::to_string(value)
-        .unwrap_or_else(|_| "null".to_owned())
-        .replace("</", "<\\/")
+    let text = serde_json::to_string(value).unwrap_or_else(|_| "null".to_owned());
+    let mut out = String::with_capacity(text.len() + text.len() / 16);
+    let mut rest = text.as_str();
+    while let Some(at) = rest.find('<') {
+        out.push_str(&rest[..at]);
+        let after = &rest.as_bytes()[at + 1..];
+        if after.first() == Some(&b'/') {
+            out.push_str("<\\/");
+            rest = &rest[at + 2..];
+            continue;
+        }
+        let opens_script = after
+            .get(..6)
+            .is_some_and(|name| name.eq_ignore_ascii_case(b"script"));
+        if after.first() == Some(&b'!') || opens_script {
+            out.push_str("\\u003c");
+        } else {
+            out.push('<');
+        }
+        rest = &rest[at + 1..];
+    }
+    out.push_str(rest);
+    out
 }
 
 const STYLE: &str = "\

@@ -438,3 +438,108 @@ fn the_end_of_a_game_arrives_in_words() {
         assert!(!said.contains("the game is over"), "{said}");
     }
 }
+
+/// Names far longer than a header line, as one word (which lettre writes whole), as long
+/// words between spaces, with quotes and backslashes (which a quoted string escapes), and
+/// not ASCII: `pbem new` takes them, and every header line of the mails that `send
+/// --dry-run` writes stays within the 78 characters RFC 5322 asks for (998 at most), while
+/// the headers and the record read back to the names as given and Bob's pbem takes the
+/// mails in with the names intact.
+#[test]
+fn long_names_are_folded_in_the_headers_and_read_back_intact() {
+    let names = [
+        "A".repeat(5000),
+        format!("Ann{} ", "n".repeat(97))
+            .repeat(50)
+            .trim()
+            .to_owned(),
+        "O\"Brien\\".repeat(600),
+        "Émile".repeat(1000),
+        "Ann Lee ".repeat(625).trim().to_owned(),
+    ];
+    for (number, white) in names.iter().enumerate() {
+        let black = format!("B{white}");
+        let homes = Homes::new(&format!("long-name-{number}"), "");
+        // Alice's own name too (the mails' From), as JSON, a YAML double-quoted string.
+        std::fs::write(
+            homes.alice.config(),
+            format!(
+                "player:\n  name: {}\n  email: alice@example.org\n",
+                serde_json::to_string(white).unwrap()
+            ),
+        )
+        .unwrap();
+        let output = homes.alice.run(
+            "2026-11-01T09:00:00Z",
+            &[
+                "new",
+                "--white",
+                white,
+                "--white-email",
+                "alice@example.org",
+                "--black",
+                &black,
+                "--black-email",
+                "bob@example.org",
+            ],
+        );
+        let path = PathBuf::from(ok(&output).trim());
+        let id = path.file_stem().unwrap().to_str().unwrap().to_owned();
+        let drafts = homes.alice.dir.join("drafts");
+        let drafts = drafts.to_str().unwrap();
+        let start = ok(&homes
+            .alice
+            .run("2026-11-01T09:00:00Z", &["send", "--dry-run", drafts, &id]));
+        ok(&homes
+            .alice
+            .run("2026-11-01T10:00:00Z", &["move", &id, "e4"]));
+        let first = ok(&homes
+            .alice
+            .run("2026-11-01T10:00:00Z", &["send", "--dry-run", drafts, &id]));
+        for (mail, subject) in [(start.trim(), "new game of Chess"), (first.trim(), "1. e4")] {
+            let bytes = std::fs::read(mail).unwrap();
+            let end = bytes
+                .windows(4)
+                .position(|w| w == b"\r\n\r\n")
+                .expect("a blank line after the headers");
+            for line in bytes[..end].split(|&b| b == b'\n') {
+                let line = line.strip_suffix(b"\r").unwrap_or(line);
+                assert!(
+                    line.len() <= 78,
+                    "name {number}: a header line of {} octets: {}",
+                    line.len(),
+                    String::from_utf8_lossy(&line[..line.len().min(120)])
+                );
+            }
+            let message = mail_parser::MessageParser::default()
+                .parse(&bytes)
+                .expect("the mail parses");
+            let name = |address: Option<&mail_parser::Address>| {
+                address
+                    .and_then(|a| a.first())
+                    .and_then(|a| a.name())
+                    .map(str::to_owned)
+            };
+            // Compared as booleans: a failure would print 5000 characters otherwise.
+            assert!(
+                name(message.from()).as_ref() == Some(white),
+                "name {number}: From"
+            );
+            assert!(
+                name(message.to()).as_ref() == Some(&black),
+                "name {number}: To"
+            );
+            let expected = format!("[pbem {id}] {subject} ({white} - {black})");
+            assert!(
+                message.subject() == Some(expected.as_str()),
+                "name {number}: Subject"
+            );
+            ok(&homes.bob.run("2026-11-01T11:00:00Z", &["receive", mail]));
+        }
+        let record = std::fs::read_to_string(crate::support::homes::game_path(&homes.bob, &id))
+            .expect("Bob's copy of the game");
+        let record = pbem::notation::parse_record(&record).expect("Bob's record reads");
+        assert!(record.tag("White") == Some(white.as_str()), "name {number}");
+        assert!(record.tag("Black") == Some(black.as_str()), "name {number}");
+    }
+}

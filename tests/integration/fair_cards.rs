@@ -620,3 +620,145 @@ fn the_completed_turn_is_taken_and_a_wrong_part_names_a_card_of_the_hand() {
         std::fs::read_to_string(game_path(bob, &id)).unwrap()
     );
 }
+
+/// A card key as `notation/fair-chance.md` ("Scalars") defines it, written from the page
+/// alone: the first non-zero scalar of `SHA-512(label ‖ seed ‖ (1024 × i + r) as 8 bytes
+/// big-endian)`, the digest read little-endian modulo the group order.
+fn page_scalar(label: &str, seed: &[u8; 32], i: u64) -> curve25519_dalek::Scalar {
+    use sha2::{Digest, Sha512};
+    (0..)
+        .map(|r: u64| {
+            let mut hash = Sha512::new();
+            hash.update(label.as_bytes());
+            hash.update(seed);
+            hash.update((1024 * i + r).to_be_bytes());
+            curve25519_dalek::Scalar::from_bytes_mod_order_wide(&hash.finalize().into())
+        })
+        .find(|scalar| *scalar != curve25519_dalek::Scalar::ZERO)
+        .expect("a non-zero scalar")
+}
+
+/// The page's card point: `from_uniform_bytes(SHA-512("pbem card v1" ‖ 32 zero bytes ‖ c
+/// as 8 bytes big-endian))`.
+fn page_card(c: u64) -> curve25519_dalek::RistrettoPoint {
+    use sha2::{Digest, Sha512};
+    let mut hash = Sha512::new();
+    hash.update(b"pbem card v1");
+    hash.update([0u8; 32]);
+    hash.update(c.to_be_bytes());
+    curve25519_dalek::RistrettoPoint::from_uniform_bytes(&hash.finalize().into())
+}
+
+fn unbase64(text: &str) -> [u8; 32] {
+    use base64::Engine;
+    base64::engine::general_purpose::URL_SAFE_NO_PAD
+        .decode(text)
+        .expect("base64")
+        .try_into()
+        .expect("32 bytes")
+}
+
+/// A verifier written from `notation/fair-chance.md` (issue 32, point 4): the page states
+/// the card-key formula this test implements, and from the two seeds revealed in the
+/// bundled Cards game it recomputes every card key the record carries (`keys`, `open`)
+/// and opens every position of the final deck to a different card. The library's
+/// [`pbem::fair::deal::Dealer`] gives the same keys for every position, for the deal and
+/// for reshuffles 1 to 3, from several seeds.
+#[test]
+fn the_page_s_card_key_formula_is_the_code_s() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let page = std::fs::read_to_string(root.join("notation/fair-chance.md")).unwrap();
+    let page = page.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        page.contains(
+            "`SHA-512(label ‖ s ‖ (1024 × i + r) as 8 bytes big-endian)` for `r` = 0, 1, 2"
+        ),
+        "the page states the formula this test implements"
+    );
+
+    let game = std::fs::read_to_string(root.join("examples/wickets-cards.pgn")).unwrap();
+    let mut seeds = std::collections::HashMap::new();
+    let mut keys = Vec::new();
+    let mut mask3 = Vec::new();
+    for comment in game.split('{').skip(1) {
+        let comment = comment.split('}').next().unwrap();
+        let side = comment.split_whitespace().next().unwrap().to_owned();
+        for command in comment.split("[%deal ").skip(1) {
+            let words: Vec<&str> = command
+                .split(']')
+                .next()
+                .unwrap()
+                .split_whitespace()
+                .collect();
+            match words[0] {
+                "seed" => {
+                    seeds.insert(side.clone(), unbase64(words[1]));
+                }
+                "keys" | "open" => {
+                    for pair in words[1..].chunks(2) {
+                        let position: u64 = pair[0].parse().unwrap();
+                        keys.push((side.clone(), position, unbase64(pair[1])));
+                    }
+                }
+                "mask3" => mask3 = words[1..].iter().map(|word| unbase64(word)).collect(),
+                _ => {}
+            }
+        }
+    }
+    assert_eq!(seeds.len(), 2, "both seeds are revealed in the example");
+    assert!(keys.len() >= 20, "{} keys in the record", keys.len());
+    for (side, position, key) in &keys {
+        assert!(*position < 40, "the example has no reshuffle");
+        let computed = page_scalar("pbem deal card", &seeds[side], *position);
+        assert_eq!(
+            computed.to_bytes(),
+            *key,
+            "{side}'s key for position {position}"
+        );
+    }
+    assert_eq!(mask3.len(), 40);
+    let cards: Vec<u64> = (0..40)
+        .map(|position| {
+            let both = page_scalar("pbem deal card", &seeds["white"], position)
+                * page_scalar("pbem deal card", &seeds["black"], position);
+            let point = curve25519_dalek::ristretto::CompressedRistretto(mask3[position as usize])
+                .decompress()
+                .expect("a ristretto255 element");
+            let card = both.invert() * point;
+            (0..40)
+                .find(|&c| page_card(c) == card)
+                .unwrap_or_else(|| panic!("position {position} opens to no card"))
+        })
+        .collect();
+    let mut distinct = cards.clone();
+    distinct.sort_unstable();
+    distinct.dedup();
+    assert_eq!(distinct.len(), 40, "every card once: {cards:?}");
+
+    for seed in [seeds["white"], seeds["black"], [0; 32], [0xa5; 32]] {
+        let dealer = pbem::fair::deal::Dealer::from_seed(seed);
+        for i in 0..40 {
+            assert_eq!(
+                dealer.card_key(i),
+                page_scalar("pbem deal card", &seed, i as u64),
+                "position {i}"
+            );
+        }
+        for k in 1..=3u64 {
+            use sha2::{Digest, Sha512};
+            let mut hash = Sha512::new();
+            hash.update(b"pbem reshuffle v1");
+            hash.update(seed);
+            hash.update(k.to_be_bytes());
+            let reshuffled: [u8; 32] = hash.finalize()[..32].try_into().unwrap();
+            let dealer = dealer.reshuffle(k);
+            for i in 0..21 {
+                assert_eq!(
+                    dealer.card_key(i),
+                    page_scalar("pbem deal card", &reshuffled, i as u64),
+                    "reshuffle {k}, place {i}"
+                );
+            }
+        }
+    }
+}

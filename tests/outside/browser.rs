@@ -5,6 +5,9 @@
 //! Home and End, takes a screenshot after each step, and checks that the board picture
 //! changes, that the move list highlights the current turn, and that the browser's
 //! console shows no error. The screenshots are left in `target/browser-screenshots/`.
+//! Pages whose comments, tags and title hold markup (`<!--<script>`, `</script>` in any
+//! case) must parse, in the browser's HTML5 parser, to exactly the page's own script
+//! elements and show that markup as text.
 
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -18,7 +21,9 @@ use serde_json::{Value, json};
 use crate::{Need, Test};
 
 pub fn tests() -> Vec<Test> {
-    crate::tests![&[Need::Chromium]; replay_pages_step_through_every_game]
+    crate::tests![&[Need::Chromium];
+        replay_pages_step_through_every_game,
+        markup_in_comments_and_tags_stays_text]
 }
 
 /// The browser binary.
@@ -442,4 +447,107 @@ fn replay_pages_step_through_every_game() {
         assert!(errors.is_empty(), "{example}: console errors {errors:?}");
     }
     let _ = std::fs::remove_dir_all(&pages);
+}
+
+/// Text that would end or turn the page's script elements if the data carried it as it
+/// is: an HTML comment opener (which makes a following `<script` open a nested script
+/// that swallows the real `</script>`), end tags and start tags in any case. Each goes on
+/// a page of its own (a later `-->` would mend an earlier `<!--<script>`).
+const MARKUP: &[&str] = &[
+    "<!--<script>",
+    "<!--<SCRIPT>",
+    "<!-- <sCrIpT type=module",
+    "</script><script>document.title = 'broken'</script>",
+    "<SCRIPT src=x></SCRIPT>",
+    "</sCrIpT ><!--",
+    "<!--",
+    "a < b && c > d \\u003c \\/ <\\/script> \"quoted\"",
+];
+
+/// For each text of [`MARKUP`], a game whose comments (before the first move and after
+/// every move), tag values and page title hold it: the browser's HTML5 parser must find
+/// exactly the page's two script elements (the game's data and the page's script), every
+/// ply must be reachable, and each comment must read exactly as written.
+fn markup_in_comments_and_tags_stays_text() {
+    let dir = std::env::temp_dir().join(format!("pbem-browser-markup-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let driver = Driver::start();
+    let session = Session::open(&driver);
+    let moves = ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6"];
+    let query = "var s = document.querySelector('section.game');\
+         return { title: document.title, sections: document.querySelectorAll('section.game').length,\
+           scripts: Array.prototype.map.call(document.querySelectorAll('script'),\
+             function (e) { return [e.type, e.className]; }),\
+           heading: s ? s.querySelector('h2').textContent : null,\
+           subtitle: s ? s.querySelector('.subtitle').textContent : null,\
+           plies: s ? s.querySelectorAll('.ply').length : 0,\
+           ply: s ? Number(s.getAttribute('data-ply')) : -1,\
+           comment: s ? s.querySelector('.comment').textContent : null };";
+    let state_when = |ready: &dyn Fn(&Value) -> bool| {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let state = session.script(query);
+            if ready(&state) || Instant::now() > deadline {
+                return state;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    };
+    for (number, markup) in MARKUP.iter().enumerate() {
+        let tag = markup.replace('\\', "\\\\").replace('"', "\\\"");
+        let mut game = format!(
+            "[Event \"{tag}\"]\n[Site \"?\"]\n[Date \"2026.01.01\"]\n[White \"{tag}\"]\n\
+             [Black \"{tag}\"]\n[Result \"*\"]\n\n{{{markup}}}"
+        );
+        for (index, token) in moves.iter().enumerate() {
+            if index % 2 == 0 {
+                game.push_str(&format!(" {}.", index / 2 + 1));
+            }
+            game.push_str(&format!(" {token} {{{markup}}}"));
+        }
+        game.push_str(" *\n");
+        let source = dir.join(format!("markup-{number}.pgn"));
+        std::fs::write(&source, &game).expect("write the game");
+        let page = dir.join(format!("markup-{number}.html"));
+        let status = Command::new(env!("CARGO_BIN_EXE_pbem"))
+            .args(["html", "--title", markup, "-o"])
+            .arg(&page)
+            .arg(&source)
+            .status()
+            .expect("run pbem html");
+        assert!(status.success(), "{markup}: pbem html failed");
+
+        session.go(&format!("file://{}", page.display()));
+        let state =
+            state_when(&|state| state["title"] == json!(markup) && state["ply"] == json!(0));
+        assert_eq!(state["title"], json!(markup), "the page's title: {state}");
+        assert_eq!(
+            state["scripts"],
+            json!([["application/json", "frames"], ["", ""]]),
+            "{markup}: the page's script elements"
+        );
+        assert_eq!(state["sections"], json!(1), "{markup}: {state}");
+        assert_eq!(state["heading"], json!(format!("{markup} – {markup}")));
+        assert_eq!(
+            state["subtitle"],
+            json!(format!("Chess · {markup} · 2026.01.01")),
+            "{markup}"
+        );
+        assert_eq!(state["plies"], json!(moves.len() + 1), "{markup}: {state}");
+        for ply in 0..=moves.len() {
+            if ply > 0 {
+                session.press(ARROW_RIGHT);
+            }
+            let state = state_when(&|state| state["ply"] == json!(ply));
+            assert_eq!(state["ply"], json!(ply), "{markup}: Right moves one ply on");
+            assert_eq!(
+                state["comment"],
+                json!(markup),
+                "{markup}: the comment after ply {ply}"
+            );
+        }
+        let errors = session.console_errors();
+        assert!(errors.is_empty(), "{markup}: console errors {errors:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }
