@@ -17,7 +17,6 @@ mod config_file;
 mod convert;
 mod fair_cards;
 mod fair_dice;
-mod links;
 mod lost;
 mod mail;
 mod mistyped;

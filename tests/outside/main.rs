@@ -23,6 +23,7 @@ mod support;
 mod browser;
 mod email;
 mod imap;
+mod links;
 mod perft_tables;
 mod reference;
 mod shared_files;
@@ -44,6 +45,9 @@ pub enum Need {
     Imap,
     /// Headless Chromium ([`browser::CHROMIUM`]) and chromedriver on the `PATH`.
     Chromium,
+    /// The right to give a file to another user (root): files and links planted by
+    /// someone else ([`links`]).
+    OtherOwner,
 }
 
 impl Need {
@@ -75,6 +79,7 @@ impl Need {
                     })
             }
             Need::Imap => imap::probe(),
+            Need::OtherOwner => links::probe(),
             Need::Chromium => runs(Command::new(browser::CHROMIUM).arg("--version"))
                 .and_then(|()| runs(Command::new("chromedriver").arg("--version")))
                 .map_err(|why| {
@@ -156,6 +161,7 @@ fn main() -> ExitCode {
         browser::tests(),
         email::tests(),
         imap::tests(),
+        links::tests(),
         perft_tables::tests(),
         reference::tests(),
         shared_files::tests(),

@@ -2,8 +2,8 @@
 //! pbem writes through a link only where the kernel's `fs.protected_symlinks` would
 //! follow it for this user, whatever the sysctl says on this machine. The planted links
 //! are real links owned by another user (`nobody`, uid 65534, given with `lchown`), so
-//! the tests need root, as in CI; elsewhere they say why they check nothing, and fail
-//! under `CI=true`.
+//! the tests need root ([`Need::OtherOwner`]): elsewhere they show as ignored, and under
+//! CI they fail. A config file of another user is refused here too, for the same reason.
 
 #![cfg(unix)]
 
@@ -12,6 +12,16 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use crate::support::homes::{Homes, assert_error, game_path, ok};
+use crate::{Need, Test};
+
+pub fn tests() -> Vec<Test> {
+    crate::tests![&[Need::OtherOwner];
+        a_link_planted_by_another_user_in_a_sticky_folder_is_never_written_through,
+        links_the_kernel_would_follow_are_written_through,
+        game_files_and_outbox_mails_are_not_written_through_a_planted_link,
+        a_config_file_of_another_user_is_refused,
+    ]
+}
 
 /// The other user who plants the links.
 const NOBODY: u32 = 65534;
@@ -49,24 +59,33 @@ impl Drop for Scratch {
     }
 }
 
-/// Makes `link` point to `target`, owned by `owner` when given; false when this process
-/// may not give a link to another user (not root), after saying so (and failing in CI).
-fn plant(target: &Path, link: &Path, owner: Option<u32>) -> bool {
+/// Whether this process may give a file to another user (a link given to [`NOBODY`]).
+pub fn probe() -> Result<(), String> {
+    let scratch = Scratch::new("probe");
+    let link = scratch.path("victims/probe");
+    std::os::unix::fs::symlink("nowhere", &link).map_err(|error| error.to_string())?;
+    std::os::unix::fs::lchown(&link, Some(NOBODY), Some(NOBODY)).map_err(|error| {
+        format!("needs root, to give links and files to another user (uid {NOBODY}): {error}")
+    })
+}
+
+/// Makes `link` point to `target`, owned by `owner` when given.
+fn assert_still_a_link(link: &Path) {
+    assert!(
+        std::fs::symlink_metadata(link)
+            .unwrap()
+            .file_type()
+            .is_symlink(),
+        "{} is no longer a link",
+        link.display()
+    );
+}
+
+fn plant(target: &Path, link: &Path, owner: Option<u32>) {
     std::os::unix::fs::symlink(target, link).unwrap();
-    let Some(owner) = owner else {
-        return true;
-    };
-    match std::os::unix::fs::lchown(link, Some(owner), Some(owner)) {
-        Ok(()) => true,
-        Err(error) if error.kind() == std::io::ErrorKind::PermissionDenied => {
-            assert!(
-                std::env::var("CI").as_deref() != Ok("true"),
-                "a link owned by another user needs root: {error}"
-            );
-            eprintln!("links: not root, no link owned by another user can be made; skipped");
-            false
-        }
-        Err(error) => panic!("lchown {}: {error}", link.display()),
+    if let Some(owner) = owner {
+        std::os::unix::fs::lchown(link, Some(owner), Some(owner))
+            .unwrap_or_else(|error| panic!("lchown {}: {error}", link.display()));
     }
 }
 
@@ -101,7 +120,6 @@ fn run_writer(writer: &[&str], link: &Path, game: &Path) -> Output {
     pbem(&args)
 }
 
-#[test]
 fn a_link_planted_by_another_user_in_a_sticky_folder_is_never_written_through() {
     let scratch = Scratch::new("writers");
     let game = scratch.path("victims/game.pgn");
@@ -119,9 +137,7 @@ fn a_link_planted_by_another_user_in_a_sticky_folder_is_never_written_through() 
         };
         for (case, target) in targets.iter().enumerate() {
             let link = scratch.path(&format!("sticky/planted-{index}-{case}"));
-            if !plant(target, &link, Some(NOBODY)) {
-                return;
-            }
+            plant(target, &link, Some(NOBODY));
             let output = run_writer(writer, &link, &game);
             assert_error(&output, REFUSAL);
             assert_error(&output, "fs.protected_symlinks");
@@ -135,17 +151,11 @@ fn a_link_planted_by_another_user_in_a_sticky_folder_is_never_written_through() 
                 "{writer:?} created {}",
                 missing.display()
             );
-            assert!(
-                std::fs::symlink_metadata(&link)
-                    .unwrap()
-                    .file_type()
-                    .is_symlink()
-            );
+            assert_still_a_link(&link);
         }
     }
 }
 
-#[test]
 fn links_the_kernel_would_follow_are_written_through() {
     let scratch = Scratch::new("followed");
     let game = scratch.path("victims/game.pgn");
@@ -160,23 +170,15 @@ fn links_the_kernel_would_follow_are_written_through() {
                 std::fs::write(&target, GAME).unwrap();
             }
             let link = scratch.path(&format!("{folder}/link-{index}"));
-            if !plant(&target, &link, owner) {
-                return;
-            }
+            plant(&target, &link, owner);
             ok(&run_writer(writer, &link, &game));
             let written = std::fs::read(&target).unwrap();
             assert!(!written.is_empty(), "{writer:?} in {folder}");
-            assert!(
-                std::fs::symlink_metadata(&link)
-                    .unwrap()
-                    .file_type()
-                    .is_symlink()
-            );
+            assert_still_a_link(&link);
         }
     }
 }
 
-#[test]
 fn game_files_and_outbox_mails_are_not_written_through_a_planted_link() {
     let homes = Homes::new("links-games", "");
     let id = homes.start("2026-11-01T09:00:00Z", &[]);
@@ -198,9 +200,7 @@ fn game_files_and_outbox_mails_are_not_written_through_a_planted_link() {
         .alice
         .run("2026-11-01T10:00:00Z", &["move", &id, "e4"]));
     let mail = outbox.join(format!("{id}.1.eml"));
-    if !plant(&victim, &mail, Some(NOBODY)) {
-        return;
-    }
+    plant(&victim, &mail, Some(NOBODY));
     let refused = homes.alice.run("2026-11-01T10:01:00Z", &["send", &id]);
     assert_error(&refused, REFUSAL);
     assert_eq!(
@@ -216,10 +216,30 @@ fn game_files_and_outbox_mails_are_not_written_through_a_planted_link() {
     std::fs::copy(&game, &copy).unwrap();
     let before = std::fs::read_to_string(&copy).unwrap();
     std::fs::remove_file(&game).unwrap();
-    assert!(plant(&copy, &game, Some(NOBODY)));
+    plant(&copy, &game, Some(NOBODY));
     let refused = homes
         .alice
         .run("2026-11-01T10:05:00Z", &["move", &other, "e4"]);
     assert_error(&refused, REFUSAL);
     assert_eq!(std::fs::read_to_string(&copy).unwrap(), before);
+}
+
+/// A config file that another user owns is refused: its `password_command` is theirs.
+fn a_config_file_of_another_user_is_refused() {
+    let scratch = Scratch::new("config-owner");
+    let config = scratch.path("config.yaml");
+    std::fs::write(
+        &config,
+        "player:\n  name: Alice\n  email: alice@example.org\nsmtp:\n  host: 127.0.0.1\n  user: alice\n  password_command: echo secret\n",
+    )
+    .unwrap();
+    std::os::unix::fs::chown(&config, Some(NOBODY), Some(NOBODY)).unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_pbem"))
+        .arg("--config")
+        .arg(&config)
+        .arg("status")
+        .env_remove("PBEM_CONFIG")
+        .output()
+        .unwrap();
+    assert_error(&output, "belongs to another user (uid 65534)");
 }
