@@ -120,6 +120,13 @@ pub fn send(args: &SendArgs, home: &Home, out: &mut dyn Write) -> Result<Status,
         // mail is dealt with.
         if let Some(handle) = &args.refusal {
             typed::dismiss_refused(handle, home, &mut *out)?;
+        } else {
+            // The last mail of a finished game is on its way too.
+            let mut state = home.games.state(&id)?;
+            if state.last_mail_owed {
+                state.last_mail_owed = false;
+                home.games.commit(&id, None, Some(&state))?;
+            }
         }
         only = Some(id);
     }
@@ -1207,6 +1214,13 @@ fn take_in(incoming: &mail::Incoming, bytes: &[u8], home: &Home) -> Result<Taken
         super::play::ensure_dealt(&mut record, you, &mut state)
             .map_err(|error| refused(format!("{id}: {error}; nothing was changed")))?;
     }
+    // The end of the game by the opponent: this side's seed (or a roll that ended it),
+    // added now, is its last mail to send.
+    let had_seed = local
+        .as_ref()
+        .is_some_and(|local| fair::cards::seed_revealed(local, you));
+    let seeded = !had_seed && fair::cards::seed_revealed(&record, you);
+    super::play::note_last_mail(&record, you, &mut state);
     let game = correspondence::state(&record).map_err(|error| refused(error.to_string()))?;
     let now = home::now().map_err(|error| refused(error.to_string()))?;
     if added > 0 || completed || local.is_none() {
@@ -1260,6 +1274,16 @@ fn take_in(incoming: &mail::Incoming, bytes: &[u8], home: &Home) -> Result<Taken
         head.push_str(&format!("; {chance}"));
     }
     let mut text = saved_text(head, &id, &record, &game, you);
+    if state.last_mail_owed {
+        text.push_str(&format!(
+            "\n{id}: {}send your last mail: pbem send {id}",
+            if seeded {
+                format!("{}; ", super::play::SEED_ADDED)
+            } else {
+                String::new()
+            }
+        ));
+    }
     if let Some(refusal) = &refusal {
         text.push_str(&format!("\n{id}: {refusal}"));
     }

@@ -371,10 +371,14 @@ pub fn make_move(args: &MoveArgs, home: &Home, out: &mut dyn Write) -> Result<St
         correspondence::record_event(&mut record, player, Event::OfferDraw)
             .map_err(|error| CliError::Usage(error.to_string()))?;
     }
+    let owed = state.last_mail_owed;
+    if let Some(you) = you {
+        note_last_mail(&record, you, &mut state);
+    }
     home.games.commit(
         &id,
         Some(&correspondence::to_text(&record)),
-        state_changed.then_some(&state),
+        (state_changed || owed != state.last_mail_owed).then_some(&state),
     )?;
     let mut line = format!("{}: {}", id, played.label);
     if args.offer_draw {
@@ -630,8 +634,9 @@ pub fn fair_command(args: &FairArgs, home: &Home, out: &mut dyn Write) -> Result
     }
     let dealer = dealer(&mut state)?;
     fair::cards::reveal_seed(&mut record, you, &dealer);
+    note_last_mail(&record, you, &mut state);
     home.games
-        .commit(&id, Some(&correspondence::to_text(&record)), None)?;
+        .commit(&id, Some(&correspondence::to_text(&record)), Some(&state))?;
     writeln!(
         out,
         "{id}: your seed is revealed: with your opponent's, `pbem validate` proves the deal; \
@@ -665,10 +670,23 @@ fn event_command(
     let path = home.games.find(game)?;
     let mut record = home.games.load(&path)?;
     let id = game_id_of(&record, &path)?;
-    correspondence::record_event(&mut record, &home.settings.player.email, event)
+    let mut state = home.games.state(&id)?;
+    let player = &home.settings.player.email;
+    correspondence::record_event(&mut record, player, event)
         .map_err(|error| CliError::Usage(format!("{}: {error}", path.display())))?;
+    // An event that ends a game with a fair deal carries the player's seed, as a last
+    // turn does (`record_event` checked that the player plays in the game).
+    let seeded = match correspondence::side_of(&record, player) {
+        Some(you) => {
+            let had = fair::cards::seed_revealed(&record, you);
+            ensure_dealt(&mut record, you, &mut state)?;
+            note_last_mail(&record, you, &mut state);
+            !had && fair::cards::seed_revealed(&record, you)
+        }
+        None => false,
+    };
     home.games
-        .commit(&id, Some(&correspondence::to_text(&record)), None)?;
+        .commit(&id, Some(&correspondence::to_text(&record)), Some(&state))?;
     let what = match event {
         Event::OfferDraw => "draw offered".to_owned(),
         Event::AcceptDraw => "draw agreed: 1/2-1/2".to_owned(),
@@ -676,8 +694,25 @@ fn event_command(
         Event::Resign => format!("resigned: {}", record.tag("Result").unwrap_or("*")),
     };
     writeln!(out, "{id}: {what}")?;
+    if seeded {
+        writeln!(out, "{id}: {SEED_ADDED}")?;
+    }
     writeln!(out, "send it with: pbem send {id}")?;
     Ok(Status::Ok)
+}
+
+/// What the player is told when its pbem adds its seed at the end of a game.
+pub(super) const SEED_ADDED: &str = "your seed of the deal is added to the game, which is \
+    over: with your opponent's, `pbem validate` proves the deal";
+
+/// Notes in the local state whether the game is over and the player acted last (its
+/// result, or its seed of a fair deal added to the opponent's result): that last mail is
+/// owed, and `pbem status` lists the game, until `pbem send` puts it in the outbox.
+pub(super) fn note_last_mail(record: &Record, you: Color, state: &mut LocalState) {
+    let over = !matches!(record.tag("Result").map(str::trim), None | Some("*"));
+    state.last_mail_owed = over
+        && correspondence::state(record)
+            .is_ok_and(|game| correspondence::last_actor(record, &game.turns) == Some(you));
 }
 
 /// Runs `pbem secret`.

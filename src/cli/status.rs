@@ -8,6 +8,7 @@ use super::home::{self, Home};
 use super::{CliError, Status};
 use crate::clock::{self, PlayerTime};
 use crate::correspondence;
+use crate::fair::{self, Fairness};
 use crate::games::Color;
 use crate::notation::Record;
 use crate::store::Ledger;
@@ -103,11 +104,13 @@ pub fn run(args: &Args, home: &Home, out: &mut dyn Write) -> Result<Status, CliE
             }
         };
         let finished = !matches!(record.tag("Result").map(str::trim), None | Some("*"));
-        if finished && !args.all {
-            continue;
-        }
         let id = correspondence::game_id(&record).unwrap_or("?").to_owned();
         let state = home.games.state(&id)?;
+        // A finished game is listed while its last mail (the player's result or seed) is
+        // not sent.
+        if finished && !args.all && !state.last_mail_owed {
+            continue;
+        }
         let line = match correspondence::state(&record) {
             Err(error) => format!("{id}: {error}"),
             Ok(game) => {
@@ -132,6 +135,15 @@ pub fn run(args: &Args, home: &Home, out: &mut dyn Write) -> Result<Status, CliE
                     waiting.map(|(_, since)| since),
                 );
                 let mut line = line;
+                if finished {
+                    if state.last_mail_owed {
+                        line.push_str(&format!("; your last mail is not sent yet: pbem send {id}"));
+                    }
+                    let fairness = fair::check(&record);
+                    if fairness != Fairness::NoChance {
+                        line.push_str(&format!("; {fairness}"));
+                    }
+                }
                 if !finished && let Some((_, _, hand)) = super::play::own_hand(&record, home) {
                     line.push_str(&format!("; {}", super::play::hand_line(&hand)));
                 }

@@ -428,6 +428,16 @@ fn not_ready(deal: &Deal, side: Color, p: usize) -> Option<String> {
     }
 }
 
+/// Who has not revealed its seed, as `validate` and `status` say it: "Black has not
+/// revealed its seed", "White and Black have not revealed their seeds".
+fn unrevealed(deal: &Deal) -> String {
+    match deal.seeds {
+        [None, None] => "White and Black have not revealed their seeds".to_owned(),
+        [None, _] => "White has not revealed its seed".to_owned(),
+        _ => "Black has not revealed its seed".to_owned(),
+    }
+}
+
 /// The final masked deck of position `p` (the deal's or its reshuffle's message 3) and
 /// its place in it, when written.
 fn final_deck(deal: &Deal, p: usize) -> Option<(&Masked, usize)> {
@@ -470,16 +480,23 @@ fn check_deal(record: &Record) -> Result<Fairness, (usize, String)> {
     }
     let reshuffles = deal.reshuffles.values().filter(|m| m[2].is_some()).count();
     let (Some((_, white)), Some((_, black))) = (deal.seeds[0], deal.seeds[1]) else {
+        let over = !matches!(record.tag("Result").map(str::trim), None | Some("*"));
         return Ok(Fairness::NotProven(format!(
-            "the seeds are not revealed yet ({} card{} opened from the masked deal{} and \
-             checked; the shuffle and suits followed are proven once both seeds are in, `pbem \
-             fair reveal`)",
+            "{} ({} card{} opened from the masked deal{} and checked; {})",
+            unrevealed(&deal),
             opened.len(),
             if opened.len() == 1 { "" } else { "s" },
             match reshuffles {
                 0 => String::new(),
                 1 => " and its reshuffle".to_owned(),
                 n => format!(" and its {n} reshuffles"),
+            },
+            if over {
+                "the game is over, and the shuffle and suits followed stay unproven until \
+                 both seeds are in"
+            } else {
+                "the shuffle and suits followed are proven once both seeds are in, at the \
+                 end of the game or by `pbem fair reveal`"
             }
         )));
     };

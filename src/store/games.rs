@@ -88,6 +88,11 @@ pub struct LocalState {
     /// The seed of the player's hash chain for fair dice (hex), never mailed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub chance_seed: Option<String>,
+    /// Whether the game is over and this player acted last (its result, or its seed of
+    /// a fair deal added on the opponent's result) without having mailed it yet: `pbem
+    /// status` lists the game until `pbem send` puts that last mail in the outbox.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub last_mail_owed: bool,
 }
 
 /// A step of a game not yet finished: the new text and state, either left out when it
@@ -370,6 +375,7 @@ mod tests {
             secret: None,
             allow_typed: false,
             chance_seed: None,
+            last_mail_owed: false,
         };
         games
             .commit("g-4", Some("[Event \"x\"]\n\n*\n"), Some(&state))
@@ -382,6 +388,7 @@ mod tests {
             secret: None,
             allow_typed: false,
             chance_seed: None,
+            last_mail_owed: false,
         };
         let journal = Journal {
             game: Some("[Event \"y\"]\n\n*\n".to_owned()),
@@ -410,6 +417,7 @@ mod tests {
             secret: Some("00ff".to_owned()),
             allow_typed: true,
             chance_seed: None,
+            last_mail_owed: false,
         };
         games.save_state("g-3", &state).unwrap();
         assert_eq!(games.state("g-3").unwrap(), state);

@@ -111,7 +111,7 @@ fn a_cards_two_game_by_maildir_is_proven_fair_on_both_sides() {
     // Before the seeds: not proven, but every card played already opened and checked.
     let said = text(&validate(&game_path(&homes.alice, &id)).stdout);
     assert!(
-        said.contains("chance not proven: the seeds are not revealed yet"),
+        said.contains("chance not proven: White and Black have not revealed their seeds"),
         "{said}"
     );
     // Each reveals its seed (as for an arbiter) and mails it.
@@ -263,7 +263,7 @@ fn a_swapped_card_or_an_edited_key_in_a_mail_is_refused_with_the_ply() {
     let path = game_path(alice, &id);
     let said = text(&validate(&path).stdout);
     assert!(
-        said.contains("chance not proven: the seeds are not revealed yet"),
+        said.contains("chance not proven: White and Black have not revealed their seeds"),
         "{said}"
     );
     // A game file edited afterwards: validate says broken, with the ply, and fails.
@@ -760,5 +760,178 @@ fn the_page_s_card_key_formula_is_the_code_s() {
                 );
             }
         }
+    }
+}
+
+/// The homes of a dealt game switched to a shared folder (`<root>/shared`), so that
+/// `pbem send` really mails and `pbem sync` takes in.
+fn through_a_shared_folder(homes: &Homes) {
+    std::fs::create_dir_all(homes.root.join("shared")).unwrap();
+    for player in [&homes.alice, &homes.bob] {
+        let config = std::fs::read_to_string(player.config()).unwrap();
+        std::fs::write(
+            player.config(),
+            format!("{config}shared_folder: ../shared\n"),
+        )
+        .unwrap();
+    }
+}
+
+/// `pbem status` (with `--all` or not) as the player sees it on 1 December.
+fn status_of(player: &Player, all: bool) -> String {
+    let args: &[&str] = if all {
+        &["status", "--all"]
+    } else {
+        &["status"]
+    };
+    ok(&player.run("2026-12-01T09:00:00Z", args))
+}
+
+/// A player's act: who ("alice" or "bob") runs which command on the game.
+type Act<'a> = (&'a str, &'a [&'a str]);
+
+/// Every way a dealt game ends by an event (a resignation by either side, a draw
+/// agreed) puts the ender's seed in its mail; the other side's pbem adds its own on
+/// receipt and lists the game as owing that last mail until it is sent; then both files
+/// prove the deal and `status --all` says so.
+#[test]
+fn the_end_of_a_dealt_game_brings_both_seeds_whatever_ends_it() {
+    // (name, the acts: who ("alice" or "bob") runs which command, the result)
+    let cases: [(&str, &[Act], &str); 3] = [
+        ("resign-white", &[("alice", &["resign"])], "0-1"),
+        ("resign-black", &[("bob", &["resign"])], "1-0"),
+        (
+            "draw-agreed",
+            &[("alice", &["draw", "offer"]), ("bob", &["draw", "accept"])],
+            "1/2-1/2",
+        ),
+    ];
+    for (name, acts, result) in cases {
+        let (homes, id) = dealt_opening(&format!("fair-cards-end-{name}"));
+        through_a_shared_folder(&homes);
+        let player = |who: &str| {
+            if who == "alice" {
+                &homes.alice
+            } else {
+                &homes.bob
+            }
+        };
+        let mut ender = &homes.alice;
+        for (k, (who, command)) in acts.iter().enumerate() {
+            ender = player(who);
+            let other = if ender.dir == homes.alice.dir {
+                &homes.bob
+            } else {
+                &homes.alice
+            };
+            let now = format!("2026-11-1{k}T10:00:00Z");
+            let said = ok(&ender.run(&now, &[*command, &[id.as_str()]].concat()));
+            if k + 1 == acts.len() {
+                // The ender's seed rides in the mail of the end; its status prompts it.
+                assert!(
+                    said.contains("your seed of the deal is added"),
+                    "{name}: {said}"
+                );
+                let status = status_of(ender, false);
+                assert!(
+                    status.contains(&format!(
+                        "finished {result}; your last mail is not sent yet: pbem send {id}"
+                    )),
+                    "{name}: {status}"
+                );
+            }
+            ok(&ender.run(&now, &["send", &id]));
+            let taken = ok(&other.run(&now, &["sync"]));
+            if k + 1 < acts.len() {
+                assert!(!taken.contains("seed"), "{name}: {taken}");
+            }
+        }
+        let other = if ender.dir == homes.alice.dir {
+            &homes.bob
+        } else {
+            &homes.alice
+        };
+        // The ender has sent: finished, no longer listed without --all.
+        assert!(!status_of(ender, false).contains(&id), "{name}");
+        // The ender's copy waits for the other side's seed.
+        let waiting = if other.dir == homes.alice.dir {
+            "White"
+        } else {
+            "Black"
+        };
+        let said = text(&validate(&game_path(ender, &id)).stdout);
+        assert!(
+            said.contains(&format!(
+                "; chance not proven: {waiting} has not revealed its seed"
+            )),
+            "{name}: {said}"
+        );
+        // The other side's pbem added its seed on receipt: the last mail, listed as owed.
+        let status = status_of(other, false);
+        assert!(
+            status.contains(&format!(
+                "finished {result}; your last mail is not sent yet: pbem send {id}; chance proven fair"
+            )),
+            "{name}: {status}"
+        );
+        ok(&other.run("2026-11-20T10:00:00Z", &["send", &id]));
+        assert!(!status_of(other, false).contains(&id), "{name}");
+        ok(&ender.run("2026-11-20T11:00:00Z", &["sync"]));
+        for player in [&homes.alice, &homes.bob] {
+            let out = validate(&game_path(player, &id));
+            let said = text(&out.stdout);
+            assert_eq!(out.status.code(), Some(0), "{name}: {said}");
+            assert!(
+                said.contains("; chance proven fair (the deal and 0 cards)"),
+                "{name}: {said}"
+            );
+            let status = status_of(player, true);
+            assert!(
+                status.contains(&format!(
+                    "finished {result}; chance proven fair (the deal and 0 cards)"
+                )),
+                "{name}: {status}"
+            );
+        }
+        assert_eq!(
+            std::fs::read_to_string(game_path(&homes.alice, &id)).unwrap(),
+            std::fs::read_to_string(game_path(&homes.bob, &id)).unwrap()
+        );
+    }
+}
+
+/// A side that keeps its seed after the result (Black takes in White's resignation,
+/// whose mail brings White's seed, and never mails its own) leaves the deal not proven
+/// on White's side, named as Black's, for good: later mails change nothing.
+#[test]
+fn a_seed_withheld_after_the_result_leaves_the_deal_not_proven_for_good() {
+    let (homes, id) = dealt_opening("fair-cards-withheld");
+    through_a_shared_folder(&homes);
+    let (alice, bob) = (&homes.alice, &homes.bob);
+    ok(&alice.run("2026-11-10T10:00:00Z", &["resign", &id]));
+    ok(&alice.run("2026-11-10T10:00:00Z", &["send", &id]));
+    let taken = ok(&bob.run("2026-11-10T11:00:00Z", &["sync"]));
+    assert!(
+        taken.contains(&format!("send your last mail: pbem send {id}")),
+        "{taken}"
+    );
+    // Bob's copy has both seeds; Alice's has only her own.
+    let said = text(&validate(&game_path(bob, &id)).stdout);
+    assert!(said.contains("chance proven fair"), "{said}");
+    for day in ["11", "30"] {
+        ok(&alice.run(&format!("2026-11-{day}T10:00:00Z"), &["sync"]));
+        let out = validate(&game_path(alice, &id));
+        let said = text(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{said}");
+        assert!(
+            said.contains("; chance not proven: Black has not revealed its seed"),
+            "{said}"
+        );
+        assert!(!said.contains("proven fair"), "{said}");
+        let status = status_of(alice, true);
+        assert!(
+            status.contains("finished 0-1; chance not proven: Black has not revealed its seed"),
+            "{status}"
+        );
     }
 }
