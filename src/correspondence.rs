@@ -91,6 +91,9 @@ pub enum Event {
     ClaimDraw,
     /// Resign.
     Resign,
+    /// Claim the game on time at this instant: the opponent, whose act is awaited, is
+    /// over its time under the game's time control.
+    ClaimTime(DateTime<Utc>),
 }
 
 /// A new game's id: `g-YYYYMMDD-` and eight hex digits of `entropy`.
@@ -204,6 +207,8 @@ pub struct State {
     /// The side whose part the last turn awaits (a card, in Chess with wickets' Cards
     /// modes), if it awaits one: then that side acts next, not the side to move.
     pub awaited: Option<Color>,
+    /// What the awaited side adds, in a word ([`Game::awaited_part`]): `card`, `roll`.
+    pub awaited_part: &'static str,
     /// A draw the side to move may claim now.
     pub claimable: Option<DrawReason>,
     /// The ASCII diagram of the current position.
@@ -271,6 +276,7 @@ fn state_in<G: Game>(record: &Record) -> Result<State, PlayError> {
         turns,
         acts,
         awaited: position.awaited_side(),
+        awaited_part: position.awaited_part(),
         diagram: position.diagram(),
         position: position.position_string(),
         last_turn,
@@ -578,6 +584,17 @@ pub fn record_event(record: &mut Record, player: &str, event: Event) -> Result<(
                 .unwrap_or(ClaimReason::Threefold);
             format!("[%draw claim {}]", reason.name())
         }
+        Event::ClaimTime(now) => {
+            overdue_opponent(record, &state, you, now)?;
+            set_result(
+                record,
+                match you {
+                    Color::White => GameResult::WhiteWins,
+                    Color::Black => GameResult::BlackWins,
+                },
+            );
+            format!("[%timeout {}]", crate::clock::format_instant(now))
+        }
     };
     let target = match record.moves.turns.last_mut() {
         Some(turn) => &mut turn.comments,
@@ -627,12 +644,66 @@ fn event_commands(text: &str) -> Vec<(Color, &str, &str)> {
     };
     commands(text)
         .filter(|(name, value)| {
-            matches!(*name, "draw" | "resign" | "chance")
+            matches!(*name, "draw" | "resign" | "timeout" | "chance")
                 // A seed revealed for the fair deal is an act of its own (to be mailed).
                 || (*name == "deal" && value.starts_with("seed"))
         })
         .map(|(name, value)| (side, name, value))
         .collect()
+}
+
+/// The side whose act is awaited (the side to move, or the side whose part the last
+/// turn awaits: a card, a roll) and since when its clock runs: for the player's own act,
+/// when the opponent's last act arrived (`received`, from the local state); for the
+/// opponent's, when the player's last act was made (its stamp), which is the best this
+/// side knows. `pbem status` shows this wait, and a claim on time is judged by it.
+#[must_use]
+pub fn waiting_since(
+    game: &State,
+    you: Option<Color>,
+    received: Option<DateTime<Utc>>,
+) -> Option<(Color, DateTime<Utc>)> {
+    let to_act = game.awaited.unwrap_or(game.to_move);
+    let since = if Some(to_act) == you {
+        received
+    } else {
+        game.acts.last().and_then(|act| act.stamp.sent).or(received)
+    };
+    since.map(|since| (to_act, since))
+}
+
+/// For a claim on time by `you` at `now`: the opponent's act must be awaited, the game
+/// have a time control, and the opponent be over its time by the clocks `pbem status`
+/// shows; why not otherwise.
+fn overdue_opponent(
+    record: &Record,
+    game: &State,
+    you: Color,
+    now: DateTime<Utc>,
+) -> Result<(), PlayError> {
+    let Some(control) = time_control(record) else {
+        return Err(PlayError::Event(
+            "the game has no time control ([TimeControlCorr]), so no claim on time".to_owned(),
+        ));
+    };
+    let waiting = waiting_since(game, Some(you), None);
+    let Some((to_act, _)) = waiting.filter(|(to_act, _)| *to_act != you) else {
+        return Err(PlayError::Event(
+            "your own act is awaited: only the side waiting for the other's act claims on \
+             time"
+                .to_owned(),
+        ));
+    };
+    let times = crate::clock::clocks(Some(control), &game.acts, waiting, now);
+    let time = times[usize::from(to_act == Color::Black)];
+    if time.overdue() {
+        return Ok(());
+    }
+    Err(PlayError::Event(format!(
+        "{to_act} is not over its time: {} left under {control}",
+        time.left
+            .map_or_else(|| "time".to_owned(), crate::clock::describe)
+    )))
 }
 
 fn check_open(record: &Record) -> Result<(), PlayError> {

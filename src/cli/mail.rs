@@ -1325,6 +1325,11 @@ fn ending(record: &Record, game: &correspondence::State, result: &str) -> String
                 winner(side.other())
             )
         }
+        Some((side, Action::Timeout(_))) => format!(
+            "{} claimed the game on time: {}",
+            player_of(record, side),
+            winner(side)
+        ),
         Some((side, Action::Agree)) => format!(
             "{} accepted the draw offer: {drawn}",
             player_of(record, side)
@@ -1389,7 +1394,7 @@ fn saved_text(
             Some(awaited) if awaited == you => {
                 format!("your card: `pbem legal {id}` lists them, `pbem move {id} CARD` plays one")
             }
-            Some(awaited) => format!("{awaited}'s card"),
+            Some(awaited) => format!("{awaited}'s {}", game.awaited_part),
             None if game.to_move == you => format!("your turn: {}", game.next_number),
             None => format!("{}'s turn", game.to_move),
         });

@@ -235,6 +235,16 @@ Examples:
 Examples:
   pbem resign g-2026 && pbem send g-2026")]
     Resign(play::GameArg),
+    /// Claim a game on time: your opponent, whose act you wait for, is over its time.
+    #[command(after_help = "\
+The game needs a time control (`pbem new --time-control`), and your opponent's act must be
+awaited (its turn, or the card or the roll your last turn waits for) past its deadline by
+the clocks `pbem status` shows (OVERDUE). The claim ends the game in your favour, and
+`pbem send` mails it like a move.
+
+Examples:
+  pbem claim-time g-2026 && pbem send g-2026")]
+    ClaimTime(play::GameArg),
     /// Fair chance: `pbem fair reveal GAME` adds your seed to a Cards game with a fair
     /// deal (at the end, or for an arbiter), so that `pbem validate` can prove the deal.
     #[command(after_help = "\
@@ -379,6 +389,7 @@ pub fn execute(
         Command::Move(args) => play::make_move(&args, &home()?, out),
         Command::Draw(args) => play::draw(&args, &home()?, out),
         Command::Resign(args) => play::resign(&args, &home()?, out),
+        Command::ClaimTime(args) => play::claim_time(&args, &home()?, out),
         Command::Fair(args) => play::fair_command(&args, &home()?, out),
         Command::Secret(args) => play::secret(&args, &home()?, out),
         Command::AllowTyped(args) => play::allow_typed(&args, &home()?, out),

@@ -661,6 +661,11 @@ pub fn resign(args: &GameArg, home: &Home, out: &mut dyn Write) -> Result<Status
     event_command(&args.game, Event::Resign, home, out)
 }
 
+/// Runs `pbem claim-time`.
+pub fn claim_time(args: &GameArg, home: &Home, out: &mut dyn Write) -> Result<Status, CliError> {
+    event_command(&args.game, Event::ClaimTime(home::now()?), home, out)
+}
+
 fn event_command(
     game: &str,
     event: Event,
@@ -692,6 +697,7 @@ fn event_command(
         Event::AcceptDraw => "draw agreed: 1/2-1/2".to_owned(),
         Event::ClaimDraw => "draw claimed: 1/2-1/2".to_owned(),
         Event::Resign => format!("resigned: {}", record.tag("Result").unwrap_or("*")),
+        Event::ClaimTime(_) => format!("claimed on time: {}", record.tag("Result").unwrap_or("*")),
     };
     writeln!(out, "{id}: {what}")?;
     if seeded {

@@ -118,7 +118,7 @@ pub fn run(args: &Args, home: &Home, out: &mut dyn Write) -> Result<Status, CliE
                 let waiting = if finished {
                     None
                 } else {
-                    waiting_since(&record, &game, you, state.received)
+                    correspondence::waiting_since(&game, you, state.received)
                 };
                 let times = clock::clocks(
                     correspondence::time_control(&record),
@@ -183,26 +183,6 @@ pub fn run(args: &Args, home: &Home, out: &mut dyn Write) -> Result<Status, CliE
     Ok(Status::Ok)
 }
 
-/// The side to act (the side to move, or the side whose card the last turn awaits) and
-/// since when its clock runs: for the player's own act, when the opponent's last act
-/// arrived (local state); for the opponent's, when the player's last act was made (its
-/// stamp), which is the best this side knows.
-fn waiting_since(
-    record: &Record,
-    game: &correspondence::State,
-    you: Option<Color>,
-    received: Option<chrono::DateTime<chrono::Utc>>,
-) -> Option<(Color, chrono::DateTime<chrono::Utc>)> {
-    let to_move = game.awaited.unwrap_or(game.to_move);
-    let since = if Some(to_move) == you {
-        received
-    } else {
-        game.acts.last().and_then(|act| act.stamp.sent).or(received)
-    };
-    let _ = record;
-    since.map(|since| (to_move, since))
-}
-
 fn describe(
     record: &Record,
     game: &correspondence::State,
@@ -228,8 +208,8 @@ fn describe(
         return line;
     }
     let whose = match game.awaited {
-        Some(awaited) if Some(awaited) == you => "your card awaited".to_owned(),
-        Some(awaited) => format!("{awaited}'s card awaited"),
+        Some(awaited) if Some(awaited) == you => format!("your {} awaited", game.awaited_part),
+        Some(awaited) => format!("{awaited}'s {} awaited", game.awaited_part),
         None if Some(game.to_move) == you => "your turn".to_owned(),
         None => format!("{}'s turn", game.to_move),
     };
@@ -246,6 +226,10 @@ fn describe(
             line.push_str(&format!(", left {}", clock::describe(left)));
             if time.overdue() {
                 line.push_str(" OVERDUE");
+                // The side waiting for an overdue opponent may claim the game.
+                if you == Some(color.other()) && game.awaited.unwrap_or(game.to_move) == color {
+                    line.push_str(&format!(" (`pbem claim-time {id}` claims the game)"));
+                }
             }
         }
     }

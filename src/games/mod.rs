@@ -627,6 +627,12 @@ pub trait Game: Clone + fmt::Debug + Sized {
         None
     }
 
+    /// What the awaited side adds (see [`Game::awaited_side`]), in a word: `card` (a
+    /// card in reply), `roll` (a Dice attempt's roll, from that side's revealed value).
+    fn awaited_part(&self) -> &'static str {
+        "card"
+    }
+
     /// The parts the awaited side may add now (see [`Game::awaiting`]), as
     /// [`Game::complete_token`] takes them (the cards in Chess with wickets: `S5`); empty
     /// when nothing is awaited. `pbem legal` lists them.

@@ -137,6 +137,9 @@ pub enum Action<'a> {
     Claim(&'a str),
     /// `[%resign]`
     Resign,
+    /// `[%timeout INSTANT]`: the game claimed on time at that instant, the opponent being
+    /// over its time (as written).
+    Timeout(&'a str),
     /// A `[%draw ...]` command pbem does not know, with its value.
     Unknown(&'a str),
 }
@@ -161,6 +164,7 @@ impl fmt::Display for EventCommand<'_> {
             Action::Claim("") => f.write_str("[%draw claim]"),
             Action::Claim(reason) => write!(f, "[%draw claim {reason}]"),
             Action::Resign => f.write_str("[%resign]"),
+            Action::Timeout(instant) => write!(f, "[%timeout {instant}]"),
             Action::Unknown(value) => write!(f, "[%draw {value}]"),
         }
     }
@@ -168,7 +172,8 @@ impl fmt::Display for EventCommand<'_> {
 
 /// Whether a comment's text may hold an event command: most comments carry no command, or
 /// only clocks and evaluations, and an event command starts `[%resign` or `[%draw`. Also
-/// true of the text before its white space is collapsed, since neither has any.
+/// true of the text before its white space is collapsed, since neither has any. (A claim
+/// on time, `[%timeout`, is found the same way.)
 ///
 /// Inlined into the streaming replay, which asks it of every comment: a short text is
 /// looked at eight bytes at a time (the last eight bytes overlapping the ones before),
@@ -205,7 +210,7 @@ fn event_in_word(bytes: &[u8], base: usize) -> bool {
     let mut found = word.wrapping_sub(ONES) & !word & (ONES * 0x80);
     while found != 0 {
         let at = base + (found.trailing_zeros() / 8) as usize;
-        if matches!(bytes.get(at + 1), Some(b'r' | b'd'))
+        if matches!(bytes.get(at + 1), Some(b'r' | b'd' | b't'))
             && bytes[at] == b'%'
             && event_at(bytes, at)
         {
@@ -231,6 +236,7 @@ fn event_at(bytes: &[u8], at: usize) -> bool {
         && match name.first() {
             Some(b'r') => name.starts_with(b"resign"),
             Some(b'd') => name.starts_with(b"draw"),
+            Some(b't') => name.starts_with(b"timeout"),
             _ => false,
         }
 }
@@ -254,6 +260,7 @@ pub fn events_in(text: &str) -> Vec<EventCommand<'_>> {
         .filter_map(|(name, value)| {
             let action = match (name, value) {
                 ("resign", _) => Action::Resign,
+                ("timeout", instant) => Action::Timeout(instant),
                 ("draw", "offer") => Action::Offer,
                 ("draw", "agree") => Action::Agree,
                 ("draw", value) => match value.strip_prefix("claim") {
@@ -414,6 +421,33 @@ impl Judge {
                 };
                 self.end = Some(End::by_event(result, format!("{side} resigned")));
             }
+            Action::Timeout(instant) => {
+                // The claimant waits for the other side's act (its turn, or the card or
+                // roll the last turn awaits); its pbem checked the clocks at the instant.
+                let to_act = position
+                    .awaited_side()
+                    .unwrap_or_else(|| position.side_to_move());
+                if to_act == side {
+                    return Err(format!(
+                        "{side} claims the game on time while its own act is awaited: only \
+                         the side waiting for the other's act claims on time"
+                    ));
+                }
+                if crate::clock::parse_instant(instant).is_none() {
+                    return Err(format!(
+                        "the claim on time \"{instant}\" does not name its instant \
+                         (2026-11-20T10:00:00Z)"
+                    ));
+                }
+                let result = match side {
+                    Color::White => GameResult::WhiteWins,
+                    Color::Black => GameResult::BlackWins,
+                };
+                self.end = Some(End::by_event(
+                    result,
+                    format!("{side} claimed the game on time"),
+                ));
+            }
             Action::Claim(_) => {
                 let reason = claim.expect("read above");
                 let to_move = position.side_to_move();
@@ -472,7 +506,7 @@ mod tests {
 
     /// The test by its definition: a `[%` followed by an event's name, anywhere.
     fn holds_event_name(text: &str) -> bool {
-        ["[%resign", "[%draw"]
+        ["[%resign", "[%draw", "[%timeout"]
             .iter()
             .any(|start| text.contains(start))
     }
@@ -490,6 +524,7 @@ mod tests {
                 prop_oneof![
                     Just("["), Just("%"), Just("[%"), Just("[%draw"), Just("[%resign"),
                     Just("[%clk 0:05:00]"), Just(" "), Just("dra"), Just("res"), Just("é"),
+                    Just("[%timeout"), Just("[%time"), Just("tim"),
                     Just("x"), Just("long text long text long text "),
                 ],
                 0..12,

@@ -252,3 +252,70 @@ fn legal_lists_an_attempt_as_it_is_typed_in_a_game_with_fair_dice() {
     let played = ok(&alice.run("2026-11-07T10:00:00Z", &["move", &id, "Nxe5:w9"]));
     assert!(played.contains("4. Nxe5:w9"), "{played}");
 }
+
+/// A roll withheld: Black's pbem rolls White's attempt on receipt, and Black, not liking
+/// it, never mails it. White's `status` says a roll (not a card) is awaited, since the
+/// attempt's mail; once Black is over its time under the game's control, White claims
+/// the game on time, as of any silent opponent, and the file validates with that end.
+#[test]
+fn a_withheld_roll_is_shown_as_awaited_and_claimed_on_time() {
+    let homes = Homes::new("dice-withheld", "");
+    let id = homes.start(
+        "2026-11-01T09:00:00Z",
+        &[
+            "--variant",
+            "wickets",
+            "--decision",
+            "Dice",
+            "--time-control",
+            "3d",
+        ],
+    );
+    let (alice, bob) = (&homes.alice, &homes.bob);
+    for (i, token) in TO_THE_ATTEMPT.iter().enumerate() {
+        play_by_maildir(&homes, &id, i, token);
+    }
+    ok(&alice.run("2026-11-07T10:00:00Z", &["move", &id, "Nxe5:w9"]));
+    let taken = post(alice, bob, "2026-11-07T10:05:00Z", &id, "attempt");
+    assert!(taken.contains("the roll is"), "{taken}");
+    // Black keeps the roll to itself. White's status: Black's roll, since the attempt.
+    let status = ok(&alice.run("2026-11-09T12:00:00Z", &["status"]));
+    assert!(
+        status.contains("move 4..., Black's roll awaited since 2026-11-07 10:00 UTC"),
+        "{status}"
+    );
+    assert!(!status.contains("card"), "{status}");
+    // Not yet over its time (3 days from the day after the attempt): the claim is refused
+    // and changes nothing.
+    let before = std::fs::read(game_path(alice, &id)).unwrap();
+    let early = alice.run("2026-11-09T12:00:00Z", &["claim-time", &id]);
+    assert_error(&early, "Black is not over its time: 1d 12h left under 3d");
+    assert_eq!(std::fs::read(game_path(alice, &id)).unwrap(), before);
+    // Black cannot claim White's time: its own roll is awaited.
+    let wrong_side = bob.run("2026-11-20T12:00:00Z", &["claim-time", &id]);
+    assert_ne!(wrong_side.status.code(), Some(0));
+    // Past the deadline: OVERDUE, and the claim wins the game.
+    let late = ok(&alice.run("2026-11-11T12:00:00Z", &["status"]));
+    assert!(
+        late.contains("OVERDUE") && late.contains(&format!("pbem claim-time {id}")),
+        "{late}"
+    );
+    let claimed = ok(&alice.run("2026-11-11T12:00:00Z", &["claim-time", &id]));
+    assert!(claimed.contains("claimed on time: 1-0"), "{claimed}");
+    let record = std::fs::read_to_string(game_path(alice, &id)).unwrap();
+    assert!(
+        record.contains("{white [%timeout 2026-11-11T12:00:00Z]}"),
+        "{record}"
+    );
+    let out = validate(&game_path(alice, &id));
+    let said = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{said}");
+    assert!(said.contains("1-0"), "{said}");
+    let status = ok(&alice.run("2026-11-11T12:01:00Z", &["status"]));
+    assert!(
+        status.contains(&format!(
+            "finished 1-0; your last mail is not sent yet: pbem send {id}"
+        )),
+        "{status}"
+    );
+}

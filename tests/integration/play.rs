@@ -317,3 +317,60 @@ fn new_says_what_is_missing_and_how_to_name_the_opponent() {
         assert_new_refused(&homes.alice, &args, message);
     }
 }
+
+/// A silent opponent under a time control: before its deadline a claim on time is
+/// refused; past it `pbem claim-time` wins the game, `pbem send` mails the claim, and the
+/// opponent's pbem takes it in with the end in words; a game without a time control has
+/// no claim on time, and a player cannot claim while its own turn is awaited.
+#[test]
+fn a_silent_opponent_is_claimed_on_time() {
+    use crate::support::homes::post;
+    let homes = Homes::new("claim-time", "");
+    let untimed = homes.start("2026-11-01T10:00:00Z", &[]);
+    ok(&homes
+        .alice
+        .run("2026-11-01T11:00:00Z", &["move", &untimed, "e4"]));
+    let none = homes
+        .alice
+        .run("2026-12-01T11:00:00Z", &["claim-time", &untimed]);
+    assert_error(&none, "the game has no time control");
+    let id = homes.start("2026-11-01T10:00:00Z", &["--time-control", "10/30d"]);
+    let own = homes
+        .alice
+        .run("2026-12-20T11:00:00Z", &["claim-time", &id]);
+    assert_error(&own, "your own act is awaited");
+    ok(&homes
+        .alice
+        .run("2026-11-01T11:00:00Z", &["move", &id, "e4"]));
+    post(&homes.alice, &homes.bob, "2026-11-01T11:05:00Z", &id, "e4");
+    // Black's reflection counts from 2 November: thirty days run out on 2 December.
+    let early = homes
+        .alice
+        .run("2026-12-01T23:00:00Z", &["claim-time", &id]);
+    assert_error(
+        &early,
+        "Black is not over its time: 1h 0m left under 10/30d",
+    );
+    let claimed = ok(&homes
+        .alice
+        .run("2026-12-02T01:00:00Z", &["claim-time", &id]));
+    assert!(claimed.contains("claimed on time: 1-0"), "{claimed}");
+    let taken = post(
+        &homes.alice,
+        &homes.bob,
+        "2026-12-02T02:00:00Z",
+        &id,
+        "claim",
+    );
+    assert!(
+        taken.contains("Alice (White) claimed the game on time: Alice (White) wins, 1-0"),
+        "{taken}"
+    );
+    let late = homes.bob.run("2026-12-02T03:00:00Z", &["move", &id, "e5"]);
+    assert!(
+        text(&late.stderr).contains("the game is over"),
+        "{}",
+        text(&late.stderr)
+    );
+    assert_eq!(game_file(&homes.alice, &id), game_file(&homes.bob, &id));
+}

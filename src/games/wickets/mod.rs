@@ -458,6 +458,14 @@ impl Game for Wickets {
         })
     }
 
+    fn awaited_part(&self) -> &'static str {
+        if self.awaited_roll.is_some() {
+            "roll"
+        } else {
+            "card"
+        }
+    }
+
     fn awaited_parts(&self) -> Vec<String> {
         Wickets::awaited_parts(self)
     }
