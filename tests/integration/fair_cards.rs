@@ -787,6 +787,15 @@ fn status_of(player: &Player, all: bool) -> String {
     ok(&player.run("2026-12-01T09:00:00Z", args))
 }
 
+/// The other player of the homes.
+fn other_of<'a>(homes: &'a Homes, player: &Player) -> &'a Player {
+    if player.dir == homes.alice.dir {
+        &homes.bob
+    } else {
+        &homes.alice
+    }
+}
+
 /// A player's act: who ("alice" or "bob") runs which command on the game.
 type Act<'a> = (&'a str, &'a [&'a str]);
 
@@ -819,11 +828,7 @@ fn the_end_of_a_dealt_game_brings_both_seeds_whatever_ends_it() {
         let mut ender = &homes.alice;
         for (k, (who, command)) in acts.iter().enumerate() {
             ender = player(who);
-            let other = if ender.dir == homes.alice.dir {
-                &homes.bob
-            } else {
-                &homes.alice
-            };
+            let other = other_of(&homes, ender);
             let now = format!("2026-11-1{k}T10:00:00Z");
             let said = ok(&ender.run(&now, &[*command, &[id.as_str()]].concat()));
             if k + 1 == acts.len() {
@@ -846,11 +851,7 @@ fn the_end_of_a_dealt_game_brings_both_seeds_whatever_ends_it() {
                 assert!(!taken.contains("seed"), "{name}: {taken}");
             }
         }
-        let other = if ender.dir == homes.alice.dir {
-            &homes.bob
-        } else {
-            &homes.alice
-        };
+        let other = other_of(&homes, ender);
         // The ender has sent: finished, no longer listed without --all.
         assert!(!status_of(ender, false).contains(&id), "{name}");
         // The ender's copy waits for the other side's seed.
