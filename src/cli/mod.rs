@@ -299,9 +299,14 @@ Examples:
   pbem sync
   */15 * * * * pbem sync >> ~/pbem-sync.log 2>&1     (a crontab line)")]
     Sync(mail::SyncArgs),
-    /// List your games (opponent, whose turn, time used and left), mails waiting in the
-    /// outbox and refused mails.
+    /// List your games (opponent, whose turn, card or roll is awaited and since when,
+    /// time used and left), mails waiting in the outbox and refused mails.
     #[command(after_help = "\
+A finished game is listed while your last mail of it (your result, or your seed of a
+fair deal) is not sent; with --all every finished game, with its chance (proven fair, or
+whose seed is missing). An opponent over its time is marked OVERDUE, with the command
+that claims the game on time.
+
 Examples:
   pbem status                                 the games that are still on
   pbem status --all                           finished games too")]

@@ -95,7 +95,10 @@ fn edit(record: &mut Record, find: &str, change: impl Fn(&str) -> String) {
 fn a_dealt_game_is_not_proven_until_both_seeds_then_proven() {
     let mut record = game();
     match check(&record) {
-        Fairness::NotProven(why) => assert!(why.contains("seeds are not revealed"), "{why}"),
+        Fairness::NotProven(why) => assert!(
+            why.starts_with("White and Black have not revealed their seeds (2 cards"),
+            "{why}"
+        ),
         other => panic!("{other}"),
     }
     // Each side sees ten cards of its own, none of the other's.
@@ -108,6 +111,16 @@ fn a_dealt_game_is_not_proven_until_both_seeds_then_proven() {
     assert!(w.cards.iter().all(|c| !b.cards.contains(c)));
     // Black's pbem, holding White's seed by mistake, opens nothing of White's hand.
     assert!(hand(&record, Color::White, &black).is_none_or(|h| h.cards.is_empty()));
+    // One seed is not enough, and the missing one is named: Black's, then White's.
+    for (side, missing) in [(Color::White, "Black"), (Color::Black, "White")] {
+        let mut one = record.clone();
+        let dealer = if side == Color::White { &white } else { &black };
+        reveal_seed(&mut one, side, dealer);
+        assert_eq!(
+            check(&one).to_string().split(" (").next(),
+            Some(format!("chance not proven: {missing} has not revealed its seed").as_str())
+        );
+    }
     reveal_both(&mut record);
     assert!(
         matches!(check(&record), Fairness::DealProven { cards, .. } if cards >= 2),
