@@ -930,7 +930,8 @@ fn check_own(record: &Record, side: Color, dealer: &Dealer) -> Result<(), (usize
             return Err((
                 at(),
                 format!(
-                    "{other}'s key for position {p}, one of {side}'s cards, opens no card (an edited key)"
+                    "{other}'s key for position {p}, one of {side}'s cards, opens no card (an \
+                     edited key, or a card not of the deck)"
                 ),
             ));
         };

@@ -63,12 +63,15 @@ fn point(word: &str) -> CompressedRistretto {
 /// pbem writes message 2 of the deal on receipt. Then Bob cheats: `choose`, given the
 /// honest deal (each position's card, which the test knows from both seeds and the
 /// players do not), names a position `t` and a position `s`, and position `t` of message 2
-/// becomes `b_t · b_s⁻¹ · M2[s]` (Black's key for `t` over its key for `s`): both open to
-/// the card of `s`. Returns the homes, the id and each position's card after the forgery.
+/// becomes `times · b_t · b_s⁻¹ · M2[s]` (Black's key for `t` over its key for `s`): with
+/// `times` 1 both open to the card of `s`, with another number `t` opens to no card (one
+/// of Black's making). Returns the homes, the id and each position's card after the
+/// forgery (`usize::MAX` for none).
 fn forged_deal(
     name: &str,
     fen: Option<&str>,
     first: &str,
+    times: u8,
     choose: impl Fn(&[usize]) -> (usize, usize),
 ) -> (Homes, String, Vec<usize>) {
     let homes = Homes::new(name, "");
@@ -86,17 +89,21 @@ fn forged_deal(
     let deal_of = |m2: &[CompressedRistretto]| -> Vec<usize> {
         let m3 = white.rekey(m2).unwrap();
         (0..40)
-            .map(|i| deal::open(&m3, i, &white.card_key(i), &black.card_key(i)).unwrap())
+            .map(|i| {
+                deal::open(&m3, i, &white.card_key(i), &black.card_key(i)).unwrap_or(usize::MAX)
+            })
             .collect()
     };
     let (target, source) = choose(&deal_of(&m2));
     let masked = m2[source].decompress().unwrap();
-    m2[target] = (black.card_key(target) * black.card_key(source).invert() * masked).compress();
+    let factor = curve25519_dalek::Scalar::from(times);
+    m2[target] =
+        (factor * black.card_key(target) * black.card_key(source).invert() * masked).compress();
     let forged = record.replacen(&words[target], &B64.encode(m2[target].as_bytes()), 1);
     assert_ne!(forged, record);
     std::fs::write(&path, forged).unwrap();
     let cards = deal_of(&m2);
-    assert_eq!(cards[target], cards[source]);
+    assert_eq!(cards[target] == cards[source], times == 1);
     (homes, id, cards)
 }
 
@@ -122,7 +129,7 @@ fn refused(from: &Player, to: &Player, now: &str, id: &str, name: &str) -> Strin
 /// mail. A third party, who sees the played cards only, cannot tell.
 #[test]
 fn a_card_drawn_after_it_was_played_is_refused_at_the_mail_that_opens_it() {
-    let (homes, id, cards) = forged_deal("twice-drawn", Some(LONG_FEN), "Kb1", |_| (21, 10));
+    let (homes, id, cards) = forged_deal("twice-drawn", Some(LONG_FEN), "Kb1", 1, |_| (21, 10));
     let (alice, bob) = (&homes.alice, &homes.bob);
     // The forged message 2 rides in Bob's first mail and is taken in: nothing shows yet.
     play_by_maildir(&homes, &id, 1, "Kg8");
@@ -181,7 +188,7 @@ fn a_card_drawn_after_it_was_played_is_refused_at_the_mail_that_opens_it() {
 fn a_card_the_opponent_plays_while_the_reader_holds_it_is_refused() {
     // Black copies one of its cards whose suit White holds, so that White can lead that
     // suit and Black answer with the card.
-    let (homes, id, cards) = forged_deal("twice-held", None, TO_THE_ATTEMPT[0], |deal| {
+    let (homes, id, cards) = forged_deal("twice-held", None, TO_THE_ATTEMPT[0], 1, |deal| {
         let source = (10..20)
             .find(|&s| deal[..10].iter().any(|&w| w / 10 == deal[s] / 10))
             .unwrap();
@@ -221,7 +228,7 @@ fn a_card_the_opponent_plays_while_the_reader_holds_it_is_refused() {
 /// which the replay of the record refuses, as any card played twice in a deck period.)
 #[test]
 fn a_lead_of_a_card_the_reader_holds_is_refused_by_the_readers_pbem() {
-    let (homes, id, cards) = forged_deal("twice-lead", None, TO_THE_ATTEMPT[0], |_| (12, 0));
+    let (homes, id, cards) = forged_deal("twice-lead", None, TO_THE_ATTEMPT[0], 1, |_| (12, 0));
     let (alice, bob) = (&homes.alice, &homes.bob);
     for (ply, token) in TO_THE_ATTEMPT.iter().enumerate().skip(1) {
         play_by_maildir(&homes, &id, ply, token);
@@ -237,6 +244,48 @@ fn a_lead_of_a_card_the_reader_holds_is_refused_by_the_readers_pbem() {
             "the mail's cards are not fair: ply 7: White plays {card}, but Black holds {card} \
              (position 12): a card dealt twice"
         )),
+        "{said}"
+    );
+    // Taking the lead in by hand does not help: Black's `pbem move` refuses to play on.
+    std::fs::copy(game_path(alice, &id), game_path(bob, &id)).unwrap();
+    let awaited = bob.run("2026-11-08T10:00:00Z", &["legal", &id]);
+    let reply = text(&awaited.stdout)
+        .lines()
+        .next()
+        .unwrap_or("-")
+        .to_owned();
+    let out = bob.run("2026-11-08T10:00:00Z", &["move", &id, &reply]);
+    let said = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains(&format!(
+            "ply 7: White plays {card}, but Black holds {card} (position 12): a card dealt \
+             twice"
+        )),
+        "{said}"
+    );
+}
+
+/// A card of Black's making (a masked card times a number of its own) among White's
+/// draws: a group element like any other in message 2, it opens to no card, and White's
+/// pbem refuses the mail whose key should open it, at its ply.
+#[test]
+fn a_card_not_of_the_deck_is_refused_when_it_is_drawn() {
+    let (homes, id, cards) = forged_deal("made-up", Some(LONG_FEN), "Kb1", 2, |_| (21, 10));
+    let (alice, bob) = (&homes.alice, &homes.bob);
+    play_by_maildir(&homes, &id, 1, "Kg8");
+    play_by_maildir(&homes, &id, 2, "Ka1");
+    let card = card_name(cards[10]);
+    ok(&bob.run(
+        "2026-11-04T10:00:00Z",
+        &["move", &id, &format!("Re2:w0_c{card}")],
+    ));
+    let said = refused(bob, alice, "2026-11-04T11:00:00Z", &id, "lead");
+    assert!(
+        said.contains(
+            "the mail's cards are not fair: ply 4: Black's key for position 21, one of White's \
+             cards, opens no card"
+        ),
         "{said}"
     );
 }

@@ -499,3 +499,70 @@ fn a_second_reshuffle_is_proven_too_and_a_card_from_another_hand_is_caught() {
         "{proven}"
     );
 }
+
+/// A card held across a reshuffle and played after the other side played it (issue 32,
+/// point 1): the replay, which follows the discards since the last reshuffle only, takes
+/// it; the deal's check does not. Black's message 2 gives position 15 (Black's hand) the
+/// card of position 0 (White's) under Black's key for 15; White plays it first, the 21st
+/// card empties the deck, and Black plays the copy after the reshuffle.
+#[test]
+fn a_card_held_across_a_reshuffle_and_played_again_is_caught() {
+    let [white, black] = dealers();
+    let m1 = white.mask_and_shuffle();
+    let mut m2 = black.shuffle_with_card_keys(&m1).unwrap();
+    let copied = m2[0].decompress().unwrap();
+    m2[15] = (black.card_key(15) * black.card_key(0).invert() * copied).compress();
+    let m3 = white.rekey(&m2).unwrap();
+    let mut deal = Deal {
+        masks: [Some((1, m1)), Some((2, m2)), Some((3, m3.clone()))],
+        ..Deal::default()
+    };
+    // White plays 0-9 then its first replacement (20), Black 10-14, 16-19, its first
+    // replacement (21), then position 15, the 22nd card: the first after the reshuffle.
+    let blacks = (10..15).chain(16..20).chain([21]);
+    let order: Vec<(Color, usize)> = (0..10)
+        .map(|p| (Color::White, p))
+        .zip(blacks.map(|p| (Color::Black, p)))
+        .flat_map(|(w, b)| [w, b])
+        .chain([(Color::White, 20), (Color::Black, 15)])
+        .collect();
+    assert_eq!(order.len(), 22);
+    let mut plays = Plays {
+        plays: Vec::new(),
+        awaited: None,
+    };
+    for (j, &(side, p)) in order.iter().enumerate() {
+        let dealer = &dealers()[side_index(side)];
+        let other = &dealers()[side_index(side.other())];
+        deal.keys[side_index(side.other())].insert(p, (0, key_at(other, p)));
+        deal.opens[side_index(side)].push((j + 1, p, key_at(dealer, p), j + 1));
+        let card = deal::open(&m3, p, &key_at(dealer, p), &key_at(other, p))
+            .and_then(card_of)
+            .unwrap();
+        plays.plays.push(Play {
+            ply: j + 1,
+            side,
+            card,
+            lead: None,
+            nth: 0,
+        });
+    }
+    let card = plays.plays[0].card;
+    assert_eq!(plays.plays[21].card, card);
+    // Before the second play of the card, nothing is wrong.
+    let first = Plays {
+        plays: plays.plays[..21].to_vec(),
+        awaited: None,
+    };
+    assert!(open_plays(&deal, &first).is_ok());
+    assert_eq!(
+        open_plays(&deal, &plays).unwrap_err(),
+        (
+            22,
+            format!(
+                "{card} is played twice since the deal: by White at ply 1, and by Black from \
+                 position 15 (a card dealt twice)"
+            )
+        )
+    );
+}
