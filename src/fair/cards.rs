@@ -484,16 +484,17 @@ fn check_deal(record: &Record) -> Result<Fairness, (usize, String)> {
             }
         }
     }
-    // A side's revealed seed opens every card the other side opened to it: the record is
-    // then checked as that side's pbem checks it (a card dealt twice shows with the
-    // victim's seed alone, whether or not the cheater reveals its own).
-    for side in [Color::White, Color::Black] {
-        if let Some((_, seed)) = deal.seeds[side_index(side)] {
-            check_own(record, side, &Dealer::from_seed(seed))?;
-        }
-    }
     let reshuffles = deal.reshuffles.values().filter(|m| m[2].is_some()).count();
     let (Some((_, white)), Some((_, black))) = (deal.seeds[0], deal.seeds[1]) else {
+        // One side's seed opens every card the other side opened to it: the record is
+        // then checked as that side's pbem checks it (a card dealt twice shows with the
+        // victim's seed alone, whether or not the cheater reveals its own). With both,
+        // the messages are recomputed below.
+        for side in [Color::White, Color::Black] {
+            if let Some((_, seed)) = deal.seeds[side_index(side)] {
+                check_own(record, side, &Dealer::from_seed(seed))?;
+            }
+        }
         return Ok(Fairness::NotProven(format!(
             "the seeds are not revealed yet ({} card{} opened from the masked deal{} and \
              checked; the shuffle and suits followed are proven once both seeds are in, `pbem \
@@ -985,8 +986,8 @@ fn check_own(record: &Record, side: Color, dealer: &Dealer) -> Result<(), (usize
 }
 
 /// Checks the record as `side`'s own pbem can (with its seed, before the opponent's):
-/// [`check`], then every card the other side opened to `side` against the cards played
-/// (a card dealt twice, an edited key): a mail that breaks either is refused.
+/// [`crate::fair::check`], then every card the other side opened to `side` against the
+/// cards played (a card dealt twice, an edited key): a mail that breaks either is refused.
 #[must_use]
 pub fn check_as(record: &Record, side: Color, dealer: &Dealer) -> Fairness {
     match check(record) {

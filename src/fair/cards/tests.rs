@@ -566,3 +566,71 @@ fn a_card_held_across_a_reshuffle_and_played_again_is_caught() {
         )
     );
 }
+
+/// A reply off suit while its player holds the suit (`notation/fair-chance.md`, "Cards",
+/// "Security"): Black writes it by hand, past its pbem's refusal, with a true opening key.
+/// Neither the record nor White's pbem can see it before the seeds; with both seeds the
+/// game is broken at that ply, naming the cards held.
+#[test]
+fn a_reply_off_suit_while_holding_the_suit_is_broken_once_both_seeds_are_in() {
+    let [white, black] = dealers();
+    let mut record = wickets_record("Cards II", None, "g-20261122-0000000f");
+    assert!(advance(&mut record, Color::White, &white).unwrap());
+    for (i, token) in ["e4", "e5", "Ke2:f3", "Ke7", "Nxf3", "Kd6"]
+        .iter()
+        .enumerate()
+    {
+        let side = if i % 2 == 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        make(&mut record, side, token);
+        receive(&mut record, side.other());
+    }
+    let (whites, blacks) = (
+        hand(&record, Color::White, &white).unwrap().cards,
+        hand(&record, Color::Black, &black).unwrap().cards,
+    );
+    // A lead whose suit Black holds, and a card of Black's of another suit.
+    let (lead, (p, off)) = whites
+        .iter()
+        .find_map(|&(_, lead)| {
+            let follows = blacks.iter().any(|(_, c)| c.suit() == lead.suit());
+            let off = blacks.iter().find(|(_, c)| c.suit() != lead.suit());
+            follows.then_some(off).flatten().map(|&off| (lead, off))
+        })
+        .expect("a lead Black can follow, and a card of another suit");
+    make(&mut record, Color::White, &format!("Nxe5:w9_c{lead}"));
+    receive(&mut record, Color::Black);
+    // Black's pbem refuses the card; Black writes it with its true opening key.
+    let before = record.clone();
+    correspondence::play(
+        &mut record,
+        address(Color::Black),
+        &off.to_string(),
+        stamp(),
+    )
+    .unwrap();
+    let mut refused = record.clone();
+    let why = after_move(&before, &mut refused, Color::Black, &black).unwrap_err();
+    assert!(why.contains("you must follow suit"), "{why}");
+    push(
+        &mut record,
+        Color::Black,
+        &format!("open {p} {}", text_of(key_at(&black, p).as_bytes())),
+    );
+    advance(&mut record, Color::Black, &black).unwrap();
+    receive(&mut record, Color::White);
+    assert!(matches!(check(&record), Fairness::NotProven(_)));
+    reveal_both(&mut record);
+    let (ply, reason) = broken(&record);
+    assert_eq!(ply, 7);
+    assert!(
+        reason.starts_with(&format!(
+            "Black must follow suit: {off} answers {lead} while Black holds {}",
+            lead.suit()
+        )),
+        "{reason}"
+    );
+}
