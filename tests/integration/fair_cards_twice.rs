@@ -123,13 +123,13 @@ fn refused(from: &Player, to: &Player, now: &str, id: &str, name: &str) -> Strin
     said
 }
 
-/// The issue's attack: Black's card shows again among the cards White draws. Black
-/// leads it in its scoring attempt; the replacement White draws with its reply (position
-/// 21, whose key the lead's mail carries) is the same card: White's pbem refuses that
-/// mail. A third party, who sees the played cards only, cannot tell.
-#[test]
-fn a_card_drawn_after_it_was_played_is_refused_at_the_mail_that_opens_it() {
-    let (homes, id, cards) = forged_deal("twice-drawn", Some(LONG_FEN), "Kb1", 1, |_| (21, 10));
+/// A game from [`LONG_FEN`] whose position 21 (White's replacement for its first reply)
+/// is forged from Black's position 10 as [`forged_deal`] does (`times`), played by
+/// Maildir to Black's scoring attempt at ply 4, which leads the card of position 10:
+/// White's pbem refuses that mail. Returns the homes, the id, the card led and what
+/// White's pbem said.
+fn black_leads_its_copied_card(name: &str, times: u8) -> (Homes, String, String, String) {
+    let (homes, id, cards) = forged_deal(name, Some(LONG_FEN), "Kb1", times, |_| (21, 10));
     let (alice, bob) = (&homes.alice, &homes.bob);
     // The forged message 2 rides in Bob's first mail and is taken in: nothing shows yet.
     play_by_maildir(&homes, &id, 1, "Kg8");
@@ -140,6 +140,17 @@ fn a_card_drawn_after_it_was_played_is_refused_at_the_mail_that_opens_it() {
         &["move", &id, &format!("Re2:w0_c{card}")],
     ));
     let said = refused(bob, alice, "2026-11-04T11:00:00Z", &id, "lead");
+    (homes, id, card, said)
+}
+
+/// The issue's attack: Black's card shows again among the cards White draws. Black
+/// leads it in its scoring attempt; the replacement White draws with its reply (position
+/// 21, whose key the lead's mail carries) is the same card: White's pbem refuses that
+/// mail. A third party, who sees the played cards only, cannot tell.
+#[test]
+fn a_card_drawn_after_it_was_played_is_refused_at_the_mail_that_opens_it() {
+    let (homes, id, card, said) = black_leads_its_copied_card("twice-drawn", 1);
+    let (alice, bob) = (&homes.alice, &homes.bob);
     assert!(
         said.contains(&format!(
             "the mail's cards are not fair: ply 4: position 21, drawn into White's hand, \
@@ -271,16 +282,7 @@ fn a_lead_of_a_card_the_reader_holds_is_refused_by_the_readers_pbem() {
 /// pbem refuses the mail whose key should open it, at its ply.
 #[test]
 fn a_card_not_of_the_deck_is_refused_when_it_is_drawn() {
-    let (homes, id, cards) = forged_deal("made-up", Some(LONG_FEN), "Kb1", 2, |_| (21, 10));
-    let (alice, bob) = (&homes.alice, &homes.bob);
-    play_by_maildir(&homes, &id, 1, "Kg8");
-    play_by_maildir(&homes, &id, 2, "Ka1");
-    let card = card_name(cards[10]);
-    ok(&bob.run(
-        "2026-11-04T10:00:00Z",
-        &["move", &id, &format!("Re2:w0_c{card}")],
-    ));
-    let said = refused(bob, alice, "2026-11-04T11:00:00Z", &id, "lead");
+    let (_homes, _, _, said) = black_leads_its_copied_card("made-up", 2);
     assert!(
         said.contains(
             "the mail's cards are not fair: ply 4: Black's key for position 21, one of White's \

@@ -37,6 +37,26 @@ fn receive(record: &mut Record, side: Color) {
 /// declining the second): returns the record and the ply of the attempt.
 fn game() -> Record {
     let [white, _] = dealers();
+    let mut record = to_the_attempt();
+    let hand = hand(&record, Color::White, &white).unwrap();
+    assert!(hand.dealt && hand.cards.len() == 10, "{hand:?}");
+    let lead = hand.cards[0].1;
+    make(&mut record, Color::White, &format!("Nxe5:w9_c{lead}"));
+    receive(&mut record, Color::Black);
+    let reply = may_play(&record, Color::Black, &dealers()[1]).unwrap()[0];
+    make(&mut record, Color::Black, &reply.to_string());
+    receive(&mut record, Color::White);
+    if may_decline(&record) {
+        make(&mut record, Color::White, "-");
+        receive(&mut record, Color::Black);
+    }
+    record
+}
+
+/// A Cards II game by the library's steps, mails passed by hand, dealt and played up to
+/// White's scoring attempt (not yet made).
+fn to_the_attempt() -> Record {
+    let [white, _] = dealers();
     let mut record = wickets_record("Cards II", None, "g-20261122-0000000f");
     assert!(advance(&mut record, Color::White, &white).unwrap());
     for (i, token) in ["e4", "e5", "Ke2:f3", "Ke7", "Nxf3", "Kd6"]
@@ -50,18 +70,6 @@ fn game() -> Record {
         };
         make(&mut record, side, token);
         receive(&mut record, side.other());
-    }
-    let hand = hand(&record, Color::White, &white).unwrap();
-    assert!(hand.dealt && hand.cards.len() == 10, "{hand:?}");
-    let lead = hand.cards[0].1;
-    make(&mut record, Color::White, &format!("Nxe5:w9_c{lead}"));
-    receive(&mut record, Color::Black);
-    let reply = may_play(&record, Color::Black, &dealers()[1]).unwrap()[0];
-    make(&mut record, Color::Black, &reply.to_string());
-    receive(&mut record, Color::White);
-    if may_decline(&record) {
-        make(&mut record, Color::White, "-");
-        receive(&mut record, Color::Black);
     }
     record
 }
@@ -574,20 +582,7 @@ fn a_card_held_across_a_reshuffle_and_played_again_is_caught() {
 #[test]
 fn a_reply_off_suit_while_holding_the_suit_is_broken_once_both_seeds_are_in() {
     let [white, black] = dealers();
-    let mut record = wickets_record("Cards II", None, "g-20261122-0000000f");
-    assert!(advance(&mut record, Color::White, &white).unwrap());
-    for (i, token) in ["e4", "e5", "Ke2:f3", "Ke7", "Nxf3", "Kd6"]
-        .iter()
-        .enumerate()
-    {
-        let side = if i % 2 == 0 {
-            Color::White
-        } else {
-            Color::Black
-        };
-        make(&mut record, side, token);
-        receive(&mut record, side.other());
-    }
+    let mut record = to_the_attempt();
     let (whites, blacks) = (
         hand(&record, Color::White, &white).unwrap().cards,
         hand(&record, Color::Black, &black).unwrap().cards,
