@@ -1203,10 +1203,13 @@ fn take_in(incoming: &mail::Incoming, bytes: &[u8], home: &Home) -> Result<Taken
         rolled = fair::complete(&mut record, you, &chain)
             .map_err(|error| refused(format!("{id}: {error}; nothing was changed")))?;
     }
-    // Fair cards: the mail's deal must hold; this side adds the steps it can take now
-    // (its message of the deal, its keys for the other side's cards, its seed at the end).
+    // Fair cards: the mail's deal must hold, as far as this side sees it (its own cards
+    // against the cards played: no card dealt twice); this side adds the steps it can
+    // take now (its message of the deal, its keys for the other side's cards, its seed at
+    // the end).
     if fair::uses_cards(&record) {
-        if let Fairness::Broken { ply, reason } = fair::check(&record) {
+        let dealer = super::play::dealer(&mut state).map_err(|error| refused(error.to_string()))?;
+        if let Fairness::Broken { ply, reason } = fair::cards::check_as(&record, you, &dealer) {
             return Err(refused(format!(
                 "{id}: the mail's cards are not fair: ply {ply}: {reason}; nothing was changed"
             )));

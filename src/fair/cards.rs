@@ -85,6 +85,22 @@ fn deck_of(p: usize) -> (usize, usize) {
     }
 }
 
+/// The first card played (counted from 0) after the deck `k` was made: 0 for the deal,
+/// 21 k for reshuffle `k`. A card of that deck lies in it or in a hand from then until
+/// it is played, so no card is played twice from that play on before it is.
+fn period_start(k: usize) -> usize {
+    RESHUFFLED * k
+}
+
+/// How a deck is named in a reason: "the deal" or "reshuffle k".
+fn deck_name(k: usize) -> String {
+    if k == 0 {
+        "the deal".to_owned()
+    } else {
+        format!("reshuffle {k}")
+    }
+}
+
 /// The card played (counted from 0 since the deal) that empties the deck and starts
 /// reshuffle `k`: 20, 41, 62, ...
 fn trigger(k: usize) -> usize {
@@ -480,6 +496,15 @@ fn check_deal(record: &Record) -> Result<Fairness, (usize, String)> {
     }
     let reshuffles = deal.reshuffles.values().filter(|m| m[2].is_some()).count();
     let (Some((_, white)), Some((_, black))) = (deal.seeds[0], deal.seeds[1]) else {
+        // One side's seed opens every card the other side opened to it: the record is
+        // then checked as that side's pbem checks it (a card dealt twice shows with the
+        // victim's seed alone, whether or not the cheater reveals its own). With both,
+        // the messages are recomputed below.
+        for side in [Color::White, Color::Black] {
+            if let Some((_, seed)) = deal.seeds[side_index(side)] {
+                check_own(record, side, &Dealer::from_seed(seed))?;
+            }
+        }
         let over = !matches!(record.tag("Result").map(str::trim), None | Some("*"));
         return Ok(Fairness::NotProven(format!(
             "{} ({} card{} opened from the masked deal{} and checked; {})",
@@ -652,6 +677,8 @@ fn entry_ply(record: &Record, side: Color, p: usize) -> usize {
 fn open_plays(deal: &Deal, plays: &Plays) -> Result<Vec<usize>, (usize, String)> {
     let mut positions = Vec::with_capacity(plays.plays.len());
     let mut played = std::collections::BTreeSet::new();
+    // The last play of each card so far (its index in `plays`).
+    let mut last: [Option<usize>; DECK] = [None; DECK];
     for (j, play) in plays.plays.iter().enumerate() {
         let (side, ply) = (play.side, play.ply);
         let Some(&(_, p, key, order)) = deal.opens[side_index(side)]
@@ -742,8 +769,26 @@ fn open_plays(deal: &Deal, plays: &Plays) -> Result<Vec<usize>, (usize, String)>
                         ),
                     ));
                 }
+                // The card lay in the deck or a hand from its deck's start (the deal or
+                // reshuffle k) until now: nobody can have played it in between.
+                if let Some(earlier) = last[index_of(card)]
+                    .filter(|&i| i >= period_start(k))
+                    .map(|i| &plays.plays[i])
+                {
+                    return Err((
+                        ply,
+                        format!(
+                            "{card} is played twice since {}: by {} at ply {}, and by {side} \
+                             from position {p} (a card dealt twice)",
+                            deck_name(k),
+                            earlier.side,
+                            earlier.ply
+                        ),
+                    ));
+                }
             }
         }
+        last[index_of(play.card)] = Some(j);
         played.insert(p);
         positions.push(p);
     }
@@ -869,7 +914,7 @@ pub fn advance(record: &mut Record, side: Color, dealer: &Dealer) -> Result<bool
         push(record, side, &format!("keys {}", owed.join(" ")));
         changed = true;
     }
-    check_own(record, side, dealer)?;
+    check_own(record, side, dealer).map_err(|(ply, why)| format!("ply {ply}: {why}"))?;
     let over = !matches!(record.tag("Result").map(str::trim), None | Some("*"));
     if over && deal.seeds[side_index(side)].is_none() {
         reveal_seed(record, side, dealer);
@@ -878,40 +923,97 @@ pub fn advance(record: &mut Record, side: Color, dealer: &Dealer) -> Result<bool
     Ok(changed)
 }
 
-/// Checks, as only `side`'s pbem can before the seeds, that every key the other side
-/// revealed for `side`'s cards opens its position to a card (in a reshuffle, one of its
-/// discards), and no card twice in a deck.
-fn check_own(record: &Record, side: Color, dealer: &Dealer) -> Result<(), String> {
-    let Some(deal) = read_deal(record).map_err(|(ply, why)| format!("ply {ply}: {why}"))? else {
+/// Checks, as only `side`'s pbem can before the seeds, every card of `side` that the
+/// other side opened to it with its key: that the key opens its position to a card (in
+/// a reshuffle, one of its discards), no card twice among them in a deck, and no card
+/// twice in a deck period: a card `side` holds (or draws with its awaited card) that was
+/// played since its deck was made (the deal or its reshuffle), by either side, is a card
+/// dealt twice. The reason's ply is that of the mail that showed it (the later of the
+/// key and the play); `side`'s own plays are the record's to check ([`check`]).
+fn check_own(record: &Record, side: Color, dealer: &Dealer) -> Result<(), (usize, String)> {
+    let Some(deal) = read_deal(record)? else {
         return Ok(());
     };
-    let plays = plays_of(record).map_err(|(_, why)| why)?;
+    let plays = plays_of(record)?;
+    let played = open_plays(&deal, &plays)?;
+    let other = side.other();
     let mut seen = BTreeMap::new();
-    for (&p, (_, key)) in &deal.keys[side_index(side.other())] {
+    for (&p, (_, key)) in &deal.keys[side_index(other)] {
         let Some((deck, i)) = final_deck(&deal, p) else {
             continue;
         };
         let k = deck_of(p).0;
+        let at = || entry_ply(record, other, p);
         let Some(card) = deal::open(deck, i, &key_at(dealer, p), key) else {
-            return Err(format!(
-                "{}'s key for position {p}, one of {side}'s cards, opens no card (an edited key)",
-                side.other()
+            return Err((
+                at(),
+                format!(
+                    "{other}'s key for position {p}, one of {side}'s cards, opens no card (an \
+                     edited key, or a card not of the deck)"
+                ),
             ));
         };
+        let name = card_of(card).map(|c| c.to_string()).unwrap_or_default();
         if k > 0 && !discards(k, &plays).is_some_and(|cards| cards.contains(&card)) {
-            return Err(format!(
-                "position {p} of {side}'s cards opens to {}, which was not among the discards \
-                 of reshuffle {k}",
-                card_of(card).map(|c| c.to_string()).unwrap_or_default()
+            return Err((
+                at(),
+                format!(
+                    "position {p} of {side}'s cards opens to {name}, which was not among the \
+                     discards of reshuffle {k}"
+                ),
             ));
         }
         if let Some(q) = seen.insert((k, card), p) {
-            return Err(format!(
-                "positions {q} and {p} of {side}'s cards open to the same card"
+            return Err((
+                at(),
+                format!("positions {q} and {p} of {side}'s cards open to the same card, {name}"),
             ));
         }
+        if played.contains(&p) {
+            continue;
+        }
+        let Some((j, twice)) = plays
+            .plays
+            .iter()
+            .enumerate()
+            .skip(period_start(k))
+            .find(|(_, play)| index_of(play.card) == card)
+        else {
+            continue;
+        };
+        // Held before that play (dealt, or drawn by an earlier card), or drawn after it.
+        let held = p < 2 * HAND || p - 2 * HAND < j;
+        let reason = if held {
+            format!(
+                "{} plays {name}, but {side} holds {name} (position {p}): a card dealt twice",
+                twice.side
+            )
+        } else {
+            format!(
+                "position {p}, drawn into {side}'s hand, opens to {name}, which {} played at \
+                 ply {} since {}: a card dealt twice",
+                twice.side,
+                twice.ply,
+                deck_name(k)
+            )
+        };
+        return Err((at().max(twice.ply), reason));
     }
     Ok(())
+}
+
+/// Checks the record as `side`'s own pbem can (with its seed, before the opponent's):
+/// [`crate::fair::check`], then every card the other side opened to `side` against the
+/// cards played (a card dealt twice, an edited key): a mail that breaks either is refused.
+#[must_use]
+pub fn check_as(record: &Record, side: Color, dealer: &Dealer) -> Fairness {
+    match check(record) {
+        Fairness::Broken { ply, reason } => Fairness::Broken { ply, reason },
+        fairness => match check_own(record, side, dealer) {
+            Ok(()) => fairness,
+            Err((ply, reason)) => Fairness::Broken { ply, reason },
+        },
+    }
 }
 
 /// Writes `side`'s seed (at the end of the game, or for an arbiter): with both seeds in,

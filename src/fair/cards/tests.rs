@@ -37,6 +37,26 @@ fn receive(record: &mut Record, side: Color) {
 /// declining the second): returns the record and the ply of the attempt.
 fn game() -> Record {
     let [white, _] = dealers();
+    let mut record = to_the_attempt();
+    let hand = hand(&record, Color::White, &white).unwrap();
+    assert!(hand.dealt && hand.cards.len() == 10, "{hand:?}");
+    let lead = hand.cards[0].1;
+    make(&mut record, Color::White, &format!("Nxe5:w9_c{lead}"));
+    receive(&mut record, Color::Black);
+    let reply = may_play(&record, Color::Black, &dealers()[1]).unwrap()[0];
+    make(&mut record, Color::Black, &reply.to_string());
+    receive(&mut record, Color::White);
+    if may_decline(&record) {
+        make(&mut record, Color::White, "-");
+        receive(&mut record, Color::Black);
+    }
+    record
+}
+
+/// A Cards II game by the library's steps, mails passed by hand, dealt and played up to
+/// White's scoring attempt (not yet made).
+fn to_the_attempt() -> Record {
+    let [white, _] = dealers();
     let mut record = wickets_record("Cards II", None, "g-20261122-0000000f");
     assert!(advance(&mut record, Color::White, &white).unwrap());
     for (i, token) in ["e4", "e5", "Ke2:f3", "Ke7", "Nxf3", "Kd6"]
@@ -50,18 +70,6 @@ fn game() -> Record {
         };
         make(&mut record, side, token);
         receive(&mut record, side.other());
-    }
-    let hand = hand(&record, Color::White, &white).unwrap();
-    assert!(hand.dealt && hand.cards.len() == 10, "{hand:?}");
-    let lead = hand.cards[0].1;
-    make(&mut record, Color::White, &format!("Nxe5:w9_c{lead}"));
-    receive(&mut record, Color::Black);
-    let reply = may_play(&record, Color::Black, &dealers()[1]).unwrap()[0];
-    make(&mut record, Color::Black, &reply.to_string());
-    receive(&mut record, Color::White);
-    if may_decline(&record) {
-        make(&mut record, Color::White, "-");
-        receive(&mut record, Color::Black);
     }
     record
 }
@@ -510,5 +518,127 @@ fn a_second_reshuffle_is_proven_too_and_a_card_from_another_hand_is_caught() {
     assert!(
         matches!(proven, Fairness::DealProven { reshuffles: 2, .. }),
         "{proven}"
+    );
+}
+
+/// A card held across a reshuffle and played after the other side played it (issue 32,
+/// point 1): the replay, which follows the discards since the last reshuffle only, takes
+/// it; the deal's check does not. Black's message 2 gives position 15 (Black's hand) the
+/// card of position 0 (White's) under Black's key for 15; White plays it first, the 21st
+/// card empties the deck, and Black plays the copy after the reshuffle.
+#[test]
+fn a_card_held_across_a_reshuffle_and_played_again_is_caught() {
+    let [white, black] = dealers();
+    let m1 = white.mask_and_shuffle();
+    let mut m2 = black.shuffle_with_card_keys(&m1).unwrap();
+    let copied = m2[0].decompress().unwrap();
+    m2[15] = (black.card_key(15) * black.card_key(0).invert() * copied).compress();
+    let m3 = white.rekey(&m2).unwrap();
+    let mut deal = Deal {
+        masks: [Some((1, m1)), Some((2, m2)), Some((3, m3.clone()))],
+        ..Deal::default()
+    };
+    // White plays 0-9 then its first replacement (20), Black 10-14, 16-19, its first
+    // replacement (21), then position 15, the 22nd card: the first after the reshuffle.
+    let blacks = (10..15).chain(16..20).chain([21]);
+    let order: Vec<(Color, usize)> = (0..10)
+        .map(|p| (Color::White, p))
+        .zip(blacks.map(|p| (Color::Black, p)))
+        .flat_map(|(w, b)| [w, b])
+        .chain([(Color::White, 20), (Color::Black, 15)])
+        .collect();
+    assert_eq!(order.len(), 22);
+    let mut plays = Plays {
+        plays: Vec::new(),
+        awaited: None,
+    };
+    for (j, &(side, p)) in order.iter().enumerate() {
+        let dealer = &dealers()[side_index(side)];
+        let other = &dealers()[side_index(side.other())];
+        deal.keys[side_index(side.other())].insert(p, (0, key_at(other, p)));
+        deal.opens[side_index(side)].push((j + 1, p, key_at(dealer, p), j + 1));
+        let card = deal::open(&m3, p, &key_at(dealer, p), &key_at(other, p))
+            .and_then(card_of)
+            .unwrap();
+        plays.plays.push(Play {
+            ply: j + 1,
+            side,
+            card,
+            lead: None,
+            nth: 0,
+        });
+    }
+    let card = plays.plays[0].card;
+    assert_eq!(plays.plays[21].card, card);
+    // Before the second play of the card, nothing is wrong.
+    let first = Plays {
+        plays: plays.plays[..21].to_vec(),
+        awaited: None,
+    };
+    assert!(open_plays(&deal, &first).is_ok());
+    assert_eq!(
+        open_plays(&deal, &plays).unwrap_err(),
+        (
+            22,
+            format!(
+                "{card} is played twice since the deal: by White at ply 1, and by Black from \
+                 position 15 (a card dealt twice)"
+            )
+        )
+    );
+}
+
+/// A reply off suit while its player holds the suit (`notation/fair-chance.md`, "Cards",
+/// "Security"): Black writes it by hand, past its pbem's refusal, with a true opening key.
+/// Neither the record nor White's pbem can see it before the seeds; with both seeds the
+/// game is broken at that ply, naming the cards held.
+#[test]
+fn a_reply_off_suit_while_holding_the_suit_is_broken_once_both_seeds_are_in() {
+    let [white, black] = dealers();
+    let mut record = to_the_attempt();
+    let (whites, blacks) = (
+        hand(&record, Color::White, &white).unwrap().cards,
+        hand(&record, Color::Black, &black).unwrap().cards,
+    );
+    // A lead whose suit Black holds, and a card of Black's of another suit.
+    let (lead, (p, off)) = whites
+        .iter()
+        .find_map(|&(_, lead)| {
+            let follows = blacks.iter().any(|(_, c)| c.suit() == lead.suit());
+            let off = blacks.iter().find(|(_, c)| c.suit() != lead.suit());
+            follows.then_some(off).flatten().map(|&off| (lead, off))
+        })
+        .expect("a lead Black can follow, and a card of another suit");
+    make(&mut record, Color::White, &format!("Nxe5:w9_c{lead}"));
+    receive(&mut record, Color::Black);
+    // Black's pbem refuses the card; Black writes it with its true opening key.
+    let before = record.clone();
+    correspondence::play(
+        &mut record,
+        address(Color::Black),
+        &off.to_string(),
+        stamp(),
+    )
+    .unwrap();
+    let mut refused = record.clone();
+    let why = after_move(&before, &mut refused, Color::Black, &black).unwrap_err();
+    assert!(why.contains("you must follow suit"), "{why}");
+    push(
+        &mut record,
+        Color::Black,
+        &format!("open {p} {}", text_of(key_at(&black, p).as_bytes())),
+    );
+    advance(&mut record, Color::Black, &black).unwrap();
+    receive(&mut record, Color::White);
+    assert!(matches!(check(&record), Fairness::NotProven(_)));
+    reveal_both(&mut record);
+    let (ply, reason) = broken(&record);
+    assert_eq!(ply, 7);
+    assert!(
+        reason.starts_with(&format!(
+            "Black must follow suit: {off} answers {lead} while Black holds {}",
+            lead.suit()
+        )),
+        "{reason}"
     );
 }
