@@ -12,6 +12,40 @@
 //! position + Turn ──Game::play──▶ next position
 //! position + Turn ──Game::write_turn──▶ canonical token
 //! ```
+//!
+//! # How it is built
+//!
+//! The `Game` trait that every game implements, with associated `Turn` (a legal turn,
+//! all of its parts) and `Syntax` (a token parsed without a board), plus the shared
+//! vocabulary: `Color`, `Outcome`, `WinReason`, `DrawReason`, `GameResult`,
+//! `RepetitionRule`, `SetupError`, `TurnSyntaxError`, `IllegalTurn`. `Variant` names the
+//! games and reads `[Variant]` values and aliases (case-insensitive, spaces, hyphens and
+//! underscores alike). The `with_game!` macro is the one place that turns a run-time
+//! `Variant` into a type; nothing outside a game's module matches on its pieces. A
+//! `SetupError` names the white-space separated field of the position string it is about
+//! (`field`, from 1; one past the last for a missing field) when it is about one, so that
+//! the command line can put a caret under it.
+//!
+//! Invariants: `legal_turns` fills a caller-owned vector and does not allocate per node;
+//! `resolve(parse_turn(write_turn(t))) == t` for every legal `t`; `from_position_string`
+//! reads what `position_string` writes, for every position a legal turn produces. A position
+//! does not know its history: repetition is counted by `replay::History` from
+//! `repetition_key` and applied by `RepetitionRule`. The turns a history forbids
+//! (`IllegalAt`) are a `Forbidden` set (repetition keys no turn may reach) that
+//! `legal_turns_except`, `resolve_except` (refusing with `IllegalKind::Repetition`) and
+//! `write_turn_except` take, so that notation disambiguates among the turns the history
+//! allows; the defaults filter, resolve then check, and ignore it, and Chesica, the one game
+//! with a ban, overrides the last two. Move numbers and counters go up by `count_up`, which
+//! stops at `MAX_COUNT` (a billion) instead of wrapping, and position strings refuse larger
+//! ones (`check_count`).
+//!
+//! Chance events (die rolls, cards) and multi-part turns belong inside one turn token, so
+//! they are part of `Syntax`/`Turn`; `play` consumes them. A turn may still wait for the
+//! opponent's hidden play (a card in reply): `Game::awaiting` (default `None`) then says
+//! what the position after it waits for, `Game::awaited_side` from whom, and
+//! `Game::awaited_parts` what that side may add (`pbem legal` lists them). Such a position
+//! has no legal turn and no outcome; `resolve` refuses any turn from it, and a line that
+//! ends there gets a warning finding of kind `Awaiting` (the record stays valid).
 
 use std::fmt;
 

@@ -16,6 +16,25 @@
 //!
 //! A square is counts, not an ordered stack ([`Cell`]): nothing in the rules looks at
 //! the order of the stones on a square. Tokens read into [`Notation`] without a board.
+//!
+//! # How it is built
+//!
+//! African Chess, the Amberstones' cross of chess and mancala. `board` (`Cell`: the plain
+//! stones of each colour and either touchstone on a square, counts rather than an ordered
+//! stack since no rule looks at the order; the 64-square `Board`; the position string with
+//! parentheses round a square of several stones), `movegen` (`Direction`; `Turn`: origin and
+//! either a step or a sowing with the square where the touchstone ends and its place in the
+//! sowing order; `apply` simulates a turn on a copy of the board square by square, capture
+//! table and touchstone captures included, and says why it cannot be made; `is_guarded`
+//! tries only the stones on the eight lines through a touchstone, at most four squares away;
+//! generation drops turns that would capture the enemy touchstone or leave one's own
+//! capturable, and sowing orders that end with the touchstone on the same square),
+//! `notation` (`Notation`: steps, sowings with `=square` for the touchstone's place and the
+//! capture squares; `resolve` with the reasons in words; the canonical writer).
+//!
+//! Invariants: a touchstone is never captured (a position where the side that has just moved
+//! is guarded is refused); `=square` is written exactly when more than one place is legal;
+//! the repetition rule is a claim only (`RepetitionRule::Draw { claim: 3, automatic: None }`).
 
 mod board;
 mod movegen;

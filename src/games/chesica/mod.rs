@@ -14,6 +14,22 @@
 //! The position is a 64-square array ([`Board`]); turns ([`Turn`]) are fixed-size
 //! values holding every landing square of a jump chain. Tokens read into [`Notation`]
 //! without a board.
+//!
+//! # How it is built
+//!
+//! Chesica, Copley's chess and checkers hybrid as reconstructed by Aronson. `board` (`Role`,
+//! `Piece` with its promoted flag, the 64-square `Board`, the position string with `+`
+//! before a promoted piece), `movegen` (`Turn`: origin, kind and up to `MAX_JUMPS` = 9
+//! landing squares in a fixed array; jump chains found depth-first on a copy of the board
+//! with the jumper lifted and each jumped piece removed at once; steps, slides and
+//! replacement captures only when no piece can jump), `notation` (`Notation`: the board-free
+//! token, chess style for steps and captures, draughts style for jumps, the short form of a
+//! chain; `resolve` with the reasons in words; the canonical writer).
+//!
+//! Invariants: a chain is recorded only when the piece can jump no more or has just
+//! promoted; a jump is matched only by a token that names its origin square; the
+//! repetition ban (`RepetitionRule::IllegalAt(3)`) is the replay's, and `pbem legal` applies
+//! it from the game file's history.
 
 mod board;
 mod movegen;
