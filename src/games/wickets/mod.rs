@@ -12,6 +12,12 @@
 //! Ball-haver's Ball, the throw and the decision of a scoring attempt) and kept only if
 //! the mover's king is safe at the end of the turn.
 //!
+//! The modules' imports run one way: `mode` (the decision modes) ← `cards` (the deck)
+//! ← `board` (places, the position string) ← `movegen` (moves and turns, a turn's
+//! decision parts) ← `throws` and `decision` (the drop places and throws; judging an
+//! attempt) ← `notation`. The position type and what it holds beside the board
+//! (`AwaitedRoll`) are in this module, above them all.
+//!
 //! # How it is built
 //!
 //! Chess with wickets, built on `games::chess`: it reuses the orthodox `Board` for the 64
@@ -57,6 +63,7 @@
 mod board;
 mod cards;
 mod decision;
+mod mode;
 mod movegen;
 mod notation;
 mod throws;
@@ -67,9 +74,9 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 pub use board::Loc;
 pub use cards::Card;
 use cards::{CardState, Deal};
-use decision::{AwaitedRoll, card_plays};
-pub use decision::{Decision, DecisionMode};
-pub use movegen::{Move, MoveKind, Turn};
+use decision::card_plays;
+pub use mode::DecisionMode;
+pub use movegen::{Decision, Move, MoveKind, Turn};
 pub use notation::{MovePart, Step, Syntax};
 
 use crate::games::chess::types::{Piece, Role, Square, color_index};
@@ -92,6 +99,17 @@ use crate::games::{
     Color, DrawReason, Game, IllegalTurn, Outcome, RepetitionRule, SetupError, Tags,
     TurnSyntaxError, Variant, WinReason,
 };
+
+/// A Dice scoring attempt sent before its roll is known (issue 16, fair chance by mail):
+/// the thrower's turn carries no roll, the opponent's pbem computes it from both players'
+/// revealed values and completes the token. In Dice II the thrower names in advance the
+/// piece it sacrifices for a second roll should the first fail: only the failure of the
+/// first roll is news to the thrower, so deciding before it is the same choice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct AwaitedRoll {
+    /// The piece sacrificed for a second roll if the first fails (Dice II).
+    sacrifice: Option<Loc>,
+}
 
 /// A position of Chess with wickets.
 #[derive(Clone, Debug, PartialEq, Eq)]
