@@ -809,6 +809,29 @@ pub(crate) fn read_number_field(
         .transpose()
 }
 
+/// Reads a position string of three fields, `placement side [fullmove]`: the placement
+/// with `read_placement` (its errors said to be in field 1), the side to move, the
+/// fullmove number (1 when left out), and nothing after them.
+pub(crate) fn read_placement_side_fullmove<B>(
+    text: &str,
+    read_placement: impl FnOnce(&str) -> Result<B, SetupError>,
+) -> Result<(B, Color, u32), SetupError> {
+    let mut fields = text.split_whitespace();
+    let placement = fields
+        .next()
+        .ok_or_else(|| SetupError::in_field(1, "empty position string"))?;
+    let board = read_placement(placement).map_err(|error| error.or_in_field(1))?;
+    let turn = read_side(fields.next())?;
+    let fullmove_number = read_number_field(fields.next(), 3, "fullmove number", 1)?.unwrap_or(1);
+    if let Some(extra) = fields.next() {
+        return Err(SetupError::in_field(
+            4,
+            format!("unexpected text after field 3: '{extra}'"),
+        ));
+    }
+    Ok((board, turn, fullmove_number))
+}
+
 /// The start the standard setup tags choose: `[FEN]` (with or without `[SetUp "1"]`) read
 /// as the game's position string; `[SetUp "1"]` without `[FEN]` is an error; without
 /// either, the game's standard start.
@@ -830,6 +853,45 @@ pub const fn splitmix(state: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
+}
+
+/// One key per piece code (0 to 11: the side, the kind and any promotion) and square of a
+/// board of `N` squares, each `splitmix(seed ^ (code * 64 + square))`: the constant keys of
+/// the games whose repetition key is [`board_key`].
+pub(crate) const fn piece_square_keys<const N: usize>(seed: u64) -> [[u64; N]; 12] {
+    let mut keys = [[0; N]; 12];
+    let mut piece = 0;
+    while piece < 12 {
+        let mut square = 0;
+        while square < N {
+            keys[piece][square] = splitmix(seed ^ (piece * 64 + square) as u64);
+            square += 1;
+        }
+        piece += 1;
+    }
+    keys
+}
+
+/// The repetition key of a board held as one `Option` a square: the XOR of each piece's
+/// key on its square (`keys[code(piece)][square]`), and of `black_to_move` when Black is
+/// to move.
+pub(crate) fn board_key<P: Copy, const N: usize>(
+    turn: Color,
+    black_to_move: u64,
+    board: &[Option<P>],
+    keys: &[[u64; N]; 12],
+    code: impl Fn(P) -> usize,
+) -> u64 {
+    let mut key = match turn {
+        Color::White => 0,
+        Color::Black => black_to_move,
+    };
+    for (square, piece) in board.iter().enumerate() {
+        if let Some(piece) = *piece {
+            key ^= keys[code(piece)][square];
+        }
+    }
+    key
 }
 
 /// The games pbem plays, chosen at run time (from a `[Variant]` tag or `--variant`).

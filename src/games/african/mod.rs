@@ -63,7 +63,7 @@ const AFRICAN_KINDS: [PieceKind; 2] = [
 ];
 use crate::games::{
     Color, DrawReason, Game, IllegalTurn, Outcome, RepetitionRule, SetupError, TurnSyntaxError,
-    Variant, WinReason,
+    Variant, WinReason, splitmix,
 };
 
 /// A position of African Chess: the board, the side to move and the move number.
@@ -148,20 +148,8 @@ impl Game for African {
     /// Reads `placement side [fullmove]`, for example the start,
     /// `pppptppp/pppppppp/8/8/8/8/PPPPPPPP/PPPPTPPP w 1`.
     fn from_position_string(text: &str) -> Result<African, SetupError> {
-        let mut fields = text.split_whitespace();
-        let placement = fields
-            .next()
-            .ok_or_else(|| SetupError::in_field(1, "empty position string"))?;
-        let board = board::read_placement(placement).map_err(|error| error.or_in_field(1))?;
-        let turn = crate::games::read_side(fields.next())?;
-        let fullmove_number =
-            crate::games::read_number_field(fields.next(), 3, "fullmove number", 1)?.unwrap_or(1);
-        if let Some(extra) = fields.next() {
-            return Err(SetupError::in_field(
-                4,
-                format!("unexpected text after field 3: '{extra}'"),
-            ));
-        }
+        let (board, turn, fullmove_number) =
+            crate::games::read_placement_side_fullmove(text, board::read_placement)?;
         board::check_board(&board).map_err(|error| error.or_in_field(1))?;
         if is_guarded(&board, turn.other()) {
             return Err(SetupError::in_field(
@@ -314,14 +302,6 @@ impl Game for African {
             }
         }
     }
-}
-
-/// SplitMix64, for the hashing keys.
-const fn splitmix(state: u64) -> u64 {
-    let mut z = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 #[cfg(test)]

@@ -302,16 +302,7 @@ impl Game for Cascudo {
     }
 
     fn repetition_key(&self) -> u64 {
-        let mut key = match self.turn {
-            Color::White => 0,
-            Color::Black => BLACK_TO_MOVE,
-        };
-        for (index, piece) in self.board.iter().enumerate() {
-            if let Some(piece) = piece {
-                key ^= KEYS[piece.index()][index];
-            }
-        }
-        key
+        crate::games::board_key(self.turn, BLACK_TO_MOVE, &self.board, &KEYS, Piece::index)
     }
 
     fn annotation_mismatch(&self, syntax: &Notation) -> Option<String> {
@@ -452,19 +443,7 @@ fn read_placement(field: &str) -> Result<Board, SetupError> {
 }
 
 /// One key per token kind (side and role) and cell.
-const KEYS: [[u64; hex::CELLS]; 12] = {
-    let mut keys = [[0; hex::CELLS]; 12];
-    let mut piece = 0;
-    while piece < 12 {
-        let mut cell = 0;
-        while cell < hex::CELLS {
-            keys[piece][cell] = splitmix(0xCA5C_AD00_0000_0000 ^ (piece * 64 + cell) as u64);
-            cell += 1;
-        }
-        piece += 1;
-    }
-    keys
-};
+const KEYS: [[u64; hex::CELLS]; 12] = crate::games::piece_square_keys(0xCA5C_AD00_0000_0000);
 
 const BLACK_TO_MOVE: u64 = splitmix(0xCA5C_AD00_FFFF_FFFF);
 

@@ -36,6 +36,7 @@ mod zobrist;
 
 use std::fmt::Write as _;
 
+pub(crate) use movegen::pinned;
 pub use movegen::{Move, MoveKind, MoveList};
 pub use san::{CheckMarker, San, SanMove};
 pub use setup::{Board, CastlingRights, Setup};

@@ -262,12 +262,7 @@ impl Chesscala {
         if !self.in_check(side) {
             return false;
         }
-        let mut probe = self.clone();
-        probe.turn = side;
-        probe.first_turn = false;
-        probe.phase = Phase::Play;
-        probe.draws = DrawRule::Standard;
-        probe.outcome = None;
+        let probe = self.probe_for(side);
         // The turns one origin at a time ([`Chesscala::generate_from`]), so that the first
         // turn found to escape ends the search.
         let mut turns = Vec::new();
@@ -284,15 +279,22 @@ impl Chesscala {
         if !self.in_check(side) {
             return false;
         }
+        let probe = self.probe_for(side);
+        let mut turns = Vec::new();
+        probe.generate(&mut turns);
+        !turns.iter().any(|turn| escapes(&probe, turn, side))
+    }
+
+    /// This position with `side` to move in plain play (no first turn, no pending phase,
+    /// no outcome), to try whether a turn of `side` would leave a King of it in check.
+    fn probe_for(&self, side: Color) -> Chesscala {
         let mut probe = self.clone();
         probe.turn = side;
         probe.first_turn = false;
         probe.phase = Phase::Play;
         probe.draws = DrawRule::Standard;
         probe.outcome = None;
-        let mut turns = Vec::new();
-        probe.generate(&mut turns);
-        !turns.iter().any(|turn| escapes(&probe, turn, side))
+        probe
     }
 
     /// Whether White's first-turn restriction (rule 6) forbids a sowing move from `from`:

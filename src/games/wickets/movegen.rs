@@ -478,20 +478,7 @@ impl Wickets {
     /// between `king` and an enemy rook, bishop or queen on one line. No line between two
     /// board squares passes through a wicket, so the wickets play no part.
     fn pinned(&self, king: Square) -> Bitboard {
-        let t = tables();
-        let b = &self.board;
-        let occupied = self.occupied();
-        let snipers = ((t.rook(king, Bitboard::EMPTY) & b.rooks_and_queens())
-            | (t.bishop(king, Bitboard::EMPTY) & b.bishops_and_queens()))
-            & b.by_color(self.turn.other());
-        let mut pinned = Bitboard::EMPTY;
-        for sniper in snipers {
-            let between = t.between(king, sniper) & occupied;
-            if !between.more_than_one() {
-                pinned |= between;
-            }
-        }
-        pinned & b.by_color(self.turn)
+        crate::games::chess::pinned(&self.board, king, self.turn, self.occupied())
     }
 
     /// Whether `m` is surely a whole turn that leaves the king safe, without playing it:

@@ -552,20 +552,12 @@ fn the_fast_path_agrees_with_full_generation() {
         "4k3/1P6/8/8/3pP3/8/6p1/4K2R b K e3 0 1",
         "7k/8/8/8/8/1N3N2/8/1N3NK1 w - - 0 1",
     ];
-    let roles = [
-        Role::Pawn,
-        Role::Knight,
-        Role::Bishop,
-        Role::Rook,
-        Role::Queen,
-        Role::King,
-    ];
     let mut fast = 0;
     for fen in fens {
         let mut position =
             Chess::from_position_string(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
         for ply in 0..12usize {
-            for role in roles {
+            for role in Role::ALL {
                 let pieces = position.board.by_piece(position.turn, role);
                 let mut masks = vec![pieces];
                 for line in 0..8 {
