@@ -81,6 +81,16 @@ pub const AUTHENTICATION_LABEL: &str = "Authentication: hmac-sha256";
 /// The header that names the game of a pbem mail.
 pub const GAME_HEADER: &str = "X-Pbem-Game";
 
+/// `host:port`, as messages and errors name a mail server (`[::1]:25`: an IPv6 address in
+/// brackets).
+pub(crate) fn server_name(host: &str, port: u16) -> String {
+    if host.contains(':') {
+        format!("[{host}]:{port}")
+    } else {
+        format!("{host}:{port}")
+    }
+}
+
 /// A name and an address, as in `Alice <alice@example.org>`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Mailbox {

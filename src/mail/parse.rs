@@ -219,12 +219,7 @@ pub fn parse_mail(bytes: &[u8]) -> Result<Incoming, MailError> {
         .ok_or(MailError::NotPbem)?;
     let block = extract(text)?;
 
-    let header_game = message
-        .header(GAME_HEADER)
-        .and_then(|value| value.as_text())
-        .map(str::trim)
-        .filter(|id| !id.is_empty())
-        .map(str::to_owned);
+    let header_game = header_game(&message);
     let subject = message.subject().map(str::to_owned);
     let parsed = parse_record(&block.record).ok();
     let record_game = parsed
@@ -569,6 +564,16 @@ fn push_flowed(out: &mut String, depth: usize, line: &str) {
     }
     out.push_str(line);
     out.push('\n');
+}
+
+/// The game id of the `X-Pbem-Game` header, trimmed; `None` when it is missing or empty.
+pub(super) fn header_game(message: &mail_parser::Message<'_>) -> Option<String> {
+    message
+        .header(GAME_HEADER)
+        .and_then(|value| value.as_text())
+        .map(str::trim)
+        .filter(|id| !id.is_empty())
+        .map(str::to_owned)
 }
 
 /// The game id in a subject such as `Re: [pbem g-20261122-ab12cd] 12. Nf3 (Alice - Bob)`.

@@ -21,8 +21,8 @@
 use chrono::{DateTime, Utc};
 use mail_parser::{HeaderValue, MessageParser, PartType};
 
-use super::parse::{game_from_subject, plain_text, unquote};
-use super::{BEGIN_RECORD, GAME_HEADER, MailError};
+use super::parse::{game_from_subject, header_game, plain_text, unquote};
+use super::{BEGIN_RECORD, MailError};
 
 /// What a reply says about itself.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -73,12 +73,7 @@ pub fn parse_reply(bytes: &[u8]) -> Result<Reply, MailError> {
         .flat_map(|value| ids_of(value))
         .filter_map(|id| pbem_message_id(&id))
         .collect();
-    let header_game = message
-        .header(GAME_HEADER)
-        .and_then(|value| value.as_text())
-        .map(str::trim)
-        .filter(|id| !id.is_empty())
-        .map(str::to_owned);
+    let header_game = header_game(&message);
     let game_id = header_game
         .or_else(|| message.subject().and_then(game_from_subject))
         .or_else(|| pbem_ids.first().map(|(game, _)| game.clone()));
