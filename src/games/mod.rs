@@ -779,6 +779,15 @@ pub(crate) fn read_side(field: Option<&str>) -> Result<Color, SetupError> {
     }
 }
 
+/// Field 2 of a position string for `turn`, the side to move: `w` or `b` (what
+/// [`read_side`] reads).
+pub(crate) const fn side_field(turn: Color) -> char {
+    match turn {
+        Color::White => 'w',
+        Color::Black => 'b',
+    }
+}
+
 /// Reads field `index` of a position string, `what` in words, a number from `least` up
 /// to [`MAX_COUNT`]; `None` when the field is left out.
 pub(crate) fn read_number_field(

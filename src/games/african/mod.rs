@@ -171,10 +171,7 @@ impl Game for African {
     fn position_string(&self) -> String {
         let mut out = String::with_capacity(80);
         board::write_placement(&self.board, &mut out);
-        let side = match self.turn {
-            Color::White => 'w',
-            Color::Black => 'b',
-        };
+        let side = crate::games::side_field(self.turn);
         let _ = write!(out, " {side} {}", self.fullmove_number);
         out
     }

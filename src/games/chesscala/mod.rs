@@ -661,10 +661,7 @@ impl Game for Chesscala {
         let mut out = String::with_capacity(96);
         board::write_placement(&self.board, &mut out);
         out.push(' ');
-        out.push(match self.turn {
-            Color::White => 'w',
-            Color::Black => 'b',
-        });
+        out.push(crate::games::side_field(self.turn));
         out.push_str(if self.first_turn { " 1 " } else { " - " });
         let before = out.len();
         for (bit, c) in ['B', 'D', 'F', 'a', 'c', 'e'].into_iter().enumerate() {
