@@ -260,12 +260,8 @@ pub fn parse_mail(bytes: &[u8]) -> Result<Incoming, MailError> {
     Ok(Incoming {
         game_id,
         record: block.record,
-        from: message
-            .from()
-            .and_then(|from| from.first())
-            .and_then(|from| from.address())
-            .map(str::to_owned),
-        message_id: message.message_id().map(|id| format!("<{id}>")),
+        from: sender_address(&message),
+        message_id: message_id_of(&message),
         subject,
         position_check: block.position_check,
         authentication: block.authentication,
@@ -564,6 +560,20 @@ fn push_flowed(out: &mut String, depth: usize, line: &str) {
     }
     out.push_str(line);
     out.push('\n');
+}
+
+/// The address of a mail's first `From` mailbox.
+pub(super) fn sender_address(message: &mail_parser::Message<'_>) -> Option<String> {
+    message
+        .from()
+        .and_then(|from| from.first())
+        .and_then(|from| from.address())
+        .map(str::to_owned)
+}
+
+/// A mail's Message-ID with its angle brackets.
+pub(super) fn message_id_of(message: &mail_parser::Message<'_>) -> Option<String> {
+    message.message_id().map(|id| format!("<{id}>"))
 }
 
 /// The game id of the `X-Pbem-Game` header, trimmed; `None` when it is missing or empty.

@@ -21,7 +21,9 @@
 use chrono::{DateTime, Utc};
 use mail_parser::{HeaderValue, MessageParser, PartType};
 
-use super::parse::{game_from_subject, header_game, plain_text, unquote};
+use super::parse::{
+    game_from_subject, header_game, message_id_of, plain_text, sender_address, unquote,
+};
 use super::{BEGIN_RECORD, MailError};
 
 /// What a reply says about itself.
@@ -90,12 +92,8 @@ pub fn parse_reply(bytes: &[u8]) -> Result<Reply, MailError> {
     Ok(Reply {
         game_id,
         answers_ply,
-        from: message
-            .from()
-            .and_then(|from| from.first())
-            .and_then(|from| from.address())
-            .map(str::to_owned),
-        message_id: message.message_id().map(|id| format!("<{id}>")),
+        from: sender_address(&message),
+        message_id: message_id_of(&message),
         date: message
             .date()
             .and_then(|date| DateTime::from_timestamp(date.to_timestamp(), 0)),
