@@ -6,8 +6,18 @@
 //! in folders. With more than one job the games are replayed by a pool of threads, each
 //! visiting its own games into a buffer of its own, and the buffers are written in the
 //! order of the files and games, so that the output is the same, byte for byte, whatever
-//! the number of jobs (the pipeline is described in the source of its private module).
-//! Memory stays flat however large the input.
+//! the number of jobs. Memory stays flat however large the input.
+//!
+//! How: the calling thread reads each file in blocks of raw bytes cut at game boundaries
+//! and hands them to the workers through a bounded channel; each worker reads its block
+//! with a reader that starts there ([`Reader::at`]), so games, findings and spans are
+//! those of one reader of the whole file. A worker does not know how many games came
+//! before its block: the visitor writes numbers through [`Lines::game`], the worker's
+//! buffer keeps where each goes, and the calling thread writes the buffers in order with
+//! the numbers filled in. A chunk of games without tags larger than a block is cut into
+//! parts where a game most likely begins; what a worker cannot be sure of there is read
+//! again on the calling thread. The details are in the source of the private module
+//! `parallel`.
 //!
 //! This module reads files and folders (and standard input); it writes only to the
 //! writer it is given. `pbem validate` is a visitor that prints text or JSON lines.
