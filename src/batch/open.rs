@@ -80,7 +80,7 @@ fn is_game_file(path: &Path) -> bool {
 /// Opens a path, or standard input for `-`, as a stream of decompressed bytes. The
 /// compression is told by the first bytes; a name that promises one (`.gz`, `.zst`,
 /// `.bz2`) with other bytes is an error. A compressed stream is decompressed on a thread
-/// of its own ([`Pipe`]), so that reading the games and decompressing them overlap.
+/// of its own, so that reading the games and decompressing them overlap.
 /// `counts`, when given, counts the bytes as read from the disk and as handed on.
 pub fn open(path: &Path, counts: Option<&ByteCounts>) -> Result<Box<dyn BufRead>, Error> {
     let name = display_name(path);
