@@ -131,6 +131,19 @@ pub enum CliError {
     Output(#[from] io::Error),
 }
 
+impl From<crate::batch::Error> for CliError {
+    fn from(error: crate::batch::Error) -> CliError {
+        use crate::batch::Error;
+        match error {
+            Error::Read { path, source } => CliError::Io { path, source },
+            Error::Output(error) => CliError::Output(error),
+            error @ (Error::NotCompressed { .. } | Error::NoGameFiles(_)) => {
+                CliError::Usage(error.to_string())
+            }
+        }
+    }
+}
+
 const EXAMPLES: &str = "\
 Examples:
   pbem validate examples/immortal.pgn        replay every game, report what is wrong
@@ -510,9 +523,5 @@ pub(crate) fn escape_controls(text: &str) -> std::borrow::Cow<'_, str> {
 
 /// A file argument: a path, or `-` for standard input.
 fn display_path(path: &Path) -> String {
-    if path.as_os_str() == "-" {
-        "<stdin>".to_owned()
-    } else {
-        path.display().to_string()
-    }
+    crate::batch::display_name(path)
 }
