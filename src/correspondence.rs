@@ -11,6 +11,28 @@
 //! - every turn carries a comment its player wrote with the stamps of [`Stamp`];
 //! - record events (draw offer, acceptance, claim, resignation) are comment commands:
 //!   `[%draw offer]`, `[%draw agree]`, `[%draw claim threefold]`, `[%resign]`.
+//!
+//! # How it is built
+//!
+//! `config` turns the player's YAML file into validated `Settings` (player, games folder,
+//! outbox, whether mails carry pictures, optional SMTP relay with a `PasswordSource`: an environment variable or a command,
+//! never the file; optional IMAP server, Maildir, and `shared_folder`, which wins over the
+//! mail servers for `send` and `sync`); reading the file is the command line's job. `clock` is correspondence
+//! time: `TimeControl` (`10/50d`, `3d`, `+30d` leave), the `Stamp` each turn carries
+//! (`[%received]`, `[%sent]`, `[%leave]`) and each part that completed a turn by mail
+//! carries in its own comment (`black [%sent ...]`, `Stamp::of_part`), the `Act`s they
+//! make, and `clocks`, which computes each side's used and remaining reflection time at a
+//! `now` passed in (no wall clock). `correspondence` is the
+//! game-by-mail record: `new_record` (tags `WhiteNA`/`BlackNA`/`Mode`/`GameId`/
+//! `TimeControlCorr`), `play` (the player's turn, checked and stamped), `record_event`
+//! (draw offer, acceptance, claim, resignation as comment commands), `compare`, which
+//! says whether a mailed copy is the same, older, newer (only the opponent's next turn or
+//! events, or a part completing the last turn) or in conflict at a ply, `completes_last`
+//! (a completion is one part, by the side awaited, with its stamp) and `last_actor`.
+//!
+//! Invariants: each comment is written only by its own player (a turn's stamp by the
+//! turn's, a part's stamp by the part's), so both copies of a game are the same text;
+//! nothing here does I/O.
 
 use chrono::{DateTime, Utc};
 

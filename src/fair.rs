@@ -9,6 +9,42 @@
 //! value of the chain, revealed backwards (`[%chance reveal K VALUE...]`): the thrower's
 //! with its attempt, the opponent's when its pbem completes the roll. Everything here
 //! works on records and seeds passed in; drawing the seed and the files are the caller's.
+//!
+//! # How it is built
+//!
+//! Fair dice by mail for Chess with wickets' Dice modes (`notation/fair-chance.md`): each
+//! player's SHA-256 hash `Chain` from a secret seed (kept in `LocalState`, drawn by `cli`
+//! from the system), `roll` (both values, game id and event to 1-6 by rejection sampling),
+//! the transcript as `[%chance commit|reveal]` comment commands (`commit`, `reveal_attempt`,
+//! `complete`: the awaited side's pbem rolls and rewrites the attempt's token), and `check`,
+//! which says from the record alone whether the chance is proven fair, not proven or broken
+//! at a ply. A Dice attempt sent without its roll is a position that awaits it
+//! (`Wickets::awaits_roll`, `complete_roll`). No I/O. `fair::deal` is the Cards modes' mental-poker deal on
+//! ristretto255 (curve25519-dalek): masking, shuffles and per-card keys from a player's
+//! seed, opening a card with both keys, `verify` with both seeds; the same steps on a
+//! given set of cards (`mask_cards`, `shuffle_deck`, `rekey_deck`, `verify_cards`) with a
+//! dealer derived per reshuffle (`Dealer::reshuffle(k)`) make the reshuffles of the
+//! discards. Its hashes are notation/fair-chance.md's byte for byte (a card key hashes
+//! `1024 × i`, not `i`), which `fair_cards::the_page_s_card_key_formula_is_the_code_s`
+//! checks with a verifier written from the page. `fair::cards` puts it in the record as `[%deal
+//! mask1|mask2|mask3|reshuffle K maskN|keys|open|seed]` comment commands (base64); one
+//! numbering of positions covers the deal (0-39) and the reshuffles (40 + 21 (k − 1) + i),
+//! so position 20 + j is always the j-th card's replacement. `advance` adds the steps a
+//! side can take now (its message of the deal or of a reshuffle, its keys for the other
+//! side's cards, its seed at the end), `after_move` checks a card played against the
+//! player's hand and writes its opening key, `hand`/`may_play` open a side's own hand with
+//! its seed, and `check` (through `fair::check`) opens every card played from the record
+//! alone (no card played twice since its deck was made), with a side's seed that side's
+//! cards, and with both seeds recomputes the deal and each reshuffle and checks suits
+//! followed. `check_as` is `check` plus what one side's pbem sees with its seed: each of
+//! its cards against the cards played (a card dealt twice, under two keys of a forged
+//! message, shows there), which `receive` runs on every mail. The game
+//! engine is untouched: it still judges the cards written in the tokens, and `fair::cards`
+//! finds them through the replay. `cli` calls it from `new`, `move`, `receive` and every
+//! event that ends a game (`resign`, `draw accept|claim`: the ender's seed rides in the mail
+//! of the end, the other side's is added on receipt) with the same seed as the dice chain,
+//! in `LocalState`; shows the hand in `show`, `status`, `legal` and `receive` (never in a
+//! mail), and adds `pbem fair reveal`.
 
 use sha2::{Digest, Sha256};
 

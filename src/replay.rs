@@ -12,6 +12,55 @@
 //! The record events of the main line (resignation, draw offers, acceptance, claims) are
 //! judged by [`events`] against the same rules, and the result must follow from how the
 //! game ended: by the rules or by an event. Nothing but events may follow the end.
+//!
+//! # How it is built
+//!
+//! The validator. `replay` picks the game from the record's tags, replays the main line
+//! and every variation (from the position before the turn it replaces), and returns a
+//! `Report` of `Finding`s: unreadable game, unsupported variant, invalid setup, unreadable
+//! token, illegal turn (with the legal turns and the closest match; `diagnose_turn` gives
+//! the same finding for one token typed in a position), turn after the end,
+//! result against the end of the game, record event the rules do not allow, false check or
+//! mate marker, and (a warning) a line
+//! ending in a turn that awaits a card. A line stops at its first
+//! bad turn; the rest of the record goes on. Repetition is counted along the current path by a
+//! `History` (entries added in a variation are removed when it ends). Under
+//! `RepetitionRule::IllegalAt` a turn into the banned occurrence is illegal (resolved with
+//! the history's `Forbidden`, so a token that fits it and an allowed turn means the allowed
+//! one), and a line that ends where every legal turn is banned ends by
+//! `Game::outcome_without_legal_turn`. `History` (`replay::history`) is the one count of a
+//! line's positions: the replay, `pbem legal` and `show`, `correspondence::play` (`pbem
+//! move`), the converters and, through the replay, the mail path use it for the turns it
+//! forbids, for `History::outcome` (the rules' end, an automatic draw by repetition, or every
+//! turn forbidden) and for repetition claims.
+//!
+//! `replay::events` judges the record events of the main line (`[%resign]`, `[%draw offer]`,
+//! `[%draw agree]`, `[%draw claim REASON]`, each after the side that made it) at the point
+//! where they are written, with the position and its repetition count there: a `Judge`
+//! follows the standing offer and the first end (`End`, by the rules or by an event).
+//! `ClaimReason::check` is the one test of a claim (a reason the game has, by
+//! `Game::REPETITION` and `Game::FIFTY_MOVE_CLAIM`, that holds there); `pbem draw claim`
+//! and `standing_offer` in `correspondence` use the module too. The result must be the
+//! end's; a turn after the end is an `AfterEnd` error, as is `*` on an ended game.
+//! `replay::Options { lenient_results, played_on }` judges the end: `lenient_results`
+//! (`--lenient-results`) makes `*` on an ended game a warning; `PlayedOn` says what a turn
+//! after a rule end that leaves legal turns (a dead position, seventy-five moves, fivefold)
+//! is: `ByOrigin` (the default) an error in a game pbem conducted (`conducted_by_pbem`:
+//! `[Mode "EM"]` with a `[GameId]`) and a warning in any other, `Error` (`--strict`) or
+//! `Warning` (`--lenient-results`) in every game. `Options::from_flags` maps the two flags.
+//!
+//! `replay::stream` is `validate`'s path for the plain games of orthodox chess (most of a
+//! real archive): `Reader::next_streamed` hands each game's tags (into a reused `Record`
+//! holding only them) and then its main-line tokens (`notation::Token`: turn with its
+//! written move number, comment text, glyph) to a `Streamer<Chess>`, which plays them as
+//! they come with the same checks as the full replay, in the same order, and reports
+//! nothing: at the first thing the full replay would report (an error or a warning), and at
+//! anything it does not follow (a variation, a `[%resign]`/`[%draw` comment, an escape in a
+//! tag value), the game is given up and read again from its start into a record for the
+//! full replay. So a streamed game is one with no finding, its `Report` is the full
+//! replay's (the final position string is written only for `--json`), and the output is
+//! byte for byte the same; `streamed_games_get_the_full_replays_report` compares both on
+//! every game of `tests/data`.
 
 use serde::Serialize;
 

@@ -5,7 +5,7 @@
 //! measures any file a user has, in a release build, in seconds: the paths on one core,
 //! then `pbem validate` itself with one job and with one per core.
 //! `benches/compare.sh` compares `pbem validate` (on one core and on all) with pgn-reader
-//! and shakmaty, and `benches/games.sh` measures each game; ARCHITECTURE.md has the
+//! and shakmaty, and `benches/games.sh` measures each game; benches/README.md has the
 //! figures.
 
 use std::io::Write;

@@ -83,8 +83,9 @@ pub fn run(args: &Args, config: Option<&Path>, out: &mut dyn Write) -> Result<St
         };
         return crate::with_game!(variant, G => {
             let name = super::display_path(&file);
-            let (position, shown) = show::position_after::<G>(&record, &name, args.ply)?;
-            let history = show::history_after::<G>(&record, shown);
+            let show::Shown {
+                position, history, ..
+            } = show::position_after::<G>(&record, &name, args.ply)?;
             list(&position, &history, written, out)
         });
     }

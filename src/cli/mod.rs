@@ -3,6 +3,60 @@
 //!
 //! Exit codes: 0 when everything is valid, 1 when some input is invalid, 2 on usage or
 //! I/O errors.
+//!
+//! # How it is built
+//!
+//! clap 4 derive definitions and one module per command or group: `validate`, `show`
+//! (text, SVG or PNG), `html`, `legal`, `fmt`, `convert`, `perft`, `bench`; `play` (`new`,
+//! `move`, `draw`, `resign`, `secret`, `allow-typed`), `status` (and `dismiss`), `mail` (`send`, `receive`:
+//! a file, a Maildir's `new/` and `cur/`, or an IMAP folder, judged through the mail ledger;
+//! `sync`; the SMTP and IMAP halves of `config check`; `mail::folder`: `send` and `sync`
+//! through the shared folder, each home taking in only the mails addressed to its player
+//! and not from them, through the same ledger and `Run` as a Maildir), `config_cmd` (`config init`, `config check`); completions come from
+//! clap_complete. `home` loads the config (`--config`, `$PBEM_CONFIG`, the per-user place;
+//! refused, as ssh does, when another user owns it or others can write it or its folder,
+//! since its `password_command` runs; `Home::open` also takes the data lock and repairs what a killed pbem left), gives `now`
+//! (the wall clock, or `PBEM_NOW` for tests) and randomness; `show`, `html` and `legal` take
+//! a game id through the config's games folder; `input` is the one place that opens what a
+//! user names: files and standard input, plain or compressed (gzip, zstd, bzip2, by their
+//! first bytes; decompressed on a thread of its own that hands buffers to the reader through
+//! a bounded pipe, so decompressing and reading overlap), folders walked once with walkdir (links followed only with `--follow`,
+//! loops skipped), text that is not UTF-8 decoded by
+//! `notation::Reader::with_fallback_encoding` (Windows-1252 unless `--encoding` says
+//! otherwise, one warning a file), and the progress bar (indicatif, on standard error when
+//! it is a terminal and not `--quiet`, moved game by game, or block by block with `--jobs N`,
+//! by the bytes on disk each ends at, so games without tags move it smoothly); `convert`
+//! streams a pbem input game by game (64 MB a game at most) and a typed list piece by piece;
+//! `validate --jobs N` (default: one per core) reads the files in order on one thread, in
+//! blocks of raw bytes (256 KiB) cut at the last game boundary in each: a tag line after a
+//! line that begins with movetext, found by looking back from the block's end, is a
+//! boundary whatever came before it; where there is none, the reader's splitter
+//! (`notation::Boundaries`) finds the boundaries. That thread counts each block's newlines
+//! and hands the blocks to a pool of workers over a bounded channel (four blocks per worker
+//! ahead of the output); each worker reads its block with a reader of its own that starts there
+//! (`Reader::at`: the records, findings and spans of one reader of the whole file) and
+//! replays the games (streamed where plain, as with `--jobs 1`). The lines about games
+//! write a game's number through `Lines`, so a worker leaves the numbers' places
+//! (`Numbered`) and the writing thread fills in the count of the games before when it
+//! writes the output in file order. A chunk larger than a block (games without tags one
+//! after another, which the reader takes as one chunk up to the next tag section) is cut
+//! into parts at lines that begin with `1.` after a line that ends with a result; a worker
+//! reads the games that start in its part from a copy of it and 16 KiB more, and the
+//! writing thread reads again, from the whole rest of the chunk, a game the copy was too
+//! short to be sure of (a parse error takes the rest of its chunk) and a part whose first
+//! game did not start where the games before it ended, so the output is that of
+//! `--jobs 1`; a chunk over the size limit is one game that cannot be read, as with one
+//! reader. `--jobs 1` reads and replays on one thread.
+//! `diagnostic` renders findings with annotate-snippets: those of a file (`render`), and
+//! those of an argument (`render_about`), where the argument is the source line: a turn
+//! `pbem move` refused (`replay::diagnose_turn` finds it as the replay would in a record, with
+//! the legal turns and the closest, even for a token that does not read; while a card is
+//! awaited the cards of the player's hand are the legal list) and a `--fen` that does not
+//! read (`position_error`, the caret under the `SetupError`'s field). Both are
+//! `CliError::Reported`: written as they are, exit 1. Arguments become library calls;
+//! exit codes: 0 valid, 1 invalid (an invalid game, a refused mail, a mistyped turn or
+//! position), 2 usage or environment error (a missing config, a mail that could not be sent
+//! and waits in the outbox).
 
 use std::ffi::OsString;
 use std::io::{self, Write};
@@ -75,6 +129,19 @@ pub enum CliError {
     /// Writing to standard output failed (other than a closed pipe).
     #[error("cannot write output: {0}")]
     Output(#[from] io::Error),
+}
+
+impl From<crate::batch::Error> for CliError {
+    fn from(error: crate::batch::Error) -> CliError {
+        use crate::batch::Error;
+        match error {
+            Error::Read { path, source } => CliError::Io { path, source },
+            Error::Output(error) => CliError::Output(error),
+            error @ (Error::NotCompressed { .. } | Error::NoGameFiles(_)) => {
+                CliError::Usage(error.to_string())
+            }
+        }
+    }
 }
 
 const EXAMPLES: &str = "\
@@ -472,9 +539,5 @@ pub(crate) fn escape_controls(text: &str) -> std::borrow::Cow<'_, str> {
 
 /// A file argument: a path, or `-` for standard input.
 fn display_path(path: &Path) -> String {
-    if path.as_os_str() == "-" {
-        "<stdin>".to_owned()
-    } else {
-        path.display().to_string()
-    }
+    crate::batch::display_name(path)
 }

@@ -133,15 +133,27 @@ pub(super) fn game_file(name: &Path, config: Option<&Path>) -> Result<PathBuf, C
     }
 }
 
+/// A game's position after some of its plies, worked out from one replay.
+pub(super) struct Shown<G: Game> {
+    /// The position.
+    pub(super) position: G,
+    /// The history of the plies before it (repetition bans and ends depend on it).
+    pub(super) history: History<G>,
+    /// The position before the last ply shown, and that ply's turn (none at the start).
+    pub(super) last: Option<(G, G::Turn)>,
+    /// How many plies are shown.
+    pub(super) plies: usize,
+}
+
 /// The position of `record` (read from the file `name`) after `ply` plies (default: all
-/// that replay).
+/// that replay), with its history and last turn, from one replay of the record.
 pub(super) fn position_after<G: Game>(
     record: &Record,
     name: &str,
     ply: Option<usize>,
-) -> Result<(G, usize), CliError> {
+) -> Result<Shown<G>, CliError> {
     let replayed = replay::replay_game::<G>(record);
-    let Some(mut position) = replayed.start else {
+    let Some(start) = replayed.start else {
         let (span, reason) = replayed.report.errors().next().map_or_else(
             || (record.span, "invalid setup".to_owned()),
             |f| (f.span, f.message.clone()),
@@ -180,20 +192,22 @@ pub(super) fn position_after<G: Game>(
             record.number
         )));
     }
-    for turn in &replayed.turns[..wanted] {
-        position.play(turn);
+    let mut history = History::starting_at(&start);
+    let mut position = start;
+    let mut last = None;
+    for (index, turn) in replayed.turns.into_iter().take(wanted).enumerate() {
+        if index + 1 == wanted {
+            last = Some((position.clone(), turn.clone()));
+        }
+        position.play(&turn);
+        history.enter(&position);
     }
-    Ok((position, wanted))
-}
-
-/// The history of the first `plies` turns of the record's main line (repetition bans
-/// and ends by repetition depend on it).
-pub(super) fn history_after<G: Game>(record: &Record, plies: usize) -> History<G> {
-    let replayed = replay::replay_game::<G>(record);
-    match &replayed.start {
-        Some(start) => History::of_line(start, replayed.turns.iter().take(plies)),
-        None => History::default(),
-    }
+    Ok(Shown {
+        position,
+        history,
+        last,
+        plies: wanted,
+    })
 }
 
 fn show<G: Render>(
@@ -203,22 +217,19 @@ fn show<G: Render>(
     format: Format,
     out: &mut dyn Write,
 ) -> Result<Status, CliError> {
-    let (position, shown) = position_after::<G>(record, name, ply)?;
-    let history = history_after::<G>(record, shown);
-    let last = match (format, shown.checked_sub(1)) {
-        (Format::Text, _) | (_, None) => None,
-        (_, Some(previous)) => {
-            let replayed = replay::replay_game::<G>(record);
-            replayed.start.map(|mut before| {
-                for turn in &replayed.turns[..previous] {
-                    before.play(turn);
-                }
-                (before, replayed.turns[previous].clone())
-            })
-        }
+    let shown = position_after::<G>(record, name, ply)?;
+    let last = match format {
+        Format::Text => None,
+        Format::Svg | Format::Png => shown.last.as_ref().map(|(before, turn)| (before, turn)),
     };
-    let last = last.as_ref().map(|(before, turn)| (before, turn));
-    write_position(&position, &history, last, Some(shown), format, out)
+    write_position(
+        &shown.position,
+        &shown.history,
+        last,
+        Some(shown.plies),
+        format,
+        out,
+    )
 }
 
 /// Writes a position in the chosen format, the last turn marked in pictures.

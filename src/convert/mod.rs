@@ -15,6 +15,51 @@
 //! board does not show), writers add the pbem token in a comment the readers understand.
 //!
 //! Like the rest of the library, nothing here does I/O.
+//!
+//! # How it is built
+//!
+//! Converters between pbem records and foreign formats, the same for every game. A game
+//! describes its board through `Game::snapshot` (a `Snapshot`: every place in a fixed order
+//! with its pieces bottom to top, each a `Man`: side and `PieceKind` with a Zillions name and
+//! a Game Courier label; `Stacking` says whether places hold one piece, an unordered set or
+//! an ordered stack; `Snapshot::filled` builds one) and `Game::PIECE_KINDS`; the default
+//! `None` means "not convertible yet", and those two items are all a new game adds. All six
+//! games implement them (Chesscala's stacks as unordered places, Cascudo's 44 cells as
+//! single ones, both with the chess pieces' names). `Game::snapshot_after`, the board a
+//! turn leaves, defaults to playing the turn; Chesscala overrides it to move the pieces
+//! without judging mates, since matching compares the board of every legal turn. `ops` (`Op`: move, removal, drop,
+//! change of kind or side; `apply` plays operations on a snapshot as the foreign program
+//! would; `derive` finds the readable operations between two snapshots, orders a turn's
+//! moves so that a piece leaves a place before another enters it (a Cascudo cascade is
+//! written from its end; identical pieces trade origins to break a cycle; a piece that
+//! changed kind where a chain passes is the one that moves on, so a promotion inside a
+//! chain reads as a move and a change), and puts right
+//! what they miss by clearing and dropping, so its result is always exact; `edits` for
+//! setups),
+//! `matching` (the one place a foreign move becomes a turn: operations by comparing the
+//! board they leave with the board of every legal turn; typed tokens by the game's own
+//! `parse_turn`/`resolve`, then by coordinates; anything else is an `Unmatched` with the
+//! candidates), `zillions`, `gamecourier` (reader and writer each), `text` (reader; its
+//! `Stream` reads a typed list from a stream piece by piece as the turns are taken), and in
+//! the module itself `Format` (with `guess` from the content), `Foreign` (a file read without
+//! the rules: game name, setup edits, turns with spans and an optional `pbem turn` hint,
+//! findings), `to_pbem` (matching turn by turn, a turn joined with the Zillions partial
+//! lines after it that may continue it when the join is a legal turn, stopping at the
+//! first that cannot be matched, then the replay of the result, which applies the repetition rules;
+//! `to_pbem_from` takes the turns one at a time from a `Turns` stream and none past the
+//! end of the game, so a typed list converts in memory that grows with the game, not with
+//! the input) and
+//! `export` (a valid record's main line as `ExportedTurn`s for the writers).
+//!
+//! Invariants: the output of `to_pbem` is a legal, canonical record (what could be matched);
+//! `apply(derive(a, b))` gives `b` (unordered places compared as sets) for any two
+//! snapshots; where several legal turns leave the same
+//! board (dice, cards; never in chess, which says so by `Game::BOARD_TELLS_TURN`, so that
+//! its export compares no other turn's board) the writers add the pbem token as a `pbem
+//! turn` comment, so
+//! `read(write(g)) == g` for every game. Nothing here does I/O; `cli::convert` reads the
+//! input, renders the findings through `cli::diagnostic` and writes with
+//! `store::write_atomically`.
 
 pub mod gamecourier;
 pub mod matching;

@@ -12,6 +12,40 @@
 //! position + Turn ──Game::play──▶ next position
 //! position + Turn ──Game::write_turn──▶ canonical token
 //! ```
+//!
+//! # How it is built
+//!
+//! The `Game` trait that every game implements, with associated `Turn` (a legal turn,
+//! all of its parts) and `Syntax` (a token parsed without a board), plus the shared
+//! vocabulary: `Color`, `Outcome`, `WinReason`, `DrawReason`, `GameResult`,
+//! `RepetitionRule`, `SetupError`, `TurnSyntaxError`, `IllegalTurn`. `Variant` names the
+//! games and reads `[Variant]` values and aliases (case-insensitive, spaces, hyphens and
+//! underscores alike). The `with_game!` macro is the one place that turns a run-time
+//! `Variant` into a type; nothing outside a game's module matches on its pieces. A
+//! `SetupError` names the white-space separated field of the position string it is about
+//! (`field`, from 1; one past the last for a missing field) when it is about one, so that
+//! the command line can put a caret under it.
+//!
+//! Invariants: `legal_turns` fills a caller-owned vector and does not allocate per node;
+//! `resolve(parse_turn(write_turn(t))) == t` for every legal `t`; `from_position_string`
+//! reads what `position_string` writes, for every position a legal turn produces. A position
+//! does not know its history: repetition is counted by `replay::History` from
+//! `repetition_key` and applied by `RepetitionRule`. The turns a history forbids
+//! (`IllegalAt`) are a `Forbidden` set (repetition keys no turn may reach) that
+//! `legal_turns_except`, `resolve_except` (refusing with `IllegalKind::Repetition`) and
+//! `write_turn_except` take, so that notation disambiguates among the turns the history
+//! allows; the defaults filter, resolve then check, and ignore it, and Chesica, the one game
+//! with a ban, overrides the last two. Move numbers and counters go up by `count_up`, which
+//! stops at `MAX_COUNT` (a billion) instead of wrapping, and position strings refuse larger
+//! ones (`check_count`).
+//!
+//! Chance events (die rolls, cards) and multi-part turns belong inside one turn token, so
+//! they are part of `Syntax`/`Turn`; `play` consumes them. A turn may still wait for the
+//! opponent's hidden play (a card in reply): `Game::awaiting` (default `None`) then says
+//! what the position after it waits for, `Game::awaited_side` from whom, and
+//! `Game::awaited_parts` what that side may add (`pbem legal` lists them). Such a position
+//! has no legal turn and no outcome; `resolve` refuses any turn from it, and a line that
+//! ends there gets a warning finding of kind `Awaiting` (the record stays valid).
 
 use std::fmt;
 
@@ -751,6 +785,15 @@ pub(crate) fn read_side(field: Option<&str>) -> Result<Color, SetupError> {
     }
 }
 
+/// Field 2 of a position string for `turn`, the side to move: `w` or `b` (what
+/// [`read_side`] reads).
+pub(crate) const fn side_field(turn: Color) -> char {
+    match turn {
+        Color::White => 'w',
+        Color::Black => 'b',
+    }
+}
+
 /// Reads field `index` of a position string, `what` in words, a number from `least` up
 /// to [`MAX_COUNT`]; `None` when the field is left out.
 pub(crate) fn read_number_field(
@@ -781,6 +824,29 @@ pub(crate) fn read_number_field(
         .transpose()
 }
 
+/// Reads a position string of three fields, `placement side [fullmove]`: the placement
+/// with `read_placement` (its errors said to be in field 1), the side to move, the
+/// fullmove number (1 when left out), and nothing after them.
+pub(crate) fn read_placement_side_fullmove<B>(
+    text: &str,
+    read_placement: impl FnOnce(&str) -> Result<B, SetupError>,
+) -> Result<(B, Color, u32), SetupError> {
+    let mut fields = text.split_whitespace();
+    let placement = fields
+        .next()
+        .ok_or_else(|| SetupError::in_field(1, "empty position string"))?;
+    let board = read_placement(placement).map_err(|error| error.or_in_field(1))?;
+    let turn = read_side(fields.next())?;
+    let fullmove_number = read_number_field(fields.next(), 3, "fullmove number", 1)?.unwrap_or(1);
+    if let Some(extra) = fields.next() {
+        return Err(SetupError::in_field(
+            4,
+            format!("unexpected text after field 3: '{extra}'"),
+        ));
+    }
+    Ok((board, turn, fullmove_number))
+}
+
 /// The start the standard setup tags choose: `[FEN]` (with or without `[SetUp "1"]`) read
 /// as the game's position string; `[SetUp "1"]` without `[FEN]` is an error; without
 /// either, the game's standard start.
@@ -802,6 +868,45 @@ pub const fn splitmix(state: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
+}
+
+/// One key per piece code (0 to 11: the side, the kind and any promotion) and square of a
+/// board of `N` squares, each `splitmix(seed ^ (code * 64 + square))`: the constant keys of
+/// the games whose repetition key is [`board_key`].
+pub(crate) const fn piece_square_keys<const N: usize>(seed: u64) -> [[u64; N]; 12] {
+    let mut keys = [[0; N]; 12];
+    let mut piece = 0;
+    while piece < 12 {
+        let mut square = 0;
+        while square < N {
+            keys[piece][square] = splitmix(seed ^ (piece * 64 + square) as u64);
+            square += 1;
+        }
+        piece += 1;
+    }
+    keys
+}
+
+/// The repetition key of a board held as one `Option` a square: the XOR of each piece's
+/// key on its square (`keys[code(piece)][square]`), and of `black_to_move` when Black is
+/// to move.
+pub(crate) fn board_key<P: Copy, const N: usize>(
+    turn: Color,
+    black_to_move: u64,
+    board: &[Option<P>],
+    keys: &[[u64; N]; 12],
+    code: impl Fn(P) -> usize,
+) -> u64 {
+    let mut key = match turn {
+        Color::White => 0,
+        Color::Black => black_to_move,
+    };
+    for (square, piece) in board.iter().enumerate() {
+        if let Some(piece) = *piece {
+            key ^= keys[code(piece)][square];
+        }
+    }
+    key
 }
 
 /// The games pbem plays, chosen at run time (from a `[Variant]` tag or `--variant`).
@@ -924,6 +1029,11 @@ macro_rules! with_game {
                 type $G = $crate::games::Chesscala;
                 $body
             }
+            // `Variant` is `#[non_exhaustive]` for other crates, which must then have a
+            // wildcard arm; this macro comes with the crate, so it names every variant
+            // and the arm is never taken.
+            #[allow(unreachable_patterns)]
+            _ => unreachable!("with_game! names every variant of its own crate"),
         }
     };
 }

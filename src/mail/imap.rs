@@ -86,11 +86,7 @@ impl ImapSettings {
     /// `host:port`, as messages name the server (an IPv6 address in brackets).
     #[must_use]
     pub fn server(&self) -> String {
-        if self.host.contains(':') {
-            format!("[{}]:{}", self.host, self.port)
-        } else {
-            format!("{}:{}", self.host, self.port)
-        }
+        super::server_name(&self.host, self.port)
     }
 }
 

@@ -219,12 +219,7 @@ pub fn parse_mail(bytes: &[u8]) -> Result<Incoming, MailError> {
         .ok_or(MailError::NotPbem)?;
     let block = extract(text)?;
 
-    let header_game = message
-        .header(GAME_HEADER)
-        .and_then(|value| value.as_text())
-        .map(str::trim)
-        .filter(|id| !id.is_empty())
-        .map(str::to_owned);
+    let header_game = header_game(&message);
     let subject = message.subject().map(str::to_owned);
     let parsed = parse_record(&block.record).ok();
     let record_game = parsed
@@ -265,12 +260,8 @@ pub fn parse_mail(bytes: &[u8]) -> Result<Incoming, MailError> {
     Ok(Incoming {
         game_id,
         record: block.record,
-        from: message
-            .from()
-            .and_then(|from| from.first())
-            .and_then(|from| from.address())
-            .map(str::to_owned),
-        message_id: message.message_id().map(|id| format!("<{id}>")),
+        from: sender_address(&message),
+        message_id: message_id_of(&message),
         subject,
         position_check: block.position_check,
         authentication: block.authentication,
@@ -569,6 +560,30 @@ fn push_flowed(out: &mut String, depth: usize, line: &str) {
     }
     out.push_str(line);
     out.push('\n');
+}
+
+/// The address of a mail's first `From` mailbox.
+pub(super) fn sender_address(message: &mail_parser::Message<'_>) -> Option<String> {
+    message
+        .from()
+        .and_then(|from| from.first())
+        .and_then(|from| from.address())
+        .map(str::to_owned)
+}
+
+/// A mail's Message-ID with its angle brackets.
+pub(super) fn message_id_of(message: &mail_parser::Message<'_>) -> Option<String> {
+    message.message_id().map(|id| format!("<{id}>"))
+}
+
+/// The game id of the `X-Pbem-Game` header, trimmed; `None` when it is missing or empty.
+pub(super) fn header_game(message: &mail_parser::Message<'_>) -> Option<String> {
+    message
+        .header(GAME_HEADER)
+        .and_then(|value| value.as_text())
+        .map(str::trim)
+        .filter(|id| !id.is_empty())
+        .map(str::to_owned)
 }
 
 /// The game id in a subject such as `Re: [pbem g-20261122-ab12cd] 12. Nf3 (Alice - Bob)`.

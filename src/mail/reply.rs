@@ -21,8 +21,10 @@
 use chrono::{DateTime, Utc};
 use mail_parser::{HeaderValue, MessageParser, PartType};
 
-use super::parse::{game_from_subject, plain_text, unquote};
-use super::{BEGIN_RECORD, GAME_HEADER, MailError};
+use super::parse::{
+    game_from_subject, header_game, message_id_of, plain_text, sender_address, unquote,
+};
+use super::{BEGIN_RECORD, MailError};
 
 /// What a reply says about itself.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -73,12 +75,7 @@ pub fn parse_reply(bytes: &[u8]) -> Result<Reply, MailError> {
         .flat_map(|value| ids_of(value))
         .filter_map(|id| pbem_message_id(&id))
         .collect();
-    let header_game = message
-        .header(GAME_HEADER)
-        .and_then(|value| value.as_text())
-        .map(str::trim)
-        .filter(|id| !id.is_empty())
-        .map(str::to_owned);
+    let header_game = header_game(&message);
     let game_id = header_game
         .or_else(|| message.subject().and_then(game_from_subject))
         .or_else(|| pbem_ids.first().map(|(game, _)| game.clone()));
@@ -95,12 +92,8 @@ pub fn parse_reply(bytes: &[u8]) -> Result<Reply, MailError> {
     Ok(Reply {
         game_id,
         answers_ply,
-        from: message
-            .from()
-            .and_then(|from| from.first())
-            .and_then(|from| from.address())
-            .map(str::to_owned),
-        message_id: message.message_id().map(|id| format!("<{id}>")),
+        from: sender_address(&message),
+        message_id: message_id_of(&message),
         date: message
             .date()
             .and_then(|date| DateTime::from_timestamp(date.to_timestamp(), 0)),

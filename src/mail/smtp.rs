@@ -129,11 +129,7 @@ impl SmtpSettings {
     /// `host:port`, as errors name the server (`[::1]:25` for an IPv6 address).
     #[must_use]
     pub fn server(&self) -> String {
-        if self.host.contains(':') {
-            format!("[{}]:{}", self.host, self.port)
-        } else {
-            format!("{}:{}", self.host, self.port)
-        }
+        super::server_name(&self.host, self.port)
     }
 }
 

@@ -12,6 +12,47 @@
 //!
 //! Output is a pure function of the position and the last turn: the same bytes from run
 //! to run.
+//!
+//! # How it is built
+//!
+//! Pictures of positions, drawn in the project: `svg` (the `Svg` builder; every number
+//! through `num`, two decimals at most, so a picture is the same bytes from run to run),
+//! `glyphs` (letters and digits as stroke paths on a small grid, so no font is needed and
+//! resvg is built without text support), `pieces` (the chess pieces, Chesscala's Hammer,
+//! Bomb and Man, the cricket Ball and the Defender's shield as hand-written paths in a 100
+//! by 100 box), `grid` (square boards: squares, coordinates, the last turn's highlight, the
+//! check glow, the side-to-move marker, pieces from a snapshot), and one file per game
+//! implementing the `Render` trait (`draw`, and `touched`/`checked` where the game knows
+//! better than the defaults); every `draw` puts the side-to-move marker (`side_to_move`: a
+//! disc of that side's colour, id `to-move-white` or `to-move-black`) in the frame right of
+//! the board, on that side's edge: `chess`, `wickets` (the wickets at e0/e9 with their
+//! names `w0`/`w9` beside them, Balls by `ball_haver`/`loose_ball`, shields by `defender`), `chesica` (a gold disc and crown under promoted pieces), `african`
+//! (stones as piles of coins with a count per colour, touchstones gold-rimmed; a guarded
+//! touchstone is its check), `cascudo` (the hex board from `cascudo::hex`: files upright,
+//! three cell colours), `chesscala` (the three circuits as loops with arrows, stacks in two
+//! rows framed in the controlling side's colour). `Marks` carries what is marked beside
+//! the pieces: by default the last turn's places are those whose pieces differ in
+//! `Game::snapshot` before and after it plus the places its canonical token names (a
+//! chain's landings), and check comes from the token's `+`/`#` unless the game says
+//! (`checked`). `svg`, `marks` and `final_svg` (a record's last position with its last
+//! turn) are the entry points; `png` rasterises with resvg (default features off: no
+//! text, no system fonts, no raster images) at `PNG_SIZE` (560) on the longer side.
+//! `html` builds the replay page: per game the SVG of every ply, comments and states as
+//! JSON in the page, one small inline script (buttons, arrow keys, Home, End, a click on a
+//! move; one picture in the DOM at a time, so ids never repeat). The JSON has no `</`, `<!`
+//! nor `<script` in any case (written `<\/` and `\u003c`), so no comment or tag can end or
+//! turn the data's script element.
+//!
+//! Invariants: a game's position is read only through its public accessors and
+//! `snapshot`; nothing here does I/O; the same position and last turn give the same bytes.
+//!
+//! Tests: `tests/integration/render.rs` parses each game's picture with usvg and checks
+//! its elements by id (`piece-<place>`, `last-<place>`, `check-<place>`, the squares and
+//! coordinates), compares PNGs with `tests/data/render/*.png` (at most 0.5% of pixels off;
+//! `PBEM_BLESS=1 cargo test --test integration render::` rewrites them), and checks the
+//! picture mail's MIME structure; `tests/outside/browser.rs` drives headless Chromium
+//! through chromedriver (`Need::Chromium`) over each example's replay page, and over pages
+//! whose comments, tags and title hold `<!--<script>`, `</script>` and the like.
 
 mod african;
 mod cascudo;

@@ -5,7 +5,9 @@ use std::path::PathBuf;
 
 use crate::play::{Homes, ok, text};
 use crate::support::homes::{assert_error, assert_refused};
-use crate::support::homes::{count, hand_over};
+use crate::support::homes::{
+    assert_reshuffled, count, game_path, hand_over, start_before_the_reshuffle,
+};
 
 #[test]
 fn send_dry_run_writes_the_mail_to_a_folder() {
@@ -67,8 +69,7 @@ fn quoted_replies_are_taken_in_and_truncated_mails_refused() {
     ok(&homes
         .alice
         .run("2026-11-01T10:00:00Z", &["move", &id, "Nf3"]));
-    let record =
-        std::fs::read_to_string(homes.alice.dir.join("games").join(format!("{id}.pgn"))).unwrap();
+    let record = std::fs::read_to_string(game_path(&homes.alice, &id)).unwrap();
 
     let truncated = homes.bob.dir.join("truncated.eml");
     std::fs::write(
@@ -81,14 +82,7 @@ fn quoted_replies_are_taken_in_and_truncated_mails_refused() {
         &["receive", truncated.to_str().unwrap()],
     );
     assert_refused(&refused, "truncated");
-    assert!(
-        !homes
-            .bob
-            .dir
-            .join("games")
-            .join(format!("{id}.pgn"))
-            .exists()
-    );
+    assert!(!game_path(&homes.bob, &id).exists());
 
     let stranger = homes.bob.dir.join("stranger.eml");
     std::fs::write(
@@ -109,8 +103,7 @@ fn quoted_replies_are_taken_in_and_truncated_mails_refused() {
         .bob
         .run_with_stdin("2026-11-01T11:00:00Z", &["receive", "-"], &input));
     assert!(taken.contains("last turn 1. Nf3"), "{taken}");
-    let bobs =
-        std::fs::read_to_string(homes.bob.dir.join("games").join(format!("{id}.pgn"))).unwrap();
+    let bobs = std::fs::read_to_string(game_path(&homes.bob, &id)).unwrap();
     assert_eq!(bobs, record);
 }
 
@@ -190,14 +183,7 @@ fn a_cards_scoring_attempt_is_played_by_mail_through_a_tie_and_the_reshuffle() {
     for mode in ["cards", "cards2"] {
         let homes = Homes::new(&format!("wickets-{mode}"), "");
         // Nineteen cards discarded: the twenty-first card played is the reshuffle.
-        let fen = format!(
-            "7k/7p/8/8/8/8/PPP5/3QK2b w - - -,- e1,h8 d1,h1 \
-             {mode}/C1C2C3C4C5C6C7C8C9C10D1D2D3D4D5D6D7D8D9 0 1"
-        );
-        let id = homes.start(
-            "2026-11-01T09:00:00Z",
-            &["--variant", "wickets", "--fen", &fen, "--cards-by-hand"],
-        );
+        let id = start_before_the_reshuffle(&homes, mode);
         exchange(&homes.alice, &homes.bob, &id, "2026-11-01T09:01:00Z");
         ok(&homes
             .alice
@@ -237,22 +223,14 @@ fn a_cards_scoring_attempt_is_played_by_mail_through_a_tie_and_the_reshuffle() {
             .run("2026-11-01T13:00:00Z", &["move", &id, "Dh7:Kg8"]));
         let (taken, _) = exchange(&homes.bob, &homes.alice, &id, "2026-11-01T13:01:00Z");
         assert!(taken.contains("Dh7:Kg8"), "{taken}");
-        let game = homes.alice.dir.join("games").join(format!("{id}.pgn"));
+        let game = game_path(&homes.alice, &id);
         let record = std::fs::read_to_string(&game).unwrap();
         assert!(
             record.contains("1. Ke2:w9_cH5_cS5_cH9_cS2 {") && record.contains("1... Dh7:Kg8 {"),
             "{record}"
         );
-        let shown = ok(&homes
-            .alice
-            .run("2026-11-01T13:02:00Z", &["show", game.to_str().unwrap()]));
         // After the reshuffle only H9 and S2 are discarded.
-        assert!(
-            shown.contains(&format!(
-                "6k1/7p/8/8/8/8/PPP1K3/3Q4 w - - -,o -,g8 d1,h7 {mode}/H9S2 2 2"
-            )),
-            "{shown}"
-        );
+        assert_reshuffled(&homes.alice, "2026-11-01T13:02:00Z", &game, mode);
     }
 }
 
@@ -334,7 +312,7 @@ fn a_failing_first_pair_in_cards_two_asks_the_thrower_for_a_second_pair_by_mail(
             "{taken}"
         );
         let game = |player: &crate::support::homes::Player| {
-            std::fs::read_to_string(player.dir.join("games").join(format!("{id}.pgn"))).unwrap()
+            std::fs::read_to_string(game_path(player, &id)).unwrap()
         };
         let record = game(&homes.alice);
         assert_eq!(record, game(&homes.bob));
@@ -355,16 +333,7 @@ fn a_failing_first_pair_in_cards_two_asks_the_thrower_for_a_second_pair_by_mail(
         );
         let valid = ok(&homes.alice.run(
             "2026-11-05T00:00:00Z",
-            &[
-                "validate",
-                homes
-                    .alice
-                    .dir
-                    .join("games")
-                    .join(format!("{id}.pgn"))
-                    .to_str()
-                    .unwrap(),
-            ],
+            &["validate", game_path(&homes.alice, &id).to_str().unwrap()],
         ));
         assert!(!valid.contains("warning"), "{valid}");
     }
@@ -536,8 +505,8 @@ fn long_names_are_folded_in_the_headers_and_read_back_intact() {
             );
             ok(&homes.bob.run("2026-11-01T11:00:00Z", &["receive", mail]));
         }
-        let record = std::fs::read_to_string(crate::support::homes::game_path(&homes.bob, &id))
-            .expect("Bob's copy of the game");
+        let record =
+            std::fs::read_to_string(game_path(&homes.bob, &id)).expect("Bob's copy of the game");
         let record = pbem::notation::parse_record(&record).expect("Bob's record reads");
         assert!(record.tag("White") == Some(white.as_str()), "name {number}");
         assert!(record.tag("Black") == Some(black.as_str()), "name {number}");

@@ -6,10 +6,10 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::support::homes::{
-    Homes, Player, after_e4, game_path, hand_over, mail_of, maildir, ok, text,
+    Homes, after_e4, game_path, game_words, hand_over, kill_9, mail_of, maildir, ok, text,
 };
 use crate::support::homes::{assert_error, assert_refused};
 
@@ -40,56 +40,6 @@ fn other_mail(subject: &str) -> Vec<u8> {
          Message-ID: <{subject}@example.org>\r\n\r\nSee you on Sunday.\r\n"
     )
     .into_bytes()
-}
-
-/// pbem with this player's config, started in the background with the pause hook set at
-/// `point`; returns once it has reached the point (it then waits there).
-pub(crate) fn spawn_paused(
-    player: &Player,
-    now: &str,
-    args: &[&str],
-    point: &str,
-) -> (Child, PathBuf) {
-    let flag = player.dir.join(format!("paused-{point}"));
-    let _ = std::fs::remove_file(&flag);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pbem"))
-        .arg("--config")
-        .arg(player.config())
-        .args(args)
-        .env("PBEM_NOW", now)
-        .env_remove("PBEM_CONFIG")
-        .env("PBEM_PAUSE_AT", point)
-        .env("PBEM_PAUSE_FILE", &flag)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("pbem runs");
-    let until = Instant::now() + Duration::from_secs(60);
-    while !flag.exists() {
-        if let Some(status) = child.try_wait().unwrap() {
-            let output = child.wait_with_output().unwrap();
-            panic!(
-                "pbem {args:?} ended ({status}) before reaching {point}: {}{}",
-                text(&output.stdout),
-                text(&output.stderr)
-            );
-        }
-        assert!(Instant::now() < until, "pbem never reached {point}");
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    (child, flag)
-}
-
-/// Kills a paused pbem with SIGKILL (what `kill -9` sends).
-pub(crate) fn kill_9(mut child: Child) {
-    child.kill().unwrap();
-    let status = child.wait().unwrap();
-    #[cfg(unix)]
-    {
-        use std::os::unix::process::ExitStatusExt;
-        assert_eq!(status.signal(), Some(9), "{status}");
-    }
 }
 
 /// Lets a paused pbem go on and returns what it printed.
@@ -427,10 +377,10 @@ fn a_turn_killed_between_game_file_and_state_is_finished_at_the_next_start() {
     let third = mail_of(&homes.alice, "2026-11-01T14:00:00Z", &id);
 
     // Bob takes in Nf3 at 15:00 and is killed after the game file, before the state.
-    let (child, _flag) = spawn_paused(
-        &homes.bob,
+    let (child, _flag) = homes.bob.spawn_paused(
         "2026-11-01T15:00:00Z",
         &["receive", third.to_str().unwrap()],
+        &[],
         "game",
     );
     kill_9(child);
@@ -456,10 +406,10 @@ fn a_turn_killed_between_game_file_and_state_is_finished_at_the_next_start() {
     assert!(!games.join(format!("{id}.journal")).exists());
     // Killed after the journal, before anything else: the same.
     ok(&homes.bob.run("2026-11-01T17:00:00Z", &["move", &id, "Nc6"]));
-    let (child, _flag) = spawn_paused(
-        &homes.bob,
+    let (child, _flag) = homes.bob.spawn_paused(
         "2026-11-01T17:00:00Z",
         &["draw", "offer", &id],
+        &[],
         "journal",
     );
     kill_9(child);
@@ -469,11 +419,7 @@ fn a_turn_killed_between_game_file_and_state_is_finished_at_the_next_start() {
             .contains("draw offer")
     );
     ok(&homes.bob.run("2026-11-01T17:10:00Z", &["status"]));
-    let words = std::fs::read_to_string(game_path(&homes.bob, &id))
-        .unwrap()
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ");
+    let words = game_words(&homes.bob, &id);
     assert!(words.contains("{black [%draw offer]}"), "{words}");
 }
 
@@ -481,12 +427,10 @@ fn a_turn_killed_between_game_file_and_state_is_finished_at_the_next_start() {
 fn a_mail_and_temporary_files_left_by_a_kill_are_found_at_the_next_start() {
     let (homes, id) = after_e4("lost-kill-outbox");
     // Killed after the outbox message, before its envelope.
-    let (child, _flag) = spawn_paused(
-        &homes.alice,
-        "2026-11-01T10:00:00Z",
-        &["send", &id],
-        "outbox",
-    );
+    let (child, _flag) =
+        homes
+            .alice
+            .spawn_paused("2026-11-01T10:00:00Z", &["send", &id], &[], "outbox");
     kill_9(child);
     let outbox = homes.alice.dir.join("outbox");
     assert_eq!(names(&outbox), vec![format!("{id}.1.eml")]);
@@ -517,12 +461,10 @@ fn a_mail_and_temporary_files_left_by_a_kill_are_found_at_the_next_start() {
     // Killed while a temporary file holds the new game text: it is removed at the next
     // start, and the game file is the old one until then.
     let before = std::fs::read_to_string(game_path(&homes.alice, &id)).unwrap();
-    let (child, _flag) = spawn_paused(
-        &homes.alice,
-        "2026-11-01T10:30:00Z",
-        &["resign", &id],
-        "temporary",
-    );
+    let (child, _flag) =
+        homes
+            .alice
+            .spawn_paused("2026-11-01T10:30:00Z", &["resign", &id], &[], "temporary");
     kill_9(child);
     let games = homes.alice.dir.join("games");
     let stale: Vec<String> = names(&games)
@@ -550,7 +492,10 @@ fn a_second_pbem_waits_for_the_lock_then_says_plainly_that_another_is_working() 
     let id = homes.start("2026-11-01T09:00:00Z", &[]);
     // A pbem holds Alice's data (a cron `status`, paused once it has the lock).
     let before = std::fs::read(game_path(&homes.alice, &id)).unwrap();
-    let (holder, flag) = spawn_paused(&homes.alice, "2026-11-01T10:00:00Z", &["status"], "locked");
+    let (holder, flag) =
+        homes
+            .alice
+            .spawn_paused("2026-11-01T10:00:00Z", &["status"], &[], "locked");
     let busy = homes.alice.run_with(
         "2026-11-01T10:00:00Z",
         &["move", &id, "e4"],
@@ -576,14 +521,14 @@ fn a_second_pbem_waits_for_the_lock_then_says_plainly_that_another_is_working() 
     ok(&resume(holder, &flag));
 
     // A second pbem that starts while the first works waits for it, then does its work.
-    let (holder, flag) = spawn_paused(&homes.alice, "2026-11-01T10:00:00Z", &["status"], "locked");
-    let mover = Command::new(env!("CARGO_BIN_EXE_pbem"))
-        .arg("--config")
-        .arg(homes.alice.config())
-        .args(["move", &id, "e4"])
-        .env("PBEM_NOW", "2026-11-01T10:00:00Z")
+    let (holder, flag) =
+        homes
+            .alice
+            .spawn_paused("2026-11-01T10:00:00Z", &["status"], &[], "locked");
+    let mover = homes
+        .alice
+        .command("2026-11-01T10:00:00Z", &["move", &id, "e4"])
         .env("PBEM_LOCK_WAIT", "60")
-        .env_remove("PBEM_CONFIG")
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -606,13 +551,13 @@ fn two_receives_at_once_on_one_maildir_both_finish_cleanly() {
         let bob_box = maildir(&homes.bob);
         std::fs::copy(&mail, bob_box.join("new/1762000001.M1P1.host")).unwrap();
         let spawn = || {
-            Command::new(env!("CARGO_BIN_EXE_pbem"))
-                .arg("--config")
-                .arg(homes.bob.config())
-                .args(["receive", "--maildir", bob_box.to_str().unwrap()])
-                .env("PBEM_NOW", "2026-11-01T11:00:00Z")
+            homes
+                .bob
+                .command(
+                    "2026-11-01T11:00:00Z",
+                    &["receive", "--maildir", bob_box.to_str().unwrap()],
+                )
                 .env("PBEM_LOCK_WAIT", "60")
-                .env_remove("PBEM_CONFIG")
                 .stdout(Stdio::piped())
                 .stderr(Stdio::piped())
                 .spawn()

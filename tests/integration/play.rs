@@ -5,18 +5,7 @@ use crate::support::homes::assert_error;
 use std::process::Command;
 
 pub use crate::support::homes::{Homes, Player, ok, text};
-
-fn game_file(player: &Player, id: &str) -> String {
-    std::fs::read_to_string(player.dir.join("games").join(format!("{id}.pgn"))).unwrap()
-}
-
-/// The game file with line breaks and runs of spaces as single spaces.
-fn game_words(player: &Player, id: &str) -> String {
-    game_file(player, id)
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
-}
+use crate::support::homes::{game_path, game_words};
 
 #[test]
 fn config_init_writes_a_file_that_check_reads() {
@@ -31,23 +20,17 @@ fn config_init_writes_a_file_that_check_reads() {
             .output()
             .unwrap()
     };
-    let created = ok(&run(&[
+    let init = [
         "config",
         "init",
         "--name",
         "Carol",
         "--email",
         "carol@example.org",
-    ]));
+    ];
+    let created = ok(&run(&init));
     assert_eq!(created.trim(), config.to_str().unwrap());
-    let again = run(&[
-        "config",
-        "init",
-        "--name",
-        "Carol",
-        "--email",
-        "carol@example.org",
-    ]);
+    let again = run(&init);
     assert_error(&again, "exists already");
     let checked = ok(&run(&["config", "check"]));
     assert!(
@@ -73,7 +56,7 @@ fn a_missing_config_file_says_how_to_make_one() {
 fn turns_are_checked_stamped_and_saved() {
     let homes = Homes::new("turns", "");
     let id = homes.start("2026-11-22T10:00:00Z", &["--time-control", "10/50d"]);
-    let file = game_file(&homes.alice, &id);
+    let file = std::fs::read_to_string(game_path(&homes.alice, &id)).unwrap();
     for tag in [
         "[WhiteNA \"alice@example.org\"]",
         "[BlackNA \"bob@example.org\"]",
@@ -99,12 +82,15 @@ fn turns_are_checked_stamped_and_saved() {
         .alice
         .run("2026-11-23T09:05:00Z", &["move", &id, "d4"]);
     assert_error(&twice, "it is Black's turn");
-    let before = game_file(&homes.alice, &id);
+    let before = std::fs::read_to_string(game_path(&homes.alice, &id)).unwrap();
     let missing = homes
         .alice
         .run("2026-11-23T09:05:00Z", &["move", "nothing-like-it", "d4"]);
     assert_eq!(missing.status.code(), Some(2));
-    assert_eq!(game_file(&homes.alice, &id), before);
+    assert_eq!(
+        std::fs::read_to_string(game_path(&homes.alice, &id)).unwrap(),
+        before
+    );
 }
 
 #[test]

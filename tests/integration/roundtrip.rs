@@ -3,10 +3,12 @@
 //! `fmt`, and every written game validates.
 
 use pbem::games::{Chess, Color, Game, GameResult};
-use pbem::notation::{Comment, Line, Nag, Numbering, Record, Span, Tag, TurnNode};
-use pbem::notation::{parse_record, write_record};
-use pbem::replay::{canonicalize, replay};
+use pbem::notation::write_record;
+use pbem::notation::{Comment, Line, Nag, Record, Span, Tag, TurnNode};
+use pbem::replay::canonicalize;
 use proptest::prelude::*;
+
+use crate::scenarios::write_read_validate;
 
 /// What to hang on a turn, chosen by the random input.
 #[derive(Clone, Debug)]
@@ -104,20 +106,10 @@ fn random_record(start: &Chess, fen: Option<&str>, choices: &[Choice]) -> Record
 
 fn check(start: &Chess, fen: Option<&str>, choices: &[Choice]) -> Result<(), TestCaseError> {
     let record = random_record(start, fen, choices);
-    let numbering = Numbering {
-        fullmove: start.fullmove_number(),
-        side: start.side_to_move(),
-    };
-    let mut text = String::new();
-    write_record(&record, numbering, &mut text);
-    let parsed =
-        parse_record(&text).map_err(|error| TestCaseError::fail(format!("{error}\n{text}")))?;
-    prop_assert_eq!(&parsed, &record, "{}", text);
+    // It reads back as the same record and validates.
+    let text = write_read_validate(start, &record)?;
 
-    let report = replay(&parsed);
-    prop_assert!(report.is_valid(), "{:?}\n{}", report.findings, text);
-
-    let mut canonical = parsed.clone();
+    let mut canonical = record.clone();
     let (_, numbering_again) = canonicalize(&mut canonical);
     prop_assert_eq!(&canonical, &record);
     let mut again = String::new();

@@ -312,18 +312,25 @@ fn repetition_end<G: Game>(count: u32) -> Option<Outcome> {
 /// back as the same record and validates.
 pub fn check_playout<G: Game + PartialEq>(start: &G, choices: &[u32]) -> Result<(), TestCaseError> {
     let record = playout(start, choices)?;
+    write_read_validate(start, &record)?;
+    Ok(())
+}
+
+/// Writes `record`, numbered from `start`, reads the text back as the same record and
+/// validates it; returns the text.
+pub fn write_read_validate<G: Game>(start: &G, record: &Record) -> Result<String, TestCaseError> {
     let numbering = Numbering {
         fullmove: start.fullmove_number(),
         side: start.side_to_move(),
     };
     let mut text = String::new();
-    write_record(&record, numbering, &mut text);
+    write_record(record, numbering, &mut text);
     let parsed =
         parse_record(&text).map_err(|error| TestCaseError::fail(format!("{error}\n{text}")))?;
-    prop_assert_eq!(&parsed, &record, "{}", text);
+    prop_assert_eq!(&parsed, record, "{}", text);
     let report = replay(&parsed);
     prop_assert!(report.is_valid(), "{:?}\n{}", report.findings, text);
-    Ok(())
+    Ok(text)
 }
 
 /// Runs the `pbem` binary in the project folder.

@@ -5,8 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::lost::{kill_9, spawn_paused};
-use crate::support::homes::{Homes, Player, assert_error, count, game_path, ok, text};
+use crate::support::homes::{Homes, Player, assert_error, count, game_path, kill_9, ok, text};
 
 /// How the shared folder of a test is made.
 #[derive(Clone, Copy, Debug)]
@@ -272,12 +271,10 @@ fn a_delivery_killed_before_the_outbox_is_cleared_is_made_once() {
             .alice
             .run("2026-11-01T10:00:00Z", &["move", &id, "c4"]));
         // Killed once the mail is in the folder and before it leaves the outbox.
-        let (child, _flag) = spawn_paused(
-            &homes.alice,
-            "2026-11-01T10:00:00Z",
-            &["send", &id],
-            "delivered",
-        );
+        let (child, _flag) =
+            homes
+                .alice
+                .spawn_paused("2026-11-01T10:00:00Z", &["send", &id], &[], "delivered");
         kill_9(child);
         assert_eq!(mails(&shared).len(), 1);
         assert_eq!(count(&homes.alice.dir.join("outbox")), 2);

@@ -8,15 +8,10 @@
 use std::path::{Path, PathBuf};
 
 use crate::support::homes::assert_refused;
-use crate::support::homes::{Homes, Player, deliver, game_path, mail_of, maildir, ok, text};
-
-fn header(mail: &str, name: &str) -> String {
-    mail.lines()
-        .find_map(|line| line.strip_prefix(&format!("{name}: ")))
-        .unwrap_or_else(|| panic!("no {name} in {mail}"))
-        .trim()
-        .to_owned()
-}
+use crate::support::homes::{
+    Homes, Player, TO_THE_ATTEMPT, deliver, game_path, game_words, mail_of, maildir, ok, text,
+};
+use crate::support::mail::{self, header};
 
 /// A fixture filled in as a reply to `answered` (a pbem mail) of game `id`.
 fn reply_from_fixture(fixture: &str, id: &str, answered: &Path) -> Vec<u8> {
@@ -49,16 +44,15 @@ fn hand_reply_to(
     message_id: &str,
     answered: Option<&Path>,
 ) -> Vec<u8> {
-    let threading = answered.map_or(String::new(), |path| {
-        let id = header(&std::fs::read_to_string(path).unwrap(), "Message-ID");
-        format!("In-Reply-To: {id}\r\nReferences: {id}\r\n")
-    });
-    format!(
-        "From: {from}\r\nTo: {to}\r\nSubject: Re: your move\r\n\
-         Message-ID: <{message_id}@example.org>\r\n{threading}\
-         Content-Type: text/plain; charset=utf-8\r\n\r\n{first}\r\n\r\nOn Sunday, Alice wrote:\r\n> Move\r\n"
+    let answered =
+        answered.map(|path| header(&std::fs::read_to_string(path).unwrap(), "Message-ID"));
+    mail::hand_reply(
+        from,
+        to,
+        first,
+        &format!("{message_id}@example.org"),
+        answered.as_deref(),
     )
-    .into_bytes()
 }
 
 fn receive(player: &Player, now: &str, name: &str, bytes: &[u8]) -> std::process::Output {
@@ -129,12 +123,8 @@ fn a_game_is_played_against_replies_typed_in_mail_clients() {
     assert!(taken.contains("played 3... Nf6 (typed by hand)"), "{taken}");
 
     // The game file holds the typed turns with the replies' dates, and validates.
-    let game = alice.dir.join("games").join(format!("{id}.pgn"));
-    let record = std::fs::read_to_string(&game)
-        .unwrap()
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ");
+    let game = game_path(alice, &id);
+    let record = game_words(alice, &id);
     assert!(
         record.contains("1... e5 {[%sent 2026-11-01T10:30:00Z] [%typed bob@example.org]}"),
         "{record}"
@@ -163,7 +153,7 @@ fn a_typo_is_refused_with_the_legal_turns_and_the_refusal_mailed_back() {
     let alice = &homes.alice;
     ok(&alice.run("2026-11-01T10:00:00Z", &["move", &id, "e4"]));
     let first = mail_of(alice, "2026-11-01T10:00:00Z", &id);
-    let game = alice.dir.join("games").join(format!("{id}.pgn"));
+    let game = game_path(alice, &id);
     let before = std::fs::read_to_string(&game).unwrap();
 
     // "Nf5" is no legal turn: refused, with the legal turns; nothing changes.
@@ -381,6 +371,16 @@ fn by_mail<'a>(
     last.expect("a turn")
 }
 
+/// The opening of Chess with wickets up to White's scoring attempt ([`TO_THE_ATTEMPT`]),
+/// each turn with its mover, for [`by_mail`].
+fn to_the_attempt(homes: &Homes) -> Vec<(&'static str, &Player)> {
+    TO_THE_ATTEMPT
+        .iter()
+        .enumerate()
+        .map(|(ply, token)| (*token, homes.mover_and_other(ply).0))
+        .collect()
+}
+
 /// `receive` of a typed reply, with what it printed.
 fn receive_typed(
     player: &Player,
@@ -444,21 +444,9 @@ fn a_typed_throw_into_the_wicket_is_taken_in_and_a_typo_refused() {
     // then White (Alice) answers Bob's mail by hand with the throw `Nxe5:w9`.
     let homes = Homes::new("typed-wickets", "");
     let id = homes.start("2026-11-01T09:00:00Z", &["--variant", "wickets"]);
-    let (alice, bob) = (&homes.alice, &homes.bob);
+    let bob = &homes.bob;
     let mut clock = Clock(0);
-    let last = by_mail(
-        &homes,
-        &id,
-        &[
-            ("e4", alice),
-            ("e5", bob),
-            ("Ke2:f3", alice),
-            ("Ke7", bob),
-            ("Nxf3", alice),
-            ("Kd6", bob),
-        ],
-        &mut clock,
-    );
+    let last = by_mail(&homes, &id, &to_the_attempt(&homes), &mut clock);
     let from = "Alice <alice@example.org>";
     let (code, said) = receive_typed(
         bob,
@@ -506,22 +494,10 @@ fn cards_attempt(
             "--cards-by-hand",
         ],
     );
-    let (alice, bob) = (&homes.alice, &homes.bob);
-    let last = by_mail(
-        homes,
-        &id,
-        &[
-            ("e4", alice),
-            ("e5", bob),
-            ("Ke2:f3", alice),
-            ("Ke7", bob),
-            ("Nxf3", alice),
-            ("Kd6", bob),
-            ("Nxe5:w9", alice),
-            (lead, alice),
-        ],
-        clock,
-    );
+    let alice = &homes.alice;
+    let mut turns = to_the_attempt(homes);
+    turns.extend([("Nxe5:w9", alice), (lead, alice)]);
+    let last = by_mail(homes, &id, &turns, clock);
     (id, last)
 }
 
@@ -548,7 +524,7 @@ fn a_card_typed_in_reply_completes_the_attempt_and_a_played_card_is_refused() {
     assert_eq!(code, Some(0), "{said}");
     assert!(said.contains("Nxe5:w9_cS9_cS6"), "{said}");
     assert!(said.contains("(typed by hand)"), "{said}");
-    let game = std::fs::read_to_string(alice.dir.join("games").join(format!("{id}.pgn"))).unwrap();
+    let game = std::fs::read_to_string(game_path(alice, &id)).unwrap();
     assert!(game.contains("Nxe5:w9_cS9_cS6"), "{game}");
 }
 

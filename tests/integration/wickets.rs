@@ -91,6 +91,26 @@ fn perft_counts() {
     }
 }
 
+/// Writes `turn`, reads the token back to the same turn and the same text, plays it, and
+/// reads the new position string back to the same string; returns the position read back
+/// and its string.
+fn play_and_reread(p: &mut Wickets, turn: &Turn) -> Result<(Wickets, String), TestCaseError> {
+    let token = p.write_turn(turn);
+    let syntax =
+        Wickets::parse_turn(&token).map_err(|e| TestCaseError::fail(format!("{token}: {e}")))?;
+    let again = p
+        .resolve(&syntax)
+        .map_err(|e| TestCaseError::fail(format!("{token}: {}", e.message)))?;
+    prop_assert_eq!(&again, turn, "{}", token);
+    prop_assert_eq!(syntax.to_string(), token.clone());
+    p.play(turn);
+    let text = p.position_string();
+    let back = Wickets::from_position_string(&text)
+        .map_err(|e| TestCaseError::fail(format!("{text}: {e}")))?;
+    prop_assert_eq!(back.position_string(), text.clone());
+    Ok((back, text))
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
     #[test]
@@ -106,15 +126,7 @@ proptest! {
                 break;
             }
             let turn = turns[choice as usize % turns.len()].clone();
-            let token = p.write_turn(&turn);
-            let syntax = Wickets::parse_turn(&token).map_err(|e| TestCaseError::fail(format!("{token}: {e}")))?;
-            let again = p.resolve(&syntax).map_err(|e| TestCaseError::fail(format!("{token}: {}", e.message)))?;
-            prop_assert_eq!(&again, &turn, "{}", token);
-            prop_assert_eq!(syntax.to_string(), token.clone());
-            p.play(&turn);
-            let text = p.position_string();
-            let back = Wickets::from_position_string(&text).map_err(|e| TestCaseError::fail(format!("{text}: {e}")))?;
-            prop_assert_eq!(back.position_string(), text);
+            play_and_reread(&mut p, &turn)?;
         }
     }
 }
@@ -176,15 +188,7 @@ proptest! {
             if turn.throw.is_some_and(|w| w.to_string() == wicket) && choice % 7 != 0 {
                 turn = with_cards(&p, &turn, 1 + choice as usize % 6, choice);
             }
-            let token = p.write_turn(&turn);
-            let syntax = Wickets::parse_turn(&token).map_err(|e| TestCaseError::fail(format!("{token}: {e}")))?;
-            let again = p.resolve(&syntax).map_err(|e| TestCaseError::fail(format!("{token}: {}", e.message)))?;
-            prop_assert_eq!(&again, &turn, "{}", token);
-            prop_assert_eq!(syntax.to_string(), token.clone());
-            p.play(&turn);
-            let text = p.position_string();
-            let back = Wickets::from_position_string(&text).map_err(|e| TestCaseError::fail(format!("{text}: {e}")))?;
-            prop_assert_eq!(back.position_string(), text.clone());
+            let (back, text) = play_and_reread(&mut p, &turn)?;
             prop_assert_eq!(back.awaiting(), p.awaiting(), "{}", text);
         }
     }

@@ -8,7 +8,10 @@ use std::path::PathBuf;
 use mail_parser::MimeHeaders;
 
 use crate::smtp::{self, Options, PASSWORD_VARIABLE, SmtpServer};
-use crate::support::homes::{Homes, Player, count, maildir, ok, text};
+use crate::support::homes::{
+    Homes, Player, assert_reshuffled, count, game_path, game_words, maildir, ok,
+    start_before_the_reshuffle, text,
+};
 use crate::support::homes::{assert_error, assert_refused};
 use crate::{Need, Test};
 
@@ -24,21 +27,6 @@ pub fn tests() -> Vec<Test> {
     ]
 }
 
-/// Points a player's config at another port (the server restarted elsewhere).
-fn repoint(player: &Player, server: &SmtpServer) {
-    let config = std::fs::read_to_string(player.config()).unwrap();
-    let kept: String = config
-        .lines()
-        .take_while(|line| !line.starts_with("smtp:"))
-        .map(|line| format!("{line}\n"))
-        .collect();
-    std::fs::write(
-        player.config(),
-        format!("{kept}{}", server.config_section()),
-    )
-    .unwrap();
-}
-
 /// Starts a test SMTP server that fails as `options` say, points the player's config at
 /// it and runs `pbem send --retry`, which must fail (exit 2); returns the server and the
 /// output.
@@ -49,7 +37,7 @@ fn retry_through(
     now: &str,
 ) -> (SmtpServer, std::process::Output) {
     let server = smtp::start(name, options);
-    repoint(player, &server);
+    player.set_sections(&server.config_section());
     let failed = pbem(player, &server, now, &["send", "--retry"]);
     assert_eq!(failed.status.code(), Some(2), "{}", text(&failed.stderr));
     (server, failed)
@@ -168,14 +156,7 @@ fn a_cards_game_is_played_by_mail_through_an_attempt_a_tie_and_the_reshuffle() {
     for mode in ["cards", "cards2"] {
         let server = smtp::start(&format!("wickets_{mode}_by_mail"), Options::default());
         let homes = Homes::new(&format!("wickets-{mode}-mail"), &server.config_section());
-        let fen = format!(
-            "7k/7p/8/8/8/8/PPP5/3QK2b w - - -,- e1,h8 d1,h1 \
-             {mode}/C1C2C3C4C5C6C7C8C9C10D1D2D3D4D5D6D7D8D9 0 1"
-        );
-        let id = homes.start(
-            "2026-11-01T09:00:00Z",
-            &["--variant", "wickets", "--fen", &fen, "--cards-by-hand"],
-        );
+        let id = start_before_the_reshuffle(&homes, mode);
         let mut ids = Vec::new();
         let mut mail = |from: &Player, to: &Player, now: &str| {
             ok(&pbem(from, &server, now, &["send", &id]));
@@ -205,24 +186,18 @@ fn a_cards_game_is_played_by_mail_through_an_attempt_a_tie_and_the_reshuffle() {
         play(&homes.bob, &server, "2026-11-05T10:00:00Z", &id, "Dh7:Kg8");
         let taken = mail(&homes.bob, &homes.alice, "2026-11-05T11:00:00Z");
         assert!(taken.contains("Dh7:Kg8"), "{taken}");
-        let file = |player: &Player| {
-            std::fs::read_to_string(player.dir.join("games").join(format!("{id}.pgn"))).unwrap()
-        };
+        let file = |player: &Player| std::fs::read_to_string(game_path(player, &id)).unwrap();
         assert_eq!(file(&homes.alice), file(&homes.bob));
         assert!(
             file(&homes.alice).contains("1. Ke2:w9_cH5_cS5_cH9_cS2 {"),
             "{}",
             file(&homes.alice)
         );
-        let path = homes.alice.dir.join("games").join(format!("{id}.pgn"));
-        let shown = ok(&homes
-            .alice
-            .run("2026-11-06T00:00:00Z", &["show", path.to_str().unwrap()]));
-        assert!(
-            shown.contains(&format!(
-                "6k1/7p/8/8/8/8/PPP1K3/3Q4 w - - -,o -,g8 d1,h7 {mode}/H9S2 2 2"
-            )),
-            "{shown}"
+        assert_reshuffled(
+            &homes.alice,
+            "2026-11-06T00:00:00Z",
+            &game_path(&homes.alice, &id),
+            mode,
         );
         let mut unique = ids.clone();
         unique.sort();
@@ -246,11 +221,7 @@ fn two_players_play_a_whole_game_by_mail() {
     // The fool's mate, one mail per turn, a day apart.
     let turns = ["f3", "e5", "g4", "Qh4"];
     for (index, turn) in turns.iter().enumerate() {
-        let (mover, other) = if index % 2 == 0 {
-            (&homes.alice, &homes.bob)
-        } else {
-            (&homes.bob, &homes.alice)
-        };
+        let (mover, other) = homes.mover_and_other(index);
         let day = 2 + 2 * index;
         let moved = format!("2026-11-{day:02}T10:00:00Z");
         let read = format!("2026-11-{:02}T08:00:00Z", day + 1);
@@ -269,14 +240,9 @@ fn two_players_play_a_whole_game_by_mail() {
         }
     }
     // Both copies are the same game, over by mate, and valid.
-    let file = |player: &Player| {
-        std::fs::read_to_string(player.dir.join("games").join(format!("{id}.pgn"))).unwrap()
-    };
+    let file = |player: &Player| std::fs::read_to_string(game_path(player, &id)).unwrap();
     assert_eq!(file(&homes.alice), file(&homes.bob));
-    let words = file(&homes.alice)
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ");
+    let words = game_words(&homes.alice, &id);
     assert!(
         words.contains("2. g4 {[%received 2026-11-05T08:00:00Z] [%sent 2026-11-06T10:00:00Z]}"),
         "{words}"
@@ -286,7 +252,7 @@ fn two_players_play_a_whole_game_by_mail() {
         "{}",
         file(&homes.alice)
     );
-    let path = homes.alice.dir.join("games").join(format!("{id}.pgn"));
+    let path = game_path(&homes.alice, &id);
     let validated = ok(&homes.alice.run(
         "2026-11-10T00:00:00Z",
         &["validate", path.to_str().unwrap()],
@@ -347,8 +313,7 @@ fn a_repeated_an_older_and_a_forged_mail_change_nothing() {
         .replace("1. e4", "1. d4");
     let forged_path = homes.alice.dir.join("forged.eml");
     std::fs::write(&forged_path, forged).unwrap();
-    let before =
-        std::fs::read_to_string(homes.bob.dir.join("games").join(format!("{id}.pgn"))).unwrap();
+    let before = std::fs::read_to_string(game_path(&homes.bob, &id)).unwrap();
     let refused = pbem(
         &homes.bob,
         &server,
@@ -361,8 +326,7 @@ fn a_repeated_an_older_and_a_forged_mail_change_nothing() {
         "{}",
         text(&refused.stdout)
     );
-    let after =
-        std::fs::read_to_string(homes.bob.dir.join("games").join(format!("{id}.pgn"))).unwrap();
+    let after = std::fs::read_to_string(game_path(&homes.bob, &id)).unwrap();
     assert_eq!(before, after);
 }
 
@@ -419,14 +383,7 @@ fn with_a_secret_only_authenticated_mail_is_taken_in() {
         &["receive", forged_path.to_str().unwrap()],
     );
     assert_eq!(refused.status.code(), Some(1));
-    assert!(
-        !homes
-            .bob
-            .dir
-            .join("games")
-            .join(format!("{id}.pgn"))
-            .exists()
-    );
+    assert!(!game_path(&homes.bob, &id).exists());
 
     // The genuine one is taken in.
     let taken = receive(&homes.bob, &server, "2026-11-01T12:00:00Z");
@@ -523,7 +480,7 @@ fn a_failed_send_waits_in_the_outbox_and_a_retry_delivers_it_once() {
     assert_eq!(count(&homes.alice.dir.join("outbox")), 2);
 
     let working = smtp::start("a_failed_send_working", Options::default());
-    repoint(&homes.alice, &working);
+    homes.alice.set_sections(&working.config_section());
     let sent = ok(&pbem(
         &homes.alice,
         &working,
@@ -547,38 +504,93 @@ fn a_failed_send_waits_in_the_outbox_and_a_retry_delivers_it_once() {
     assert!(taken.contains("1. e4"), "{taken}");
 }
 
+/// A game of Chess with wickets between two homes by real mail: each mail sent through
+/// the test server, delivered into the other's Maildir and taken in there.
+struct WicketsByMail {
+    homes: Homes,
+    server: SmtpServer,
+    id: String,
+}
+
+impl WicketsByMail {
+    /// Alice starts the game in decision mode `decision`; `name` names the server and
+    /// the homes.
+    fn start(name: &str, decision: &str) -> WicketsByMail {
+        let server = smtp::start(name, Options::default());
+        let homes = Homes::new(name, &server.config_section());
+        let id = homes.start(
+            "2026-11-01T09:00:00Z",
+            &["--variant", "wickets", "--decision", decision],
+        );
+        WicketsByMail { homes, server, id }
+    }
+
+    /// `pbem ARGS` by `player` at `now`.
+    fn pbem(&self, player: &Player, now: &str, args: &[&str]) -> std::process::Output {
+        pbem(player, &self.server, now, args)
+    }
+
+    /// `pbem move ID TOKEN` by `player` at `now`, which must succeed.
+    fn play(&self, player: &Player, now: &str, token: &str) {
+        ok(&self.pbem(player, now, &["move", &self.id, token]));
+    }
+
+    /// `from` sends the game and `to` takes the mail in; returns what the receive said.
+    fn mail(&self, from: &Player, to: &Player, now: &str) -> String {
+        ok(&self.pbem(from, now, &["send", &self.id]));
+        assert_eq!(deliver(&self.server, &self.homes), 1);
+        receive(to, &self.server, now)
+    }
+
+    /// Plays `turns` from the start, each by its mover on day `ply + 1` and mailed;
+    /// returns what the last receive said.
+    fn play_from_the_start(&self, turns: &[&str]) -> String {
+        let mut taken = String::new();
+        for (ply, token) in turns.iter().enumerate() {
+            let now = format!("2026-11-0{}T10:00:00Z", ply + 1);
+            let (from, to) = self.homes.mover_and_other(ply);
+            self.play(from, &now, token);
+            taken = self.mail(from, to, &now);
+        }
+        taken
+    }
+
+    /// The player's game file.
+    fn game(&self, player: &Player) -> PathBuf {
+        game_path(player, &self.id)
+    }
+
+    /// Each side's file validates with `says` ("; chance proven fair (..."), and the two
+    /// are the same.
+    fn assert_proven_fair_on_both_sides(&self, now: &str, says: &str) {
+        for player in [&self.homes.alice, &self.homes.bob] {
+            let out = self.pbem(
+                player,
+                now,
+                &["validate", self.game(player).to_str().unwrap()],
+            );
+            let said = text(&out.stdout);
+            assert_eq!(out.status.code(), Some(0), "{said}");
+            assert!(said.contains(says), "{said}");
+        }
+        assert_eq!(
+            std::fs::read_to_string(self.game(&self.homes.alice)).unwrap(),
+            std::fs::read_to_string(self.game(&self.homes.bob)).unwrap()
+        );
+    }
+}
+
 /// Chess with wickets in Dice II by real mail (issue 16): the attempt goes without its
 /// roll, the opponent's pbem rolls it from both players' committed values on receipt,
 /// the thrower's pbem checks it on the reply, and each side's file validates "chance
 /// proven fair".
 fn a_dice_two_game_by_real_mail_is_proven_fair_on_both_sides() {
-    let server = smtp::start("wickets_dice_by_mail", Options::default());
-    let homes = Homes::new("wickets-dice-mail", &server.config_section());
-    let id = homes.start(
-        "2026-11-01T09:00:00Z",
-        &["--variant", "wickets", "--decision", "Dice II"],
-    );
-    let mail = |from: &Player, to: &Player, now: &str| {
-        ok(&pbem(from, &server, now, &["send", &id]));
-        assert_eq!(deliver(&server, &homes), 1);
-        receive(to, &server, now)
-    };
-    let turns = ["e4", "e5", "Ke2:f3", "Ke7", "Nxf3", "Kd6", "Nxe5:w9_sa2"];
-    for (i, token) in turns.iter().enumerate() {
-        let now = format!("2026-11-0{}T10:00:00Z", i + 1);
-        let (from, to) = if i % 2 == 0 {
-            (&homes.alice, &homes.bob)
-        } else {
-            (&homes.bob, &homes.alice)
-        };
-        ok(&pbem(from, &server, &now, &["move", &id, token]));
-        let taken = mail(from, to, &now);
-        if i == 6 {
-            assert!(taken.contains("the roll"), "{taken}");
-        }
-    }
-    let game = |player: &Player| player.dir.join("games").join(format!("{id}.pgn"));
-    let record = std::fs::read_to_string(game(&homes.bob)).unwrap();
+    let game = WicketsByMail::start("wickets-dice-mail", "Dice II");
+    let (alice, bob) = (&game.homes.alice, &game.homes.bob);
+    let taken =
+        game.play_from_the_start(&["e4", "e5", "Ke2:f3", "Ke7", "Nxf3", "Kd6", "Nxe5:w9_sa2"]);
+    assert!(taken.contains("the roll"), "{taken}");
+    let record = std::fs::read_to_string(game.game(bob)).unwrap();
     let token = record
         .split_whitespace()
         .find(|word| word.starts_with("Nxe5:w9_r"))
@@ -589,129 +601,49 @@ fn a_dice_two_game_by_real_mail_is_proven_fair_on_both_sides() {
     } else {
         "Kxe5"
     };
-    ok(&pbem(
-        &homes.bob,
-        &server,
-        "2026-11-08T10:00:00Z",
-        &["move", &id, reply],
-    ));
-    let taken = mail(&homes.bob, &homes.alice, "2026-11-08T10:00:00Z");
+    game.play(bob, "2026-11-08T10:00:00Z", reply);
+    let taken = game.mail(bob, alice, "2026-11-08T10:00:00Z");
     assert!(taken.contains(reply), "{taken}");
-    for player in [&homes.alice, &homes.bob] {
-        let out = pbem(
-            player,
-            &server,
-            "2026-11-08T11:00:00Z",
-            &["validate", game(player).to_str().unwrap()],
-        );
-        let said = text(&out.stdout);
-        assert_eq!(out.status.code(), Some(0), "{said}");
-        assert!(said.contains("; chance proven fair ("), "{said}");
-    }
-    assert_eq!(
-        std::fs::read_to_string(game(&homes.alice)).unwrap(),
-        std::fs::read_to_string(game(&homes.bob)).unwrap()
-    );
+    game.assert_proven_fair_on_both_sides("2026-11-08T11:00:00Z", "; chance proven fair (");
 }
 
 /// Chess with wickets in Cards II by real mail (issue 16): the deal rides in the first
 /// three mails, each side plays its attempt's cards from the hand only its own pbem
 /// shows, both reveal their seeds, and each side's file validates "chance proven fair".
 fn a_cards_two_game_by_real_mail_is_proven_fair_on_both_sides() {
-    let server = smtp::start("wickets_cards_fair_by_mail", Options::default());
-    let homes = Homes::new("wickets-cards-fair-mail", &server.config_section());
-    let id = homes.start(
-        "2026-11-01T09:00:00Z",
-        &["--variant", "wickets", "--decision", "Cards II"],
-    );
-    let mail = |from: &Player, to: &Player, now: &str| {
-        ok(&pbem(from, &server, now, &["send", &id]));
-        assert_eq!(deliver(&server, &homes), 1);
-        receive(to, &server, now)
-    };
-    for (i, token) in ["e4", "e5", "Ke2:f3", "Ke7", "Nxf3", "Kd6"]
-        .iter()
-        .enumerate()
-    {
-        let now = format!("2026-11-0{}T10:00:00Z", i + 1);
-        let (from, to) = if i % 2 == 0 {
-            (&homes.alice, &homes.bob)
-        } else {
-            (&homes.bob, &homes.alice)
-        };
-        ok(&pbem(from, &server, &now, &["move", &id, token]));
-        mail(from, to, &now);
-    }
-    let shown = ok(&pbem(
-        &homes.alice,
-        &server,
-        "2026-11-07T09:00:00Z",
-        &["show", &id],
-    ));
+    let game = WicketsByMail::start("wickets-cards-fair-mail", "Cards II");
+    let (alice, bob) = (&game.homes.alice, &game.homes.bob);
+    game.play_from_the_start(&["e4", "e5", "Ke2:f3", "Ke7", "Nxf3", "Kd6"]);
+    let shown = ok(&game.pbem(alice, "2026-11-07T09:00:00Z", &["show", &game.id]));
     let lead = shown
         .lines()
         .find_map(|line| line.strip_prefix("your hand: "))
         .and_then(|hand| hand.split_whitespace().next())
         .unwrap_or_else(|| panic!("{shown}"))
         .to_owned();
-    ok(&pbem(
-        &homes.alice,
-        &server,
-        "2026-11-07T10:00:00Z",
-        &["move", &id, &format!("Nxe5:w9_c{lead}")],
-    ));
-    mail(&homes.alice, &homes.bob, "2026-11-07T10:00:00Z");
+    game.play(alice, "2026-11-07T10:00:00Z", &format!("Nxe5:w9_c{lead}"));
+    game.mail(alice, bob, "2026-11-07T10:00:00Z");
     // Each awaited card comes from its player's hand, as `pbem legal` lists it.
-    let mut turn = (&homes.bob, &homes.alice);
+    let mut turn = (bob, alice);
     for _ in 0..8 {
-        let legal = pbem(turn.0, &server, "2026-11-08T10:00:00Z", &["legal", &id]);
+        let legal = game.pbem(turn.0, "2026-11-08T10:00:00Z", &["legal", &game.id]);
         if !text(&legal.stderr).contains("from your hand") {
             break;
         }
         let cards = text(&legal.stdout);
         let lines: Vec<&str> = cards.lines().collect();
         let card = if lines.contains(&"-") { "-" } else { lines[0] };
-        ok(&pbem(
-            turn.0,
-            &server,
-            "2026-11-08T10:00:00Z",
-            &["move", &id, card],
-        ));
-        mail(turn.0, turn.1, "2026-11-08T10:00:00Z");
+        game.play(turn.0, "2026-11-08T10:00:00Z", card);
+        game.mail(turn.0, turn.1, "2026-11-08T10:00:00Z");
         turn = (turn.1, turn.0);
     }
     // The seeds, as for an arbiter.
-    ok(&pbem(
-        &homes.bob,
-        &server,
-        "2026-11-09T10:00:00Z",
-        &["fair", "reveal", &id],
-    ));
-    mail(&homes.bob, &homes.alice, "2026-11-09T10:00:00Z");
-    ok(&pbem(
-        &homes.alice,
-        &server,
-        "2026-11-09T11:00:00Z",
-        &["fair", "reveal", &id],
-    ));
-    mail(&homes.alice, &homes.bob, "2026-11-09T11:00:00Z");
-    let game = |player: &Player| player.dir.join("games").join(format!("{id}.pgn"));
-    for player in [&homes.alice, &homes.bob] {
-        let out = pbem(
-            player,
-            &server,
-            "2026-11-09T12:00:00Z",
-            &["validate", game(player).to_str().unwrap()],
-        );
-        let said = text(&out.stdout);
-        assert_eq!(out.status.code(), Some(0), "{said}");
-        assert!(
-            said.contains("; chance proven fair (the deal and "),
-            "{said}"
-        );
-    }
-    assert_eq!(
-        std::fs::read_to_string(game(&homes.alice)).unwrap(),
-        std::fs::read_to_string(game(&homes.bob)).unwrap()
+    ok(&game.pbem(bob, "2026-11-09T10:00:00Z", &["fair", "reveal", &game.id]));
+    game.mail(bob, alice, "2026-11-09T10:00:00Z");
+    ok(&game.pbem(alice, "2026-11-09T11:00:00Z", &["fair", "reveal", &game.id]));
+    game.mail(alice, bob, "2026-11-09T11:00:00Z");
+    game.assert_proven_fair_on_both_sides(
+        "2026-11-09T12:00:00Z",
+        "; chance proven fair (the deal and ",
     );
 }

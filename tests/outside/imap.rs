@@ -13,7 +13,8 @@ use std::time::{Duration, Instant};
 
 use crate::smtp::{self, Options, SmtpServer};
 use crate::support::homes::assert_error;
-use crate::support::homes::{Homes, Player, ok, text};
+use crate::support::homes::{Homes, Player, game_path, mail_of, ok, text};
+use crate::support::mail::{self, message_id};
 use crate::{Need, Test};
 
 pub fn tests() -> Vec<Test> {
@@ -379,17 +380,6 @@ fn seen_in(maildir: &Path, folder: &str, name: &str, bytes: &[u8]) -> bool {
     })
 }
 
-/// Sets a player's config to `sections` after the player part.
-fn configure(player: &Player, sections: &str) {
-    let config = std::fs::read_to_string(player.config()).unwrap();
-    let kept: String = config
-        .lines()
-        .take_while(|line| !line.starts_with("smtp:") && !line.starts_with("imap:"))
-        .map(|line| format!("{line}\n"))
-        .collect();
-    std::fs::write(player.config(), format!("{kept}{sections}")).unwrap();
-}
-
 fn pbem(player: &Player, now: &str, args: &[&str], smtp: Option<&SmtpServer>) -> Output {
     let mut env = vec![(PASSWORD_VARIABLE, PASSWORD)];
     if let Some(server) = smtp {
@@ -400,28 +390,18 @@ fn pbem(player: &Player, now: &str, args: &[&str], smtp: Option<&SmtpServer>) ->
 
 /// The latest state of a game as a mail, written with `send --dry-run`.
 fn dry_run(player: &Player, now: &str, id: &str) -> Vec<u8> {
-    let drafts = player.dir.join("drafts");
-    let out = ok(&player.run(now, &["send", "--dry-run", drafts.to_str().unwrap(), id]));
-    std::fs::read(out.trim()).unwrap()
+    std::fs::read(mail_of(player, now, id)).unwrap()
 }
 
-fn message_id(mail: &[u8]) -> String {
-    text(mail)
-        .lines()
-        .find_map(|line| line.strip_prefix("Message-ID: "))
-        .unwrap()
-        .trim()
-        .to_owned()
-}
-
+/// A reply typed on a phone to Alice's mail `answered`.
 fn hand_reply(from: &str, first: &str, tag: &str, answered: &[u8]) -> Vec<u8> {
-    let id = message_id(answered);
-    format!(
-        "From: {from}\r\nTo: alice@example.org\r\nSubject: Re: your move\r\n\
-         Message-ID: <{tag}@phone.example.org>\r\nIn-Reply-To: {id}\r\nReferences: {id}\r\n\
-         Content-Type: text/plain; charset=utf-8\r\n\r\n{first}\r\n\r\nOn Sunday, Alice wrote:\r\n> Move\r\n"
+    mail::hand_reply(
+        from,
+        "alice@example.org",
+        first,
+        &format!("{tag}@phone.example.org"),
+        Some(&message_id(answered)),
     )
-    .into_bytes()
 }
 
 const OTHER: &[u8] = b"From: Carol <carol@example.org>\r\nTo: alice@example.org\r\n\
@@ -430,8 +410,12 @@ Subject: lunch on Sunday\r\nMessage-ID: <lunch@example.org>\r\n\r\nSee you at no
 fn receive_takes_in_pbem_mail_and_typed_replies_and_leaves_other_mail() {
     let server = start("receive");
     let homes = Homes::new("imap-receive", "");
-    configure(&homes.alice, &server.config("alice@example.org", false, ""));
-    configure(&homes.bob, &server.config("bob@example.org", false, ""));
+    homes
+        .alice
+        .set_sections(&server.config("alice@example.org", false, ""));
+    homes
+        .bob
+        .set_sections(&server.config("bob@example.org", false, ""));
     let id = homes.start("2026-11-01T09:00:00Z", &[]);
     ok(&homes
         .alice
@@ -494,14 +478,11 @@ fn seen_move_and_leave_do_what_they_say_and_a_refused_mail_stays_untouched() {
     let alice_box = server.maildir("alice@example.org");
 
     // move: the reply goes to the folder pbem (made on the way).
-    configure(
-        &homes.alice,
-        &server.config(
-            "alice@example.org",
-            false,
-            "  after: move\n  move_to: pbem\n",
-        ),
-    );
+    homes.alice.set_sections(&server.config(
+        "alice@example.org",
+        false,
+        "  after: move\n  move_to: pbem\n",
+    ));
     let moved_mail = hand_reply("Bob <bob@example.org>", "d5", "r-move", &first);
     let moved = server.deliver("alice@example.org", &moved_mail);
     // A forged reply (another sender) is refused and stays exactly where it was.
@@ -539,10 +520,9 @@ fn seen_move_and_leave_do_what_they_say_and_a_refused_mail_stays_untouched() {
         .alice
         .run("2026-11-01T12:00:00Z", &["move", &id, "c4"]));
     let second = dry_run(&homes.alice, "2026-11-01T12:00:00Z", &id);
-    configure(
-        &homes.alice,
-        &server.config("alice@example.org", false, "  after: leave\n"),
-    );
+    homes
+        .alice
+        .set_sections(&server.config("alice@example.org", false, "  after: leave\n"));
     let left_mail = hand_reply("Bob <bob@example.org>", "e6", "r-leave", &second);
     let left = server.deliver("alice@example.org", &left_mail);
     let taken = ok(&pbem(
@@ -570,10 +550,9 @@ fn seen_move_and_leave_do_what_they_say_and_a_refused_mail_stays_untouched() {
         .alice
         .run("2026-11-01T14:00:00Z", &["move", &id, "Nc3"]));
     let third = dry_run(&homes.alice, "2026-11-01T14:00:00Z", &id);
-    configure(
-        &homes.alice,
-        &server.config("alice@example.org", true, "  after: seen\n"),
-    );
+    homes
+        .alice
+        .set_sections(&server.config("alice@example.org", true, "  after: seen\n"));
     let seen_mail = hand_reply("Bob <bob@example.org>", "Nf6", "r-seen", &third);
     let seen = server.deliver("alice@example.org", &seen_mail);
     let taken = ok(&pbem(
@@ -600,7 +579,7 @@ fn faults_are_clear_errors_naming_the_server() {
     let server = start("faults");
     let homes = Homes::new("imap-faults", "");
     let alice = &homes.alice;
-    configure(alice, &server.config("alice@example.org", false, ""));
+    alice.set_sections(&server.config("alice@example.org", false, ""));
     // A wrong password.
     let wrong = alice.run_with(
         "2026-11-01T10:00:00Z",
@@ -621,13 +600,12 @@ fn faults_are_clear_errors_naming_the_server() {
     let untrusted = server
         .config("alice@example.org", false, "")
         .replace(&format!("  ca_file: {}\n", server.ca_file.display()), "");
-    configure(alice, &untrusted);
+    alice.set_sections(&untrusted);
     let output = pbem(alice, "2026-11-01T10:00:00Z", &["receive", "--imap"], None);
     assert_error(&output, "unknown issuer");
     // The server down.
     let port = free_port();
-    configure(
-        alice,
+    alice.set_sections(
         &server
             .config("alice@example.org", false, "")
             .replace(&server.tls_port.to_string(), &port.to_string()),
@@ -642,7 +620,7 @@ fn faults_are_clear_errors_naming_the_server() {
         text(&output.stderr)
     );
     // No imap section.
-    configure(alice, "");
+    alice.set_sections("");
     let output = pbem(alice, "2026-11-01T10:00:00Z", &["receive", "--imap"], None);
     assert_error(&output, "no imap section");
 }
@@ -651,7 +629,9 @@ fn config_check_logs_in_over_tls_and_starttls() {
     let server = start("check");
     let homes = Homes::new("imap-check", "");
     for starttls in [false, true] {
-        configure(&homes.bob, &server.config("bob@example.org", starttls, ""));
+        homes
+            .bob
+            .set_sections(&server.config("bob@example.org", starttls, ""));
         let checked = ok(&pbem(
             &homes.bob,
             "2026-11-01T10:00:00Z",
@@ -705,20 +685,14 @@ fn two_players_play_a_short_game_with_pbem_sync_through_smtp_and_imap() {
     let smtp = smtp::start("sync", Options::default());
     let homes = Homes::new("imap-sync", "");
     let smtp_section = smtp.config_section();
-    configure(
-        &homes.alice,
-        &format!(
-            "{smtp_section}{}",
-            imap.config("alice@example.org", false, "")
-        ),
-    );
-    configure(
-        &homes.bob,
-        &format!(
-            "{smtp_section}{}",
-            imap.config("bob@example.org", true, "  after: move\n  move_to: Games\n")
-        ),
-    );
+    homes.alice.set_sections(&format!(
+        "{smtp_section}{}",
+        imap.config("alice@example.org", false, "")
+    ));
+    homes.bob.set_sections(&format!(
+        "{smtp_section}{}",
+        imap.config("bob@example.org", true, "  after: move\n  move_to: Games\n")
+    ));
     let id = homes.start("2026-11-01T09:00:00Z", &[]);
     let mut relayed = 0;
     // Fool's mate, each side syncing after its move.
@@ -739,21 +713,15 @@ fn two_players_play_a_short_game_with_pbem_sync_through_smtp_and_imap() {
             "{synced}"
         );
         relay(&smtp, &imap, &mut relayed);
-        let other = if index % 2 == 0 {
-            &homes.bob
-        } else {
-            &homes.alice
-        };
+        let (_, other) = homes.mover_and_other(index);
         let synced = ok(&pbem(other, now, &["sync"], Some(&smtp)));
         assert!(synced.contains("the outbox is empty"), "{synced}");
         assert!(synced.contains(&format!(" {turn}")), "{synced}");
         assert!(synced.contains(&format!("changed: {id}")), "{synced}");
     }
     assert_eq!(relayed, 4);
-    let alices =
-        std::fs::read_to_string(homes.alice.dir.join("games").join(format!("{id}.pgn"))).unwrap();
-    let bobs =
-        std::fs::read_to_string(homes.bob.dir.join("games").join(format!("{id}.pgn"))).unwrap();
+    let alices = std::fs::read_to_string(game_path(&homes.alice, &id)).unwrap();
+    let bobs = std::fs::read_to_string(game_path(&homes.bob, &id)).unwrap();
     assert_eq!(alices, bobs);
     assert!(alices.contains("[Result \"0-1\"]"), "{alices}");
     // Bob's mails went to his folder Games; the next sync has nothing new.
@@ -856,37 +824,19 @@ fn a_connection_dropped_half_way_loses_nothing_and_the_next_run_finishes() {
 /// `pbem receive --imap` started for `player`, stopped once it has taken a mail in (the
 /// `taken` pause point); removing the returned file lets it go on.
 fn paused_receive(player: &Player) -> (Child, PathBuf) {
-    let flag = player.dir.join("paused");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pbem"))
-        .arg("--config")
-        .arg(player.config())
-        .args(["receive", "--imap"])
-        .env("PBEM_NOW", "2026-11-01T11:00:00Z")
-        .env(PASSWORD_VARIABLE, PASSWORD)
-        .env("PBEM_PAUSE_AT", "taken")
-        .env("PBEM_PAUSE_FILE", &flag)
-        .env_remove("PBEM_CONFIG")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("pbem runs");
-    let until = Instant::now() + Duration::from_secs(60);
-    while !flag.exists() {
-        assert!(
-            child.try_wait().unwrap().is_none(),
-            "pbem ended before taking a mail in"
-        );
-        assert!(Instant::now() < until, "pbem never took a mail in");
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    (child, flag)
+    player.spawn_paused(
+        "2026-11-01T11:00:00Z",
+        &["receive", "--imap"],
+        &[(PASSWORD_VARIABLE, PASSWORD)],
+        "taken",
+    )
 }
 
 /// Two games of Alice's, each with a reply typed by Bob waiting on the server; returns
 /// the game ids and the replies' file names.
 fn two_replies_waiting(server: &ImapServer, homes: &Homes) -> Vec<(String, String, Vec<u8>)> {
     let alice = &homes.alice;
-    configure(alice, &server.config("alice@example.org", false, ""));
+    alice.set_sections(&server.config("alice@example.org", false, ""));
     let mut games = Vec::new();
     for (first, answer) in [("e4", ANSWERS[0]), ("d4", ANSWERS[1])] {
         let id = homes.start("2026-11-01T09:00:00Z", &[]);
@@ -905,7 +855,7 @@ const ANSWERS: [&str; 2] = ["e5", "d5"];
 
 /// Whether game `id` of `player` holds the turn `answer`.
 fn holds(player: &Player, id: &str, answer: &str) -> bool {
-    std::fs::read_to_string(player.dir.join("games").join(format!("{id}.pgn")))
+    std::fs::read_to_string(game_path(player, id))
         .unwrap()
         .split_whitespace()
         .any(|word| word == answer)
@@ -968,10 +918,7 @@ fn a_turn_typed_from_a_phone_comes_back_to_its_author_through_smtp_and_imap() {
         (&homes.alice, "alice@example.org"),
         (&homes.bob, "bob@example.org"),
     ] {
-        configure(
-            player,
-            &format!("{smtp_section}{}", imap.config(user, false, "")),
-        );
+        player.set_sections(&format!("{smtp_section}{}", imap.config(user, false, "")));
     }
     let (alice, bob) = (&homes.alice, &homes.bob);
     let id = homes.start("2026-11-01T09:00:00Z", &[]);
@@ -1020,9 +967,7 @@ fn a_turn_typed_from_a_phone_comes_back_to_its_author_through_smtp_and_imap() {
         "{synced}"
     );
     assert_eq!(relayed, 3);
-    let game = |player: &Player| {
-        std::fs::read_to_string(player.dir.join("games").join(format!("{id}.pgn"))).unwrap()
-    };
+    let game = |player: &Player| std::fs::read_to_string(game_path(player, &id)).unwrap();
     assert_eq!(game(alice), game(bob));
     assert!(
         game(bob).contains("[%typed bob@example.org]"),

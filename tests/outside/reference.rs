@@ -40,40 +40,72 @@ pub fn tests() -> Vec<Test> {
 }
 
 /// Positions from seeded random games from every setup, with and without the "no draws"
-/// option, for the comparison with the independent reference: `count` positions, the
-/// turns of each game chosen by SplitMix64 from `seed`.
+/// option, for the comparison with the independent reference: `count` positions, every
+/// third of each game and its end.
 fn random_positions(count: usize, seed: u64) -> Vec<Chesscala> {
-    let mut positions = Vec::new();
-    let mut state = seed;
-    let mut turns = Vec::new();
-    let mut game = 0;
-    while positions.len() < count {
+    let start = |game: usize| {
         let setup = Setup::ALL[game % Setup::ALL.len()];
-        let mut text = setup.position_string().to_owned();
-        if game % 4 == 3 {
-            text.push_str(" nodraws");
-        }
-        game += 1;
-        let mut position = Chesscala::from_position_string(&text).unwrap();
-        for ply in 0..120 {
-            if position.outcome().is_some() {
-                break;
-            }
-            // Every third position of a game, the later plies more often.
-            if ply % 3 == 2 && positions.len() < count {
-                positions.push(position.clone());
-            }
-            turns.clear();
-            position.legal_turns(&mut turns);
-            state = pbem::games::splitmix(state);
-            let turn = &turns[(state % turns.len() as u64) as usize];
-            position.play(turn);
-        }
-        if position.outcome().is_some() && positions.len() < count {
-            positions.push(position);
-        }
+        let nodraws = if game % 4 == 3 { " nodraws" } else { "" };
+        let text = format!("{}{nodraws}", setup.position_string());
+        Some((Chesscala::from_position_string(&text).unwrap(), 120))
+    };
+    Sample {
+        keep: &|_, ply| ply % 3 == 2,
+        keep_end: true,
+        count,
     }
-    positions
+    .positions(seed, start)
+}
+
+/// Which positions of seeded random games a comparison with a reference takes.
+pub struct Sample<'a> {
+    /// Whether to keep the position before ply `ply` (from 0) of game `game` (from 0).
+    pub keep: &'a dyn Fn(usize, usize) -> bool,
+    /// Whether to keep the last position of a game that ended by the rules.
+    pub keep_end: bool,
+    /// How many positions at most.
+    pub count: usize,
+}
+
+impl Sample<'_> {
+    /// Plays random games, the turns chosen by SplitMix64 from `seed`, from the starts
+    /// `start` gives for game 0, 1, ... (the position and at most how many plies to play;
+    /// `None` when there are no more), until `count` positions are kept.
+    pub fn positions<G: Game>(
+        &self,
+        seed: u64,
+        mut start: impl FnMut(usize) -> Option<(G, usize)>,
+    ) -> Vec<G> {
+        let mut positions = Vec::new();
+        let mut state = seed;
+        let mut turns = Vec::new();
+        let mut game = 0;
+        while positions.len() < self.count {
+            let Some((mut position, plies)) = start(game) else {
+                break;
+            };
+            for ply in 0..plies {
+                if position.outcome().is_some() {
+                    break;
+                }
+                if (self.keep)(game, ply) && positions.len() < self.count {
+                    positions.push(position.clone());
+                }
+                turns.clear();
+                position.legal_turns(&mut turns);
+                if turns.is_empty() {
+                    break;
+                }
+                state = pbem::games::splitmix(state);
+                position.play(&turns[(state % turns.len() as u64) as usize]);
+            }
+            if self.keep_end && position.outcome().is_some() && positions.len() < self.count {
+                positions.push(position);
+            }
+            game += 1;
+        }
+        positions
+    }
 }
 
 /// The reference's outcome codes: "-", "1-0 m", "0-1 a", "= m", "= a", "= s".
@@ -103,11 +135,7 @@ fn outcome_code(position: &Chesscala) -> String {
 /// `python3` is missing.
 fn compare_with_the_reference(count: usize, seed: u64) {
     let dump = turns_dump(&random_positions(count, seed), outcome_code);
-    let out = reference_compare("chesscala", seed, &dump);
-    assert!(
-        out.contains(&format!("{count} positions, 0 differ")),
-        "{out}"
-    );
+    assert_the_reference_agrees("chesscala", seed, &dump, count);
 }
 
 /// Each position ("P <position>") and each of its legal turns as the position after it
@@ -153,13 +181,17 @@ pub fn reference(game: &str, args: &[&str]) -> String {
     out
 }
 
-/// Writes `dump` into Cargo's temporary directory as `<game>-reference-<seed>.txt` (kept,
-/// to run the reference on by hand) and has the game's reference compare it; returns
-/// what the reference printed.
-pub fn reference_compare(game: &str, seed: u64, dump: &str) -> String {
+/// Writes `dump` of `count` positions into Cargo's temporary directory as
+/// `<game>-reference-<seed>.txt` (kept, to run the reference on by hand) and has the
+/// game's reference compare it: it must find every position the same.
+pub fn assert_the_reference_agrees(game: &str, seed: u64, dump: &str, count: usize) {
     let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{game}-reference-{seed}.txt"));
     std::fs::write(&path, dump).unwrap();
-    reference(game, &["--compare", path.to_str().unwrap()])
+    let out = reference(game, &["--compare", path.to_str().unwrap()]);
+    assert!(
+        out.contains(&format!("{count} positions, 0 differ")),
+        "{out}"
+    );
 }
 
 /// A few positions through the independent reference on every run (the full
@@ -183,27 +215,16 @@ fn cascudo_random_positions(count: usize, seed: u64) -> Vec<Cascudo> {
         "b/qbk/npbpn/rp3pr/p5p/3B3/PPPBPPP/RNQBKNR w 0 1",
         "1/B2/1P1P1/5nk/7/1N5/2p1p2/K1n4 w 0 1",
     ];
-    let mut positions = Vec::new();
-    let mut state = seed;
-    let mut turns = Vec::new();
-    let mut game = 0;
-    while positions.len() < count {
-        let mut position = Cascudo::from_position_string(STARTS[game % STARTS.len()]).unwrap();
-        game += 1;
-        for ply in 0..80 {
-            if ply % 4 == 3 && positions.len() < count {
-                positions.push(position.clone());
-            }
-            turns.clear();
-            position.legal_turns(&mut turns);
-            if turns.is_empty() || position.outcome().is_some() {
-                break;
-            }
-            state = pbem::games::splitmix(state);
-            position.play(&turns[(state % turns.len() as u64) as usize]);
-        }
+    let start = |game: usize| {
+        let text = STARTS[game % STARTS.len()];
+        Some((Cascudo::from_position_string(text).unwrap(), 80))
+    };
+    Sample {
+        keep: &|_, ply| ply % 4 == 3,
+        keep_end: false,
+        count,
     }
-    positions
+    .positions(seed, start)
 }
 
 /// Runs `tests/data/cascudo/reference.py --compare` on the legal cascades of `count`
@@ -229,11 +250,7 @@ fn cascudo_compare_with_the_reference(count: usize, seed: u64) {
             writeln!(dump, "T {text}").unwrap();
         }
     }
-    let out = reference_compare("cascudo", seed, &dump);
-    assert!(
-        out.contains(&format!("{count} positions, 0 differ")),
-        "{out}"
-    );
+    assert_the_reference_agrees("cascudo", seed, &dump, count);
 }
 
 /// A few Cascudo positions through the independent reference on every run.

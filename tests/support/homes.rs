@@ -2,7 +2,8 @@
 //! pbem run with that config and an injected clock (`PBEM_NOW`).
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 /// One player's home: a folder with their config file.
 pub struct Player {
@@ -22,15 +23,11 @@ impl Player {
     /// Runs pbem with `input` on its standard input.
     pub fn run_with_stdin(&self, now: &str, args: &[&str], input: &[u8]) -> Output {
         use std::io::Write;
-        let mut child = Command::new(env!("CARGO_BIN_EXE_pbem"))
-            .arg("--config")
-            .arg(self.config())
-            .args(args)
-            .env("PBEM_NOW", now)
-            .env_remove("PBEM_CONFIG")
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
+        let mut child = self
+            .command(now, args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
             .spawn()
             .expect("pbem runs");
         child
@@ -43,6 +40,15 @@ impl Player {
     }
 
     pub fn run_with(&self, now: &str, args: &[&str], env: &[(&str, &str)]) -> Output {
+        let mut command = self.command(now, args);
+        for (name, value) in env {
+            command.env(name, value);
+        }
+        command.output().expect("pbem runs")
+    }
+
+    /// pbem with this player's config at the given instant, not started yet.
+    pub fn command(&self, now: &str, args: &[&str]) -> Command {
         let mut command = Command::new(env!("CARGO_BIN_EXE_pbem"));
         command
             .arg("--config")
@@ -50,10 +56,69 @@ impl Player {
             .args(args)
             .env("PBEM_NOW", now)
             .env_remove("PBEM_CONFIG");
+        command
+    }
+
+    /// pbem with this player's config and `env`, started in the background with the pause
+    /// hook set at `point`; returns once it has reached the point (it then waits there
+    /// until the returned file is removed).
+    pub fn spawn_paused(
+        &self,
+        now: &str,
+        args: &[&str],
+        env: &[(&str, &str)],
+        point: &str,
+    ) -> (Child, PathBuf) {
+        let flag = self.dir.join(format!("paused-{point}"));
+        let _ = std::fs::remove_file(&flag);
+        let mut command = self.command(now, args);
         for (name, value) in env {
             command.env(name, value);
         }
-        command.output().expect("pbem runs")
+        let mut child = command
+            .env("PBEM_PAUSE_AT", point)
+            .env("PBEM_PAUSE_FILE", &flag)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("pbem runs");
+        let until = Instant::now() + Duration::from_secs(60);
+        while !flag.exists() {
+            if let Some(status) = child.try_wait().unwrap() {
+                let output = child.wait_with_output().unwrap();
+                panic!(
+                    "pbem {args:?} ended ({status}) before reaching {point}: {}{}",
+                    text(&output.stdout),
+                    text(&output.stderr)
+                );
+            }
+            assert!(Instant::now() < until, "pbem never reached {point}");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        (child, flag)
+    }
+
+    /// Sets the player's config to `sections` (smtp, imap) after the player part.
+    pub fn set_sections(&self, sections: &str) {
+        let config = std::fs::read_to_string(self.config()).unwrap();
+        let kept: String = config
+            .lines()
+            .take_while(|line| !line.starts_with("smtp:") && !line.starts_with("imap:"))
+            .map(|line| format!("{line}\n"))
+            .collect();
+        std::fs::write(self.config(), format!("{kept}{sections}")).unwrap();
+    }
+}
+
+/// Kills a paused pbem with SIGKILL (what `kill -9` sends).
+pub fn kill_9(mut child: Child) {
+    child.kill().unwrap();
+    let status = child.wait().unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        assert_eq!(status.signal(), Some(9), "{status}");
     }
 }
 
@@ -84,6 +149,15 @@ impl Homes {
             alice: make("alice"),
             bob: make("bob"),
             root,
+        }
+    }
+
+    /// Who moves at ply `ply` (0 is White's first, Alice's) and the other.
+    pub fn mover_and_other(&self, ply: usize) -> (&Player, &Player) {
+        if ply.is_multiple_of(2) {
+            (&self.alice, &self.bob)
+        } else {
+            (&self.bob, &self.alice)
         }
     }
 
@@ -129,11 +203,7 @@ pub fn play_by_maildir<'a>(
     token: &str,
 ) -> (&'a Player, &'a Player) {
     let now = format!("2026-11-0{}T10:00:00Z", ply + 1);
-    let (from, to) = if ply.is_multiple_of(2) {
-        (&homes.alice, &homes.bob)
-    } else {
-        (&homes.bob, &homes.alice)
-    };
+    let (from, to) = homes.mover_and_other(ply);
     ok(&from.run(&now, &["move", id, token]));
     post(from, to, &now, id, &format!("m{ply}"));
     (from, to)
@@ -151,6 +221,33 @@ pub fn wickets_to_the_attempt(name: &str, decision: &str) -> (Homes, String) {
         play_by_maildir(&homes, &id, ply, token);
     }
     (homes, id)
+}
+
+/// A Chess with wickets game in the Cards mode `mode` (`cards` or `cards2`, cards by
+/// hand) started by Alice one throw from a scoring attempt on w9, with nineteen cards
+/// discarded so that the twenty-first card played is the reshuffle; returns its id.
+pub fn start_before_the_reshuffle(homes: &Homes, mode: &str) -> String {
+    let fen = format!(
+        "7k/7p/8/8/8/8/PPP5/3QK2b w - - -,- e1,h8 d1,h1 \
+         {mode}/C1C2C3C4C5C6C7C8C9C10D1D2D3D4D5D6D7D8D9 0 1"
+    );
+    homes.start(
+        "2026-11-01T09:00:00Z",
+        &["--variant", "wickets", "--fen", &fen, "--cards-by-hand"],
+    )
+}
+
+/// Asserts that `pbem show GAME` by `player` at `now` shows the position after the
+/// attempt of [`start_before_the_reshuffle`] was decided by H5 S5 H9 S2 and Black's
+/// Defender moved: the wicket taken, and after the reshuffle only H9 and S2 discarded.
+pub fn assert_reshuffled(player: &Player, now: &str, game: &Path, mode: &str) {
+    let shown = ok(&player.run(now, &["show", game.to_str().unwrap()]));
+    assert!(
+        shown.contains(&format!(
+            "6k1/7p/8/8/8/8/PPP1K3/3Q4 w - - -,o -,g8 d1,h7 {mode}/H9S2 2 2"
+        )),
+        "{shown}"
+    );
 }
 
 impl Drop for Homes {
@@ -208,6 +305,15 @@ pub fn maildir(player: &Player) -> PathBuf {
 /// The player's game file.
 pub fn game_path(player: &Player, id: &str) -> PathBuf {
     player.dir.join("games").join(format!("{id}.pgn"))
+}
+
+/// The player's game file with line breaks and runs of spaces as single spaces.
+pub fn game_words(player: &Player, id: &str) -> String {
+    std::fs::read_to_string(game_path(player, id))
+        .unwrap()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// The mail of the player's latest state, written with `send --dry-run` into its

@@ -3,4 +3,5 @@
 #![allow(dead_code)]
 
 pub mod homes;
+pub mod mail;
 pub mod records;

@@ -16,6 +16,25 @@
 //!
 //! A square is counts, not an ordered stack ([`Cell`]): nothing in the rules looks at
 //! the order of the stones on a square. Tokens read into [`Notation`] without a board.
+//!
+//! # How it is built
+//!
+//! African Chess, the Amberstones' cross of chess and mancala. `board` (`Cell`: the plain
+//! stones of each colour and either touchstone on a square, counts rather than an ordered
+//! stack since no rule looks at the order; the 64-square `Board`; the position string with
+//! parentheses round a square of several stones), `movegen` (`Direction`; `Turn`: origin and
+//! either a step or a sowing with the square where the touchstone ends and its place in the
+//! sowing order; `apply` simulates a turn on a copy of the board square by square, capture
+//! table and touchstone captures included, and says why it cannot be made; `is_guarded`
+//! tries only the stones on the eight lines through a touchstone, at most four squares away;
+//! generation drops turns that would capture the enemy touchstone or leave one's own
+//! capturable, and sowing orders that end with the touchstone on the same square),
+//! `notation` (`Notation`: steps, sowings with `=square` for the touchstone's place and the
+//! capture squares; `resolve` with the reasons in words; the canonical writer).
+//!
+//! Invariants: a touchstone is never captured (a position where the side that has just moved
+//! is guarded is refused); `=square` is written exactly when more than one place is legal;
+//! the repetition rule is a claim only (`RepetitionRule::Draw { claim: 3, automatic: None }`).
 
 mod board;
 mod movegen;
@@ -44,7 +63,7 @@ const AFRICAN_KINDS: [PieceKind; 2] = [
 ];
 use crate::games::{
     Color, DrawReason, Game, IllegalTurn, Outcome, RepetitionRule, SetupError, TurnSyntaxError,
-    Variant, WinReason,
+    Variant, WinReason, splitmix,
 };
 
 /// A position of African Chess: the board, the side to move and the move number.
@@ -129,20 +148,8 @@ impl Game for African {
     /// Reads `placement side [fullmove]`, for example the start,
     /// `pppptppp/pppppppp/8/8/8/8/PPPPPPPP/PPPPTPPP w 1`.
     fn from_position_string(text: &str) -> Result<African, SetupError> {
-        let mut fields = text.split_whitespace();
-        let placement = fields
-            .next()
-            .ok_or_else(|| SetupError::in_field(1, "empty position string"))?;
-        let board = board::read_placement(placement).map_err(|error| error.or_in_field(1))?;
-        let turn = crate::games::read_side(fields.next())?;
-        let fullmove_number =
-            crate::games::read_number_field(fields.next(), 3, "fullmove number", 1)?.unwrap_or(1);
-        if let Some(extra) = fields.next() {
-            return Err(SetupError::in_field(
-                4,
-                format!("unexpected text after field 3: '{extra}'"),
-            ));
-        }
+        let (board, turn, fullmove_number) =
+            crate::games::read_placement_side_fullmove(text, board::read_placement)?;
         board::check_board(&board).map_err(|error| error.or_in_field(1))?;
         if is_guarded(&board, turn.other()) {
             return Err(SetupError::in_field(
@@ -164,10 +171,7 @@ impl Game for African {
     fn position_string(&self) -> String {
         let mut out = String::with_capacity(80);
         board::write_placement(&self.board, &mut out);
-        let side = match self.turn {
-            Color::White => 'w',
-            Color::Black => 'b',
-        };
+        let side = crate::games::side_field(self.turn);
         let _ = write!(out, " {side} {}", self.fullmove_number);
         out
     }
@@ -295,14 +299,6 @@ impl Game for African {
             }
         }
     }
-}
-
-/// SplitMix64, for the hashing keys.
-const fn splitmix(state: u64) -> u64 {
-    let mut z = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 #[cfg(test)]

@@ -14,6 +14,59 @@
 //!
 //! Two chains that happen to leave the same position are distinct turns: the rules make
 //! the turn the chain of moves, and the notation names each chain by its cells.
+//!
+//! # How it is built
+//!
+//! Cascudo, Jagger's hexagonal chess whose turns are cascades. `hex` is the board's geometry
+//! and nothing else, tested on its own: the 44 `Cell`s in Glinski's orientation with
+//! coordinates (file, height in half cells), names, the 12 directions (6 edge, 6 vertex),
+//! rays, the 12 knight leaps, pawn steps and capture directions, the three `Colour`s, all
+//! constant tables built at compile time, and `picture`, the hex drawing that `diagram`
+//! uses. `movegen` (`Role`, `Piece`, the 44-cell `Board`; `Turn`: the chain's cells and the
+//! promotion on each link, in fixed arrays of `MAX_LINKS` = 16; `in_check`, check by
+//! cascade; the cascade search), `notation` (`Notation`: the board-free token, short and whole forms; `resolve`
+//! with the first broken rule in words and the legal cascades that start alike; the
+//! canonical writer with `+` and `#`).
+//!
+//! The search is depth-first over chains on one scratch board, changed and undone in place:
+//! a bit set of cells holding tokens that have moved prunes re-entry; an internal move
+//! recurses with the displaced token in hand; the first link must be internal; the enemy
+//! King is never a target; the mover's King is tested for check only at the leaves. Nothing
+//! is allocated per node (targets go to a stack array, finished turns to the caller's
+//! vector); `has_legal_turn` stops at the first leaf, and `resolve` searches only the
+//! written first mover.
+//!
+//! Check is by cascade (ruling 7): the opponent, moving now, could make a cascade whose last
+//! move lands on the King. `in_check` decides it exactly without generating the opponent's
+//! cascades: a cascade empties one cell only, its first mover's origin (every other cell it
+//! passes keeps the token that arrived), so its last mover attacks the King either as the
+//! board stands or through that origin, and must be set moving, reached from the origin by
+//! moves onto unmoved own tokens. It looks for attackers on the King's lines (the first
+//! token, or the second behind one of the attacker's own), knight cells and pawn cells; for
+//! each, whether another own token can enter its cell (then that one is the first mover),
+//! else a small search over moves onto own tokens from each origin whose emptying opens a
+//! line onto it. Nothing is allocated; most leaves have no attacker at all. In the search
+//! for one's own cascades, a leaf's board differs from the board with its first mover
+//! lifted only at its last cell, so the check verdict for one first mover depends only on
+//! the King's cell and the last cell: `shield` answers the leaves whose last cell lies off
+//! the King's lines up to their first tokens, and the rest are remembered by the two cells.
+//! Perft's last level (`count_chains`) counts the chains as a walk over the own tokens'
+//! cells without playing them out, and takes a leaf as safe at once when the King's cell
+//! is safe on the board with the first mover lifted.
+//!
+//! Invariants: a cascade is its chain, so two chains with the same result are two turns and
+//! a token is never ambiguous; a position has one King a side, at most 16 tokens a side, no
+//! pawn on its promotion cell and the side that has just moved not in check; both draws
+//! happen by themselves (`RepetitionRule::Draw { claim: 3, automatic: Some(3) }`, which the
+//! replay reports as threefold repetition, and the fifty-turn rule in `outcome`).
+//!
+//! Tests: `hex`'s own (every cell against `tests/data/cascudo/geometry.txt`), the scenario
+//! table `tests/data/cascudo/scenarios.txt`, perft and playouts in
+//! `tests/integration/cascudo.rs`. `tests/data/cascudo/reference.py` is an independent
+//! Python program written from the rule page: it wrote the geometry table and confirms the
+//! perft figures; its check by cascade plays out every chain of the opponent's internal
+//! moves. The `outside` test binary compares its legal cascades and check verdicts with
+//! pbem's on random positions (a few on every run, 200 by hand).
 
 pub mod hex;
 mod movegen;
@@ -132,10 +185,7 @@ impl Game for Cascudo {
     fn position_string(&self) -> String {
         let mut out = String::with_capacity(64);
         write_placement(&self.board, &mut out);
-        let side = match self.turn {
-            Color::White => 'w',
-            Color::Black => 'b',
-        };
+        let side = crate::games::side_field(self.turn);
         let _ = write!(
             out,
             " {side} {} {}",
@@ -249,16 +299,7 @@ impl Game for Cascudo {
     }
 
     fn repetition_key(&self) -> u64 {
-        let mut key = match self.turn {
-            Color::White => 0,
-            Color::Black => BLACK_TO_MOVE,
-        };
-        for (index, piece) in self.board.iter().enumerate() {
-            if let Some(piece) = piece {
-                key ^= KEYS[piece.index()][index];
-            }
-        }
-        key
+        crate::games::board_key(self.turn, BLACK_TO_MOVE, &self.board, &KEYS, Piece::index)
     }
 
     fn annotation_mismatch(&self, syntax: &Notation) -> Option<String> {
@@ -399,19 +440,7 @@ fn read_placement(field: &str) -> Result<Board, SetupError> {
 }
 
 /// One key per token kind (side and role) and cell.
-const KEYS: [[u64; hex::CELLS]; 12] = {
-    let mut keys = [[0; hex::CELLS]; 12];
-    let mut piece = 0;
-    while piece < 12 {
-        let mut cell = 0;
-        while cell < hex::CELLS {
-            keys[piece][cell] = splitmix(0xCA5C_AD00_0000_0000 ^ (piece * 64 + cell) as u64);
-            cell += 1;
-        }
-        piece += 1;
-    }
-    keys
-};
+const KEYS: [[u64; hex::CELLS]; 12] = crate::games::piece_square_keys(0xCA5C_AD00_0000_0000);
 
 const BLACK_TO_MOVE: u64 = splitmix(0xCA5C_AD00_FFFF_FFFF);
 

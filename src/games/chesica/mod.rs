@@ -14,6 +14,22 @@
 //! The position is a 64-square array ([`Board`]); turns ([`Turn`]) are fixed-size
 //! values holding every landing square of a jump chain. Tokens read into [`Notation`]
 //! without a board.
+//!
+//! # How it is built
+//!
+//! Chesica, Copley's chess and checkers hybrid as reconstructed by Aronson. `board` (`Role`,
+//! `Piece` with its promoted flag, the 64-square `Board`, the position string with `+`
+//! before a promoted piece), `movegen` (`Turn`: origin, kind and up to `MAX_JUMPS` = 9
+//! landing squares in a fixed array; jump chains found depth-first on a copy of the board
+//! with the jumper lifted and each jumped piece removed at once; steps, slides and
+//! replacement captures only when no piece can jump), `notation` (`Notation`: the board-free
+//! token, chess style for steps and captures, draughts style for jumps, the short form of a
+//! chain; `resolve` with the reasons in words; the canonical writer).
+//!
+//! Invariants: a chain is recorded only when the piece can jump no more or has just
+//! promoted; a jump is matched only by a token that names its origin square; the
+//! repetition ban (`RepetitionRule::IllegalAt(3)`) is the replay's, and `pbem legal` applies
+//! it from the game file's history.
 
 mod board;
 mod movegen;
@@ -25,24 +41,17 @@ pub use board::{Board, Piece, Role};
 pub use movegen::{MAX_JUMPS, Turn, TurnKind};
 pub use notation::Notation;
 
-use crate::games::chess::Square;
+use crate::games::chess::types::Role as ChessRole;
+use crate::games::chess::{CHESS_KINDS, Square};
 use crate::games::snapshot::square_names;
 use crate::games::{Man, PieceKind, Snapshot, Stacking};
 
-/// Chesica's pieces as the converters name them.
+/// Chesica's pieces as the converters name them: the chess bishop, rook and queen, and
+/// each promoted.
 const CHESICA_KINDS: [PieceKind; 6] = [
-    PieceKind {
-        name: "Bishop",
-        label: "B",
-    },
-    PieceKind {
-        name: "Rook",
-        label: "R",
-    },
-    PieceKind {
-        name: "Queen",
-        label: "Q",
-    },
+    CHESS_KINDS[ChessRole::Bishop as usize],
+    CHESS_KINDS[ChessRole::Rook as usize],
+    CHESS_KINDS[ChessRole::Queen as usize],
     PieceKind {
         name: "Promoted Bishop",
         label: "+B",
@@ -58,7 +67,7 @@ const CHESICA_KINDS: [PieceKind; 6] = [
 ];
 use crate::games::{
     Color, DrawReason, Forbidden, Game, IllegalTurn, Outcome, RepetitionRule, SetupError,
-    TurnSyntaxError, Variant, WinReason,
+    TurnSyntaxError, Variant, WinReason, splitmix,
 };
 
 /// A position of Chesica: the board, the side to move and the move number.
@@ -127,20 +136,8 @@ impl Game for Chesica {
     /// Reads `placement side [fullmove]`, for example the start,
     /// `1q1q1q1q/r1r1r1r1/1b1b1b1b/8/8/B1B1B1B1/1R1R1R1R/Q1Q1Q1Q1 w 1`.
     fn from_position_string(text: &str) -> Result<Chesica, SetupError> {
-        let mut fields = text.split_whitespace();
-        let placement = fields
-            .next()
-            .ok_or_else(|| SetupError::in_field(1, "empty position string"))?;
-        let board = board::read_placement(placement).map_err(|error| error.or_in_field(1))?;
-        let turn = crate::games::read_side(fields.next())?;
-        let fullmove_number =
-            crate::games::read_number_field(fields.next(), 3, "fullmove number", 1)?.unwrap_or(1);
-        if let Some(extra) = fields.next() {
-            return Err(SetupError::in_field(
-                4,
-                format!("unexpected text after field 3: '{extra}'"),
-            ));
-        }
+        let (board, turn, fullmove_number) =
+            crate::games::read_placement_side_fullmove(text, board::read_placement)?;
         board::check_board(&board).map_err(|error| error.or_in_field(1))?;
         Ok(Chesica {
             board,
@@ -152,10 +149,7 @@ impl Game for Chesica {
     fn position_string(&self) -> String {
         let mut out = String::with_capacity(64);
         board::write_placement(&self.board, &mut out);
-        let side = match self.turn {
-            Color::White => 'w',
-            Color::Black => 'b',
-        };
+        let side = crate::games::side_field(self.turn);
         let _ = write!(out, " {side} {}", self.fullmove_number);
         out
     }
@@ -261,41 +255,12 @@ impl Game for Chesica {
     }
 
     fn repetition_key(&self) -> u64 {
-        let mut key = match self.turn {
-            Color::White => 0,
-            Color::Black => BLACK_TO_MOVE,
-        };
-        for (index, piece) in self.board.iter().enumerate() {
-            if let Some(piece) = piece {
-                key ^= KEYS[piece.index()][index];
-            }
-        }
-        key
+        crate::games::board_key(self.turn, BLACK_TO_MOVE, &self.board, &KEYS, Piece::index)
     }
-}
-
-/// SplitMix64, for the constant hashing keys.
-const fn splitmix(state: u64) -> u64 {
-    let mut z = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 /// One key per piece (side, kind, promotion) and square.
-const KEYS: [[u64; 64]; 12] = {
-    let mut keys = [[0; 64]; 12];
-    let mut piece = 0;
-    while piece < 12 {
-        let mut square = 0;
-        while square < 64 {
-            keys[piece][square] = splitmix(0xC4E5_1CA0_0000_0000 ^ (piece * 64 + square) as u64);
-            square += 1;
-        }
-        piece += 1;
-    }
-    keys
-};
+const KEYS: [[u64; 64]; 12] = crate::games::piece_square_keys(0xC4E5_1CA0_0000_0000);
 
 const BLACK_TO_MOVE: u64 = splitmix(0xC4E5_1CA0_FFFF_FFFF);
 

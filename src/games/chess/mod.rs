@@ -5,6 +5,24 @@
 //! which [`Chess::from_setup`] validates. Moves ([`Move`]) are generated legal, into a
 //! [`MoveList`] on the stack. Turn tokens read into [`San`] without a board and resolve
 //! against a position into a [`Move`], or into an [`IllegalTurn`] that says why not.
+//!
+//! # How it is built
+//!
+//! Orthodox chess under the FIDE Laws. `types` (squares, roles, pieces), `bitboard`,
+//! `attacks` (leaper tables computed at compile time; magic bitboards for sliders from
+//! constant magic factors, and between/line tables, all filled at build time: `build.rs`
+//! includes `magics` by path, checks the factors for collisions and writes the tables as
+//! Rust source into `OUT_DIR`, so a process starts with them ready), `setup` (`Board`, `CastlingRights`, `Setup`: a FEN read
+//! but not yet validated; `Setup::validate` or `Chess::from_setup` checks it into a
+//! position with a precise reason), `movegen` (`Move`, `MoveList<N>`: a fixed-capacity list
+//! on the stack; legal generation from checkers and pins, restricted by origin and target
+//! masks so that resolving a token generates only the moves to its square), `san` (`San`:
+//! the board-free token; `resolve` with the reasons in words; the canonical writer),
+//! `zobrist` (constant keys; the board keeps its placement hash up to date move by move).
+//!
+//! Invariants: a `Chess` value is always a legal position; `MoveList` never allocates; the
+//! en passant square counts for repetition only when the capture is legal. Null moves
+//! (`--`, `Z0`) resolve (not in check) but are never generated.
 
 pub(crate) mod attacks;
 pub(crate) mod bitboard;
@@ -18,6 +36,7 @@ mod zobrist;
 
 use std::fmt::Write as _;
 
+pub(crate) use movegen::pinned;
 pub use movegen::{Move, MoveKind, MoveList};
 pub use san::{CheckMarker, San, SanMove};
 pub use setup::{Board, CastlingRights, Setup};

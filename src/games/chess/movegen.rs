@@ -8,10 +8,10 @@
 use std::fmt;
 use std::ops::Deref;
 
-use super::Chess;
 use super::attacks::{self, tables};
 use super::bitboard::Bitboard;
 use super::types::{CastlingSide, Piece, Role, Square};
+use super::{Board, Chess};
 use crate::games::Color;
 
 /// What a move does besides moving a piece from one square to another.
@@ -179,6 +179,26 @@ const CASTLING_KEEP: [u8; 64] = {
 
 const PROMOTIONS: [Role; 4] = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
 
+/// The pieces of `us` on `board` that stand alone between `us`'s king on `king` and an
+/// enemy rook, bishop or queen on one line, `occupied` being what blocks a line: they may
+/// only move along that line. Chess with wickets shares it, with its loose Ball in
+/// `occupied`.
+#[inline]
+pub(crate) fn pinned(board: &Board, king: Square, us: Color, occupied: Bitboard) -> Bitboard {
+    let t = tables();
+    let snipers = ((t.rook(king, Bitboard::EMPTY) & board.rooks_and_queens())
+        | (t.bishop(king, Bitboard::EMPTY) & board.bishops_and_queens()))
+        & board.by_color(us.other());
+    let mut pinned = Bitboard::EMPTY;
+    for sniper in snipers {
+        let between = t.between(king, sniper) & occupied;
+        if !between.more_than_one() {
+            pinned |= between;
+        }
+    }
+    pinned & board.by_color(us)
+}
+
 impl Chess {
     /// The pieces of `by` that attack `square`, with the given occupancy (which may differ
     /// from the board's, to look through a piece that is about to move).
@@ -228,21 +248,7 @@ impl Chess {
     /// slider on the same line: they may only move along that line.
     #[inline]
     pub(crate) fn pinned(&self, king: Square) -> Bitboard {
-        let t = tables();
-        let b = &self.board;
-        let occupied = b.occupied();
-        let theirs = b.by_color(self.turn.other());
-        let snipers = ((t.rook(king, Bitboard::EMPTY) & b.rooks_and_queens())
-            | (t.bishop(king, Bitboard::EMPTY) & b.bishops_and_queens()))
-            & theirs;
-        let mut pinned = Bitboard::EMPTY;
-        for sniper in snipers {
-            let between = t.between(king, sniper) & occupied;
-            if !between.more_than_one() {
-                pinned |= between;
-            }
-        }
-        pinned & b.by_color(self.turn)
+        pinned(&self.board, king, self.turn, self.board.occupied())
     }
 
     /// Every legal move.

@@ -449,10 +449,7 @@ impl Setup {
         let mut out = String::with_capacity(90);
         self.board.write_placement(&mut out);
         out.push(' ');
-        out.push(match self.turn {
-            Color::White => 'w',
-            Color::Black => 'b',
-        });
+        out.push(crate::games::side_field(self.turn));
         out.push(' ');
         let before = out.len();
         for (color, side, letter) in CastlingRights::LETTERS {

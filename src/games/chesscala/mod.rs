@@ -14,6 +14,43 @@
 //! The position is a 48-stack [`Board`] with the turn state the legal turns depend on;
 //! turns ([`Turn`]) are one or two [`Move`]s. Tokens read into [`Notation`] without a
 //! board.
+//!
+//! # How it is built
+//!
+//! Chesscala, Tremblay and Mustoe's hybrid of chess and mancala. `board` (`Sq`: 48 squares,
+//! `rank * 6 + file`, with `successor` along the square's mancala circuit; `Role` with the
+//! Hammer, the Bomb and the Man; `Piece`, a side and a role packed in one byte; `Stack`, four
+//! piece codes sorted from the highest down, so a stack is a multiset, equal stacks are equal
+//! bytes and a board is 192 bytes to copy; `sowing_squares`, where the pieces of a sowing
+//! land, which does not depend on their order; the position string with parentheses round a
+//! stack of several pieces), `movegen` (`Move`: capture, sowing with its order, King step,
+//! pawn double move; `Turn`: one or two moves in a fixed array; captures of every role, the
+//! Hammer's three modes in `hammer_landing`; sowings in each distinct order, found by
+//! permuting the lifted pieces and keeping one order per distinct landing of (possibly
+//! promoted) pieces, compared as a multiset of (square, piece) so that a sowing that wraps
+//! round and lays several pieces on one square gives each position once; turns built as sowing, capture then sowing, sowing then a Bomb capture
+//! where the Bomb landed, and under multiple checks any two moves; `attackers`, which counts
+//! capturing moves and sowings that could lay a Bomb on a square), `notation`
+//! (`Notation`: up to two `MoveSyntax` joined by `,` and a marker; `resolve` with the reasons
+//! in words and the ambiguous readings listed; the canonical writer, which leaves out the
+//! order of a sowing when no other legal turn differs from the turn by that order alone).
+//!
+//! Invariants: the position carries everything the legal turns depend on (first turn, open
+//! double moves, lost pieces, the phase of rule 15, the "no draws" option), and the phase is
+//! settled once, when a position is made by `play` or read (`settle`), so `outcome` is cheap
+//! except when the side to move has no legal turn; checkmate is only computed when a King
+//! is in check; Kings are never captured (a capture of a King is what check means). The
+//! named setups are the project's reconstructions, chosen by the `[Array]` tag.
+//!
+//! Tests: the scenario table `tests/data/chesscala/scenarios.txt`, perft, playouts and the
+//! commands in `tests/integration/chesscala.rs`. `tests/data/chesscala/reference.py` is an
+//! independent Python program written from the rule page and rulings 1-18 (without reading
+//! the engine's move generation; it follows the decisions documented in
+//! `notation/chesscala.md` where the rules are silent). It confirms perft depth 1 and 2 of
+//! the three setups (33 / 5,481, 33 / 5,280, 34 / 5,636) and the legal turns (as resulting
+//! position strings, with each one's outcome) of 300 positions from seeded random games,
+//! through a by-hand test (`cargo test --test outside -- --ignored reference`, 20 minutes,
+//! so not in CI).
 
 mod board;
 mod movegen;
@@ -225,12 +262,7 @@ impl Chesscala {
         if !self.in_check(side) {
             return false;
         }
-        let mut probe = self.clone();
-        probe.turn = side;
-        probe.first_turn = false;
-        probe.phase = Phase::Play;
-        probe.draws = DrawRule::Standard;
-        probe.outcome = None;
+        let probe = self.probe_for(side);
         // The turns one origin at a time ([`Chesscala::generate_from`]), so that the first
         // turn found to escape ends the search.
         let mut turns = Vec::new();
@@ -247,15 +279,22 @@ impl Chesscala {
         if !self.in_check(side) {
             return false;
         }
+        let probe = self.probe_for(side);
+        let mut turns = Vec::new();
+        probe.generate(&mut turns);
+        !turns.iter().any(|turn| escapes(&probe, turn, side))
+    }
+
+    /// This position with `side` to move in plain play (no first turn, no pending phase,
+    /// no outcome), to try whether a turn of `side` would leave a King of it in check.
+    fn probe_for(&self, side: Color) -> Chesscala {
         let mut probe = self.clone();
         probe.turn = side;
         probe.first_turn = false;
         probe.phase = Phase::Play;
         probe.draws = DrawRule::Standard;
         probe.outcome = None;
-        let mut turns = Vec::new();
-        probe.generate(&mut turns);
-        !turns.iter().any(|turn| escapes(&probe, turn, side))
+        probe
     }
 
     /// Whether White's first-turn restriction (rule 6) forbids a sowing move from `from`:
@@ -622,10 +661,7 @@ impl Game for Chesscala {
         let mut out = String::with_capacity(96);
         board::write_placement(&self.board, &mut out);
         out.push(' ');
-        out.push(match self.turn {
-            Color::White => 'w',
-            Color::Black => 'b',
-        });
+        out.push(crate::games::side_field(self.turn));
         out.push_str(if self.first_turn { " 1 " } else { " - " });
         let before = out.len();
         for (bit, c) in ['B', 'D', 'F', 'a', 'c', 'e'].into_iter().enumerate() {

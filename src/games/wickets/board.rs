@@ -4,8 +4,7 @@
 use std::fmt::{self, Write as _};
 
 use super::cards::{self, Card, CardState};
-use super::decision::AwaitedRoll;
-use super::{DecisionMode, Wickets, ball_char, idx, wicket_index};
+use super::{AwaitedRoll, DecisionMode, Wickets, ball_char, idx, wicket_index};
 use crate::games::chess::attacks::{self, tables};
 use crate::games::chess::bitboard::Bitboard;
 use crate::games::chess::types::{CastlingSide, Piece, Role, Square};

@@ -11,10 +11,59 @@
 //! Turns are generated whole (a Defender naming, the move, the drop of a captured
 //! Ball-haver's Ball, the throw and the decision of a scoring attempt) and kept only if
 //! the mover's king is safe at the end of the turn.
+//!
+//! The modules' imports run one way: `mode` (the decision modes) ← `cards` (the deck)
+//! ← `board` (places, the position string) ← `movegen` (moves and turns, a turn's
+//! decision parts) ← `throws` and `decision` (the drop places and throws; judging an
+//! attempt) ← `notation`. The position type and what it holds beside the board
+//! (`AwaitedRoll`) are in this module, above them all.
+//!
+//! # How it is built
+//!
+//! Chess with wickets, built on `games::chess`: it reuses the orthodox `Board` for the 64
+//! squares, the attack tables (`attacks`, `bitboard`, `types` are `pub(crate)` for this) for
+//! every line that stays on the board, and `CastlingRights`. Modules: `board` (the places:
+//! `Loc`, the two wickets as `Loc`s 64 and 65 at e0/e9, lines into and out of them walked
+//! square by square; `LocSet`; what attacks what, whether a Defender sees its wicket; the
+//! position string, read, checked and written, its counters by the shared `check_count`), `movegen`
+//! (`Move`, `Turn`, the moves of each piece, castling, playing a move, and `generate`:
+//! naming, move, drop, throw and decision combined, kept when the mover's king is safe),
+//! `throws` (drop places, who throws after a move, where a Ball may fly, landing it),
+//! `decision` (the `DecisionMode`, and the one place where chance is judged: which
+//! decisions an attempt may carry, with rulings 12 and 13, and whether it succeeds; issue
+//! 16's fair chance plugs in here), `cards` (the deck) and `notation` (tokens, resolving
+//! and the reasons for illegal turns, writing with disambiguation among legal turns). Beside
+//! the board the position keeps the wicket contents, the loose Balls, the Ball-havers and
+//! Defenders by place, the `DecisionMode` (Deterministic, Deterministic II, Dice, Dice II,
+//! Cards, Cards II) and, for the Cards modes, `cards::CardState`: the discards since the
+//! last reshuffle (a 40-bit mask), the cards of an attempt still awaiting a card, and the
+//! deal when a `[Deal]` tag gives it (the shuffled order behind an `Arc`, the hands as
+//! masks, how far the deck is drawn; dropped at the first reshuffle, whose order is
+//! unknown). `cards::judge` decides an attempt's cards (pairs, the 2.5 bonus, ties, the
+//! Cards II second pair). A `Turn` is whole: Defender naming, move, drop, throw, decision
+//! steps; `generate` builds every combination (a Cards attempt once, without its cards,
+//! which `resolve` checks and adds) and keeps those after which the mover's king is not
+//! attacked by a piece outside the wickets (so a thrown Ball may block a check), for both
+//! outcomes of an attempt decided by chance. By mail, an attempt that awaits a card is
+//! completed by the awaited side (`Game::awaited_side`, `awaited_parts`, `complete_token`,
+//! `completes`: `correspondence::play` rewrites the last token and stamps the part,
+//! `compare` and `completes_last` take the completion as news). A Cards II failing first
+//! pair awaits the thrower's choice (`cards::Verdict::AwaitsSecondPair`): a second pair,
+//! or `Decision::Decline` (`_c-`). `Wickets::chance_outcome` says in words what chance
+//! decided in an attempt (the roll against what was needed, the card pairs, a decline),
+//! which `pbem move` and `pbem receive` print.
+//! An independent reference, `tests/data/wickets/reference.py`, is compared with the engine
+//! in the `outside` binary (perft 21 / 441 / 11,908 from the start, 319,488 at depth 4 by
+//! hand; the script alone gives 10,535,727 at depth 5 in some ten minutes, as pbem does; and
+//! the legal turns of random positions in all six modes).
+//!
+//! Invariants: each side's Ball is held by its Ball-haver or loose, never both; only the side
+//! to move may lack a Defender (it names one first); a side without a king has lost.
 
 mod board;
 mod cards;
 mod decision;
+mod mode;
 mod movegen;
 mod notation;
 mod throws;
@@ -25,9 +74,9 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 pub use board::Loc;
 pub use cards::Card;
 use cards::{CardState, Deal};
-use decision::{AwaitedRoll, card_plays};
-pub use decision::{Decision, DecisionMode};
-pub use movegen::{Move, MoveKind, Turn};
+use decision::card_plays;
+pub use mode::DecisionMode;
+pub use movegen::{Decision, Move, MoveKind, Turn};
 pub use notation::{MovePart, Step, Syntax};
 
 use crate::games::chess::types::{Piece, Role, Square, color_index};
@@ -50,6 +99,17 @@ use crate::games::{
     Color, DrawReason, Game, IllegalTurn, Outcome, RepetitionRule, SetupError, Tags,
     TurnSyntaxError, Variant, WinReason,
 };
+
+/// A Dice scoring attempt sent before its roll is known (issue 16, fair chance by mail):
+/// the thrower's turn carries no roll, the opponent's pbem computes it from both players'
+/// revealed values and completes the token. In Dice II the thrower names in advance the
+/// piece it sacrifices for a second roll should the first fail: only the failure of the
+/// first roll is news to the thrower, so deciding before it is the same choice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct AwaitedRoll {
+    /// The piece sacrificed for a second roll if the first fails (Dice II).
+    sacrifice: Option<Loc>,
+}
 
 /// A position of Chess with wickets.
 #[derive(Clone, Debug, PartialEq, Eq)]

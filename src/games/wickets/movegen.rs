@@ -3,7 +3,7 @@
 //! decision) kept when the mover's king is safe.
 
 use super::board::{BISHOP_DIRS, LocSet, ROOK_DIRS, may_reach_wicket};
-use super::decision::Decision;
+use super::cards::Card;
 use super::{Loc, Wickets, idx};
 use crate::games::Color;
 use crate::games::chess::attacks::{self, KNIGHT_DELTAS, tables};
@@ -60,6 +60,19 @@ impl Sink for Count {
     fn push(&mut self, _turn: Turn) {
         self.0 += 1;
     }
+}
+
+/// One part of a scoring attempt's decision, in the order it happens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Decision {
+    /// A die roll, 1 to 6.
+    Roll(u8),
+    /// One of the thrower's own pieces removed from the board.
+    Sacrifice(Loc),
+    /// A card played: the thrower's and the opponent's in turn.
+    Card(Card),
+    /// Cards II: the thrower declines the second pair after a failing first one (`_c-`).
+    Decline,
 }
 
 /// A whole legal turn.
@@ -465,20 +478,7 @@ impl Wickets {
     /// between `king` and an enemy rook, bishop or queen on one line. No line between two
     /// board squares passes through a wicket, so the wickets play no part.
     fn pinned(&self, king: Square) -> Bitboard {
-        let t = tables();
-        let b = &self.board;
-        let occupied = self.occupied();
-        let snipers = ((t.rook(king, Bitboard::EMPTY) & b.rooks_and_queens())
-            | (t.bishop(king, Bitboard::EMPTY) & b.bishops_and_queens()))
-            & b.by_color(self.turn.other());
-        let mut pinned = Bitboard::EMPTY;
-        for sniper in snipers {
-            let between = t.between(king, sniper) & occupied;
-            if !between.more_than_one() {
-                pinned |= between;
-            }
-        }
-        pinned & b.by_color(self.turn)
+        crate::games::chess::pinned(&self.board, king, self.turn, self.occupied())
     }
 
     /// Whether `m` is surely a whole turn that leaves the king safe, without playing it:
