@@ -43,8 +43,8 @@ use crate::games::{Color, DrawReason, Game, GameResult, Variant};
 use crate::notation::{
     Comment, Numbering, Record, Span, Tag, TurnNode, complete_roster, record_to_string,
 };
-use crate::replay::events::ClaimReason;
 pub use crate::replay::events::standing_offer;
+use crate::replay::events::{self, ClaimReason};
 use crate::replay::{self, History, Report};
 
 /// The tag that holds the game's unique id.
@@ -646,32 +646,27 @@ pub fn last_actor(record: &Record, turns: &[(Color, Stamp)]) -> Option<Color> {
     comments
         .iter()
         .flat_map(|comment| {
-            let part = Stamp::of_part(&comment.text).map(|(side, _)| side);
-            event_commands(&comment.text)
-                .into_iter()
-                .filter(|(_, name, _)| over || *name != "chance")
-                .map(|(side, ..)| side)
-                .chain(part)
+            let text = &comment.text;
+            let part = Stamp::of_part(text).map(|(side, _)| side);
+            // The game's events (offer, acceptance, claims, resignation, a claim on time)
+            // through the replay's one reader of them; a fair-chance act beside them.
+            let acts = events::events_in(text).len() + fair_acts(text, over);
+            let side = events::comment_side(text).unwrap_or(Color::White);
+            std::iter::repeat_n(side, acts).chain(part)
         })
         .next_back()
         .or_else(|| turns.last().map(|(color, _)| *color))
 }
 
-/// `(side, command, value)` for the event commands in a comment (`white [%draw offer]`).
-fn event_commands(text: &str) -> Vec<(Color, &str, &str)> {
-    let side = if text.starts_with("black") {
-        Color::Black
-    } else {
-        Color::White
-    };
+/// How many fair-chance commands in a comment are its writer's acts: a seed revealed
+/// for the fair deal (to be mailed), and, once the game is over, a die's commit or
+/// reveal (the roll it gave ended the game, so the result is that player's to mail).
+fn fair_acts(text: &str, over: bool) -> usize {
     commands(text)
         .filter(|(name, value)| {
-            matches!(*name, "draw" | "resign" | "timeout" | "chance")
-                // A seed revealed for the fair deal is an act of its own (to be mailed).
-                || (*name == "deal" && value.starts_with("seed"))
+            (over && *name == "chance") || (*name == "deal" && value.starts_with("seed"))
         })
-        .map(|(name, value)| (side, name, value))
-        .collect()
+        .count()
 }
 
 /// The side whose act is awaited (the side to move, or the side whose part the last

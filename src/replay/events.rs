@@ -241,6 +241,19 @@ fn event_at(bytes: &[u8], at: usize) -> bool {
         }
 }
 
+/// The side a comment names first (`white [%draw offer]`), if it names one.
+#[must_use]
+pub fn comment_side(text: &str) -> Option<Color> {
+    let first = text.split_whitespace().next().unwrap_or("");
+    if first.eq_ignore_ascii_case("white") {
+        Some(Color::White)
+    } else if first.eq_ignore_ascii_case("black") {
+        Some(Color::Black)
+    } else {
+        None
+    }
+}
+
 /// The event commands in a comment's text (`white [%draw offer]`), in order. Other
 /// commands (`[%clk ...]`, the stamps) are not events.
 #[must_use]
@@ -248,14 +261,7 @@ pub fn events_in(text: &str) -> Vec<EventCommand<'_>> {
     if !may_hold_event(text) {
         return Vec::new();
     }
-    let first = text.split_whitespace().next().unwrap_or("");
-    let side = if first.eq_ignore_ascii_case("white") {
-        Some(Color::White)
-    } else if first.eq_ignore_ascii_case("black") {
-        Some(Color::Black)
-    } else {
-        None
-    };
+    let side = comment_side(text);
     commands(text)
         .filter_map(|(name, value)| {
             let action = match (name, value) {

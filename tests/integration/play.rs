@@ -358,5 +358,8 @@ fn a_silent_opponent_is_claimed_on_time() {
         "{}",
         text(&late.stderr)
     );
-    assert_eq!(game_file(&homes.alice, &id), game_file(&homes.bob, &id));
+    assert_eq!(
+        std::fs::read_to_string(game_path(&homes.alice, &id)).unwrap(),
+        std::fs::read_to_string(game_path(&homes.bob, &id)).unwrap()
+    );
 }
