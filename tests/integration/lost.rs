@@ -51,15 +51,24 @@ pub(crate) fn spawn_paused(
     point: &str,
 ) -> (Child, PathBuf) {
     let flag = player.dir.join(format!("paused-{point}"));
-    let _ = std::fs::remove_file(&flag);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pbem"))
+    let mut command = Command::new(env!("CARGO_BIN_EXE_pbem"));
+    command
         .arg("--config")
         .arg(player.config())
         .args(args)
-        .env("PBEM_NOW", now)
+        .env("PBEM_NOW", now);
+    let child = spawn_command_paused(command, point, &flag);
+    (child, flag)
+}
+
+/// `command` (a pbem) started in the background with the pause hook set at `point` and
+/// signalling through `flag`; returns once it has reached the point.
+fn spawn_command_paused(mut command: Command, point: &str, flag: &Path) -> Child {
+    let _ = std::fs::remove_file(flag);
+    let mut child = command
         .env_remove("PBEM_CONFIG")
         .env("PBEM_PAUSE_AT", point)
-        .env("PBEM_PAUSE_FILE", &flag)
+        .env("PBEM_PAUSE_FILE", flag)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -70,7 +79,7 @@ pub(crate) fn spawn_paused(
         if let Some(status) = child.try_wait().unwrap() {
             let output = child.wait_with_output().unwrap();
             panic!(
-                "pbem {args:?} ended ({status}) before reaching {point}: {}{}",
+                "pbem {command:?} ended ({status}) before reaching {point}: {}{}",
                 text(&output.stdout),
                 text(&output.stderr)
             );
@@ -78,7 +87,7 @@ pub(crate) fn spawn_paused(
         assert!(Instant::now() < until, "pbem never reached {point}");
         std::thread::sleep(Duration::from_millis(10));
     }
-    (child, flag)
+    child
 }
 
 /// Kills a paused pbem with SIGKILL (what `kill -9` sends).
@@ -666,6 +675,27 @@ fn pbem(args: &[&str]) -> Output {
         .env_remove("PBEM_CONFIG")
         .output()
         .unwrap()
+}
+
+/// `fmt --in-place` killed with SIGKILL once the new text is in its temporary file, before
+/// the rename: the file keeps its old text whole; the next `fmt` replaces it.
+#[test]
+fn fmt_in_place_killed_before_the_rename_leaves_the_old_file() {
+    let dir = std::env::temp_dir().join(format!("pbem-lost-fmt-kill-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("games.pgn");
+    let old = UNFORMATTED.repeat(200);
+    std::fs::write(&path, &old).unwrap();
+    let mut command = Command::new(env!("CARGO_BIN_EXE_pbem"));
+    command.args(["fmt", "--in-place", path.to_str().unwrap()]);
+    let child = spawn_command_paused(command, "temporary", &dir.join("paused"));
+    kill_9(child);
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), old);
+    ok(&pbem(&["fmt", "--in-place", path.to_str().unwrap()]));
+    let new = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(new.matches("1. e4 e5 2. Nf3 *\n").count(), 200, "{new}");
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 const UNFORMATTED: &str = "[Event \"x\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"*\"]\n\n1.e4   e5 2.Nf3 *\n";
