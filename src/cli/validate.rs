@@ -8,9 +8,8 @@ use serde::Serialize;
 use super::diagnostic::{self, Source};
 use super::{CliError, Status, display_path, input};
 use crate::fair::{self, Fairness};
-use crate::games::chess::Chess;
 use crate::notation::{ParseError, ReadError, Reader, Record};
-use crate::replay::stream::Streamer;
+use crate::replay::stream::AnyStreamer;
 use crate::replay::{self, Finding, Options, Report};
 
 /// Arguments of `pbem validate`.
@@ -287,11 +286,11 @@ fn validate_games<R: BufRead>(
     Ok(())
 }
 
-/// The games of orthodox chess that the reader streams (most of them): replayed as they
-/// are read, without a record (see [`replay::stream`]).
+/// The plain games that the reader streams (most of them): replayed as they are read,
+/// without a record (see [`replay::stream`]).
 #[derive(Default)]
 struct Streamed {
-    streamer: Streamer<Chess>,
+    streamer: AnyStreamer,
     /// The tags of the game streamed last (the rest of the record stays empty).
     tags: Record,
 }
