@@ -325,10 +325,7 @@ fn convert_pbem<R: BufRead>(
                 source,
             })),
             Err(ReadError::Parse(error)) => {
-                eprintln!(
-                    "{name}:{}:{}: game {} cannot be read: {}",
-                    error.span.line, error.span.column, error.game, error.message
-                );
+                eprintln!("{}", input::unreadable(name, &error));
                 unreadable = true;
                 None
             }

@@ -111,10 +111,7 @@ fn format_file(
                 });
             }
             Err(ReadError::Parse(error)) => {
-                eprintln!(
-                    "{name}:{}:{}: game {} cannot be read: {}",
-                    error.span.line, error.span.column, error.game, error.message
-                );
+                eprintln!("{}", input::unreadable(name, &error));
                 formatted.unreadable += 1;
                 continue;
             }

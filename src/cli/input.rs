@@ -16,7 +16,7 @@ use encoding_rs::Encoding;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::{CliError, display_path};
-use crate::notation::{Decoded, ReadError, Reader, Record};
+use crate::notation::{Decoded, ParseError, ReadError, Reader, Record};
 
 /// The buffer of every stream read.
 const BUFFER: usize = 1 << 16;
@@ -364,6 +364,15 @@ pub fn warn_decoded_at(name: &str, decoded: Decoded) {
     );
 }
 
+/// What is said of a game that cannot be read: `FILE:LINE:COLUMN: game N cannot be read:
+/// REASON`.
+pub fn unreadable(name: &str, error: &ParseError) -> String {
+    format!(
+        "{name}:{}:{}: game {} cannot be read: {}",
+        error.span.line, error.span.column, error.game, error.message
+    )
+}
+
 /// Reads game number `number` (from 1) of a file; a parse error in it is a usage error
 /// here, since the commands that pick one game need it whole.
 pub fn game(path: &Path, number: usize) -> Result<Record, CliError> {
@@ -380,10 +389,7 @@ pub fn game(path: &Path, number: usize) -> Result<Record, CliError> {
         return match item {
             Ok(record) => Ok(record),
             Err(ReadError::Io(source)) => Err(CliError::Io { path: name, source }),
-            Err(ReadError::Parse(error)) => Err(CliError::Usage(format!(
-                "{name}:{}:{}: game {} cannot be read: {}",
-                error.span.line, error.span.column, error.game, error.message
-            ))),
+            Err(ReadError::Parse(error)) => Err(CliError::Usage(unreadable(&name, &error))),
         };
     }
     Err(CliError::Usage(format!(
