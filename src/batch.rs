@@ -57,9 +57,8 @@ use std::path::{Path, PathBuf};
 use encoding_rs::Encoding;
 
 use crate::fair::{self, Fairness};
-use crate::games::chess::Chess;
 use crate::notation::{Decoded, ParseError, ReadError, Reader, Record, Span};
-use crate::replay::stream::Streamer;
+use crate::replay::stream::AnyStreamer;
 use crate::replay::{self, Report};
 
 pub use open::{ByteCounts, files, open};
@@ -414,11 +413,11 @@ fn validate_games<R: BufRead>(
     Ok(())
 }
 
-/// The games of orthodox chess that the reader streams (most of them): replayed as they
-/// are read, without a record (see [`replay::stream`]).
+/// The plain games that the reader streams (most of them): replayed as they are read,
+/// without a record (see [`replay::stream`]).
 #[derive(Default)]
 struct Streamed {
-    streamer: Streamer<Chess>,
+    streamer: AnyStreamer,
     /// The tags of the game streamed last (the rest of the record stays empty).
     tags: Record,
 }

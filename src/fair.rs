@@ -297,6 +297,15 @@ fn is_dice_game(record: &Record) -> Option<DecisionMode> {
     Some(start.mode())
 }
 
+/// Whether a game with these tags has chance for [`check`] to judge (Chess with Wickets
+/// with dice or cards); the others are [`Fairness::NoChance`] whatever their turns.
+#[must_use]
+pub(crate) fn has_chance(record: &Record) -> bool {
+    is_dice_game(record).is_some_and(|mode| {
+        mode.is_cards() || matches!(mode, DecisionMode::Dice | DecisionMode::DiceII)
+    })
+}
+
 /// Checks a record's chance: every commitment and reveal, and every roll against the
 /// values revealed for it.
 #[must_use]

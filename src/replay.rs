@@ -49,10 +49,13 @@
 //! `[Mode "EM"]` with a `[GameId]`) and a warning in any other, `Error` (`--strict`) or
 //! `Warning` (`--lenient-results`) in every game. `Options::from_flags` maps the two flags.
 //!
-//! `replay::stream` is `validate`'s path for the plain games of orthodox chess (most of a
-//! real archive): `Reader::next_streamed` hands each game's tags (into a reused `Record`
-//! holding only them) and then its main-line tokens (`notation::Token`: turn with its
-//! written move number, comment text, glyph) to a `Streamer<Chess>`, which plays them as
+//! `replay::stream` is `validate`'s path for the plain games (most of a real archive):
+//! `Reader::next_streamed` hands each game's tags (into a reused `Record` holding only them)
+//! and then its main-line tokens (`notation::Token`: turn with its written move number,
+//! comment text, glyph) to an `AnyStreamer`, which passes them to the `Streamer<G>` of the
+//! game the `Variant` tag names (orthodox chess's kept and called directly, another game's
+//! made at its first game; a Chess with Wickets game with dice or cards is given up at its
+//! tags, since its fairness is checked on the record), which plays them as
 //! they come with the same checks as the full replay, in the same order, and reports
 //! nothing: at the first thing the full replay would report (an error or a warning), and at
 //! anything it does not follow (a variation, a `[%resign]`/`[%draw` comment, an escape in a

@@ -116,28 +116,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Status, CliError> {
     };
     match &args.output {
         None => write(out),
-        Some(path) => {
-            let mut outcome = None;
-            let written = crate::store::write_atomically_with(path, |sink| {
-                let result = write(sink);
-                let failed = result.is_err();
-                outcome = Some(result);
-                if failed {
-                    // Leaves the target as it was.
-                    return Err(io::Error::other("conversion failed"));
-                }
-                Ok(())
-            });
-            match (outcome, written) {
-                (Some(Err(error)), _) => Err(error),
-                (_, Err(source)) => Err(CliError::Io {
-                    path: display_path(path),
-                    source,
-                }),
-                (Some(Ok(status)), Ok(())) => Ok(status),
-                (None, Ok(())) => Ok(Status::Invalid),
-            }
-        }
+        Some(path) => super::write_file_with(path, |sink| write(sink).map(|status| (status, true))),
     }
 }
 
@@ -346,10 +325,7 @@ fn convert_pbem<R: BufRead>(
                 source,
             })),
             Err(ReadError::Parse(error)) => {
-                eprintln!(
-                    "{name}:{}:{}: game {} cannot be read: {}",
-                    error.span.line, error.span.column, error.game, error.message
-                );
+                eprintln!("{}", input::unreadable(name, &error));
                 unreadable = true;
                 None
             }

@@ -14,7 +14,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::{CliError, display_path};
 use crate::batch::{self, ByteCounts};
-use crate::notation::{Decoded, ReadError, Reader, Record};
+use crate::notation::{Decoded, ParseError, ReadError, Reader, Record};
 
 /// The options of the commands that read games, shared so that every command reads alike.
 #[derive(Clone, Copy, Debug, clap::Args)]
@@ -106,6 +106,15 @@ pub fn warn_decoded_at(name: &str, decoded: Decoded) {
     );
 }
 
+/// What is said of a game that cannot be read: `FILE:LINE:COLUMN: game N cannot be read:
+/// REASON`.
+pub fn unreadable(name: &str, error: &ParseError) -> String {
+    format!(
+        "{name}:{}:{}: game {} cannot be read: {}",
+        error.span.line, error.span.column, error.game, error.message
+    )
+}
+
 /// Reads game number `number` (from 1) of a file; a parse error in it is a usage error
 /// here, since the commands that pick one game need it whole.
 pub fn game(path: &Path, number: usize) -> Result<Record, CliError> {
@@ -122,10 +131,7 @@ pub fn game(path: &Path, number: usize) -> Result<Record, CliError> {
         return match item {
             Ok(record) => Ok(record),
             Err(ReadError::Io(source)) => Err(CliError::Io { path: name, source }),
-            Err(ReadError::Parse(error)) => Err(CliError::Usage(format!(
-                "{name}:{}:{}: game {} cannot be read: {}",
-                error.span.line, error.span.column, error.game, error.message
-            ))),
+            Err(ReadError::Parse(error)) => Err(CliError::Usage(unreadable(&name, &error))),
         };
     }
     Err(CliError::Usage(format!(

@@ -541,3 +541,42 @@ pub(crate) fn escape_controls(text: &str) -> std::borrow::Cow<'_, str> {
 fn display_path(path: &Path) -> String {
     crate::batch::display_name(path)
 }
+
+/// Replaces the file at `path` atomically ([`crate::store::write_atomically_with`]) with
+/// what `fill` writes as it goes. `fill` returns its outcome and whether to keep what it
+/// wrote; when it says not to, or fails, the file is left as it was.
+fn write_file_with<T>(
+    path: &Path,
+    fill: impl FnOnce(&mut dyn Write) -> Result<(T, bool), CliError>,
+) -> Result<T, CliError> {
+    let mut outcome = None;
+    let written = crate::store::write_atomically_with(path, |sink| {
+        let result = fill(sink);
+        let keep = matches!(result, Ok((_, true)));
+        outcome = Some(result);
+        if keep {
+            Ok(())
+        } else {
+            // Leaves the target as it was.
+            Err(io::Error::other("not kept"))
+        }
+    });
+    let io_error = |source| CliError::Io {
+        path: display_path(path),
+        source,
+    };
+    match outcome {
+        // Not kept, as `fill` chose.
+        Some(Ok((value, false))) => Ok(value),
+        Some(Ok((value, true))) => written.map(|()| value).map_err(io_error),
+        // A write into the temporary file failed.
+        Some(Err(CliError::Output(source))) => Err(io_error(source)),
+        Some(Err(error)) => Err(error),
+        // No temporary file could be made, so `fill` never ran.
+        None => {
+            Err(io_error(written.err().unwrap_or_else(|| {
+                io::Error::other("the file was not written")
+            })))
+        }
+    }
+}

@@ -91,3 +91,54 @@ fn the_commands_play_african_chess() {
     .unwrap();
     assert_eq!(String::from_utf8_lossy(&output.stdout), text);
 }
+
+/// A long game (the touchstones shuttling back and forth: African Chess has no automatic
+/// draw) is replayed as it is read, and says what the full replay says: valid to its end,
+/// and with a wrong turn at its end, that turn's place and reason. `benches/memory.sh`
+/// measures its memory with a million plies.
+#[test]
+fn a_long_game_validates_to_its_end() {
+    let dir = std::env::temp_dir().join(format!("pbem-african-long-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut movetext = String::new();
+    for pair in 1..=5_000 {
+        movetext += &format!(
+            "{}. Te1-d2 Te8-d7 {}. Td2-e1 Td7-e8\n",
+            2 * pair - 1,
+            2 * pair
+        );
+    }
+    let game = format!("[Variant \"African Chess\"]\n[Result \"*\"]\n\n{movetext}*\n");
+    let valid = dir.join("long.pgn");
+    std::fs::write(&valid, &game).unwrap();
+    let output = pbem(&["validate", valid.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8_lossy(&output.stdout),
+        format!(
+            "{0}: game 1: valid, 20000 plies, *\n{0}: 1 game: 1 valid\n",
+            valid.display()
+        )
+    );
+    let json = pbem(&["validate", "--json", valid.to_str().unwrap()]);
+    let json = String::from_utf8_lossy(&json.stdout);
+    assert!(json.contains("\"plies\":20000"), "{json}");
+    assert!(json.contains("\"final_position\":\""), "{json}");
+
+    let wrong = dir.join("wrong.pgn");
+    std::fs::write(&wrong, game.replace("\n*\n", "\nTe1-e3 *\n")).unwrap();
+    let output = pbem(&["validate", wrong.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(1));
+    let out = String::from_utf8_lossy(&output.stdout);
+    assert!(out.contains("illegal turn \"Te1-e3\""), "{out}");
+    assert!(
+        out.contains(&format!("--> {}:5004:1", wrong.display())),
+        "{out}"
+    );
+    assert!(
+        out.contains("game 1: invalid, 20000 plies (1 error)"),
+        "{out}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

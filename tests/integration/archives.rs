@@ -196,6 +196,31 @@ fn compressed_archives_give_the_findings_and_lines_of_the_plain_file() {
     );
 }
 
+/// `fmt --in-place` on an archive cut short: the games before the cut are written to a
+/// temporary file as they are read, then the read fails; the file stays as it was and
+/// the temporary file is removed.
+#[test]
+fn fmt_in_place_that_fails_half_way_leaves_the_file_as_it_was() {
+    let game = std::fs::read_to_string("examples/immortal.pgn").unwrap();
+    let plain = vec![game; 400].join("\n").into_bytes();
+    let gz = gzip(&plain);
+    let cut = &gz[..gz.len() / 2];
+    let scratch = Scratch::new("fmt-cut");
+    let path = scratch.file("cut.pgn.gz", cut);
+    // The games before the cut read: plenty were formatted before the error.
+    let formatted = pbem(&["fmt", &scratch.path("cut.pgn.gz")]);
+    assert!(stdout(&formatted).matches("[Event ").count() > 5);
+    let output = pbem(&["fmt", "--in-place", &scratch.path("cut.pgn.gz")]);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("cut.pgn.gz"),
+        "{}",
+        stderr(&output)
+    );
+    assert_eq!(std::fs::read(&path).unwrap(), cut);
+    assert_eq!(std::fs::read_dir(&scratch.0).unwrap().count(), 1);
+}
+
 #[cfg(unix)]
 #[test]
 fn folders_are_walked_once_and_links_only_followed_when_asked() {

@@ -284,11 +284,19 @@ fn fmt_writes_canonical_text_and_is_a_fixed_point() {
     assert_eq!(std::fs::read_dir(&scratch.0).unwrap().count(), 2);
 }
 
+/// Three games, the second of which cannot be read (its comment is never closed; the
+/// third game's tag line ends it).
+const BROKEN_IN_THE_MIDDLE: [&str; 3] = [
+    "[Event \"a\"]\n\n1.e4   e5 *\n",
+    "[Event \"b\"]\n\n1. e4 { never closed\n",
+    "[Event \"c\"]\n\n1.d4 d5 2.c4 *\n",
+];
+
 #[test]
 fn fmt_in_place_leaves_a_file_with_an_unreadable_game_untouched() {
     let scratch = Scratch::new("fmt-broken");
-    let contents = "[Event \"a\"]\n\n1. e4 e5 *\n\n[Event \"b\"]\n\n1. e4 { never closed\n";
-    let path = scratch.file("broken.pgn", contents);
+    let contents = BROKEN_IN_THE_MIDDLE.join("\n");
+    let path = scratch.file("broken.pgn", &contents);
     let output = pbem(&["fmt", "--in-place", text(&path)]);
     assert_eq!(output.status.code(), Some(1));
     assert!(
@@ -296,7 +304,89 @@ fn fmt_in_place_leaves_a_file_with_an_unreadable_game_untouched() {
         "{}",
         stderr(&output)
     );
+    // The first game was written to a temporary file before the second failed: the file
+    // is as it was, and the temporary file is gone.
     assert_eq!(std::fs::read_to_string(&path).unwrap(), contents);
+    assert_eq!(std::fs::read_dir(&scratch.0).unwrap().count(), 1);
+}
+
+#[test]
+fn fmt_writes_the_games_around_an_unreadable_one_as_it_writes_them_alone() {
+    let scratch = Scratch::new("fmt-middle");
+    let broken = scratch.file("broken.pgn", &BROKEN_IN_THE_MIDDLE.join("\n"));
+    let readable = [BROKEN_IN_THE_MIDDLE[0], BROKEN_IN_THE_MIDDLE[2]].join("\n");
+    let readable = scratch.file("readable.pgn", &readable);
+    let output = pbem(&["fmt", text(&broken)]);
+    assert_eq!(output.status.code(), Some(1));
+    let alone = pbem(&["fmt", text(&readable)]);
+    assert_eq!(alone.status.code(), Some(0), "{}", stderr(&alone));
+    assert_eq!(stdout(&output), stdout(&alone));
+    assert!(stdout(&output).contains("1. e4 e5 *\n\n[Event \"c\"]"));
+    assert_eq!(
+        stderr(&output),
+        format!(
+            "{0}:7:7: game 2 cannot be read: unterminated comment: expected `}}` before the \
+             end of the game\n\
+             {0}: 1 game could not be read; they are left out of the output\n",
+            text(&broken)
+        )
+    );
+}
+
+/// `fmt` writes each game as soon as it has read it: the first game of standard input
+/// comes out while the second is still being typed. (A deadline only keeps a `fmt` that
+/// waits for the end of its input from hanging the test.)
+#[test]
+fn fmt_writes_each_game_before_reading_the_next() {
+    use std::io::{Read, Write};
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pbem"))
+        .args(["fmt", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("pbem runs");
+    let mut input = child.stdin.take().unwrap();
+    let mut output = child.stdout.take().unwrap();
+    // The second game's tag line tells the reader the first game has ended.
+    input
+        .write_all(b"[Event \"one\"]\n\n1.e4 e5 *\n\n[Event \"two\"]\n")
+        .unwrap();
+    input.flush().unwrap();
+    let (sender, receiver) = std::sync::mpsc::channel();
+    let reading = std::thread::spawn(move || {
+        let mut seen = Vec::new();
+        let mut buffer = [0; 4096];
+        loop {
+            let read = output.read(&mut buffer).unwrap();
+            seen.extend_from_slice(&buffer[..read]);
+            if read == 0 || seen.ends_with(b"1. e4 e5 *\n") {
+                let _ = sender.send(seen.clone());
+            }
+            if read == 0 {
+                return seen;
+            }
+        }
+    });
+    let first = receiver.recv_timeout(std::time::Duration::from_secs(120));
+    let first = match first {
+        Ok(first) => String::from_utf8(first).unwrap(),
+        Err(_) => {
+            child.kill().unwrap();
+            panic!("pbem fmt wrote nothing before the end of its input");
+        }
+    };
+    assert!(
+        first.starts_with("[Event \"one\"]\n") && first.ends_with("\n\n1. e4 e5 *\n"),
+        "{first}"
+    );
+    input.write_all(b"\n1.d4 *\n").unwrap();
+    drop(input);
+    let all = String::from_utf8(reading.join().unwrap()).unwrap();
+    assert!(child.wait().unwrap().success());
+    assert_eq!(all.matches("[Event ").count(), 2, "{all}");
+    assert!(all.ends_with("1. e4 e5 *\n\n[Event \"two\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"?\"]\n[Black \"?\"]\n[Result \"*\"]\n\n1. d4 *\n"), "{all}");
 }
 
 #[test]

@@ -9,7 +9,8 @@ use std::process::{Child, Command, Output, Stdio};
 use std::time::Duration;
 
 use crate::support::homes::{
-    Homes, after_e4, game_path, game_words, hand_over, kill_9, mail_of, maildir, ok, text,
+    Homes, after_e4, game_path, game_words, hand_over, kill_9, mail_of, maildir, ok,
+    spawn_command_paused, text,
 };
 use crate::support::homes::{assert_error, assert_refused};
 
@@ -611,6 +612,27 @@ fn pbem(args: &[&str]) -> Output {
         .env_remove("PBEM_CONFIG")
         .output()
         .unwrap()
+}
+
+/// `fmt --in-place` killed with SIGKILL once the new text is in its temporary file, before
+/// the rename: the file keeps its old text whole; the next `fmt` replaces it.
+#[test]
+fn fmt_in_place_killed_before_the_rename_leaves_the_old_file() {
+    let dir = std::env::temp_dir().join(format!("pbem-lost-fmt-kill-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("games.pgn");
+    let old = UNFORMATTED.repeat(200);
+    std::fs::write(&path, &old).unwrap();
+    let mut command = Command::new(env!("CARGO_BIN_EXE_pbem"));
+    command.args(["fmt", "--in-place", path.to_str().unwrap()]);
+    let child = spawn_command_paused(command, "temporary", &dir.join("paused"));
+    kill_9(child);
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), old);
+    ok(&pbem(&["fmt", "--in-place", path.to_str().unwrap()]));
+    let new = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(new.matches("1. e4 e5 2. Nf3 *\n").count(), 200, "{new}");
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 const UNFORMATTED: &str = "[Event \"x\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"*\"]\n\n1.e4   e5 2.Nf3 *\n";

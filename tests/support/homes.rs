@@ -70,33 +70,11 @@ impl Player {
         point: &str,
     ) -> (Child, PathBuf) {
         let flag = self.dir.join(format!("paused-{point}"));
-        let _ = std::fs::remove_file(&flag);
         let mut command = self.command(now, args);
         for (name, value) in env {
             command.env(name, value);
         }
-        let mut child = command
-            .env("PBEM_PAUSE_AT", point)
-            .env("PBEM_PAUSE_FILE", &flag)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("pbem runs");
-        let until = Instant::now() + Duration::from_secs(60);
-        while !flag.exists() {
-            if let Some(status) = child.try_wait().unwrap() {
-                let output = child.wait_with_output().unwrap();
-                panic!(
-                    "pbem {args:?} ended ({status}) before reaching {point}: {}{}",
-                    text(&output.stdout),
-                    text(&output.stderr)
-                );
-            }
-            assert!(Instant::now() < until, "pbem never reached {point}");
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        (child, flag)
+        (spawn_command_paused(command, point, &flag), flag)
     }
 
     /// Sets the player's config to `sections` (smtp, imap) after the player part.
@@ -109,6 +87,36 @@ impl Player {
             .collect();
         std::fs::write(self.config(), format!("{kept}{sections}")).unwrap();
     }
+}
+
+/// `command` (a pbem) started in the background with the pause hook set at `point` and
+/// signalling through the file `flag`; returns once it has reached the point (it then
+/// waits there until `flag` is removed).
+pub fn spawn_command_paused(mut command: Command, point: &str, flag: &Path) -> Child {
+    let _ = std::fs::remove_file(flag);
+    let mut child = command
+        .env("PBEM_PAUSE_AT", point)
+        .env("PBEM_PAUSE_FILE", flag)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("pbem runs");
+    let until = Instant::now() + Duration::from_secs(60);
+    while !flag.exists() {
+        if let Some(status) = child.try_wait().unwrap() {
+            let output = child.wait_with_output().unwrap();
+            panic!(
+                "pbem {:?} ended ({status}) before reaching {point}: {}{}",
+                command.get_args().collect::<Vec<_>>(),
+                text(&output.stdout),
+                text(&output.stderr)
+            );
+        }
+        assert!(Instant::now() < until, "pbem never reached {point}");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    child
 }
 
 /// Kills a paused pbem with SIGKILL (what `kill -9` sends).
