@@ -14,6 +14,7 @@ use sha2::{Digest, Sha256};
 
 pub mod cards;
 pub mod deal;
+pub mod proof;
 
 use crate::clock::commands;
 use crate::games::wickets::{DecisionMode, Step, Syntax, Wickets};

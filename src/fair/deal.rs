@@ -111,7 +111,8 @@ impl Dealer {
         &self.seed
     }
 
-    fn global(&self) -> Scalar {
+    /// The player's global scalar (message 1's mask), for the proof of message 1.
+    pub(crate) fn global(&self) -> Scalar {
         scalar(b"pbem deal global", &self.seed, 0)
     }
 
