@@ -2,7 +2,8 @@
 //! 1000 SHA-256 from the seed), of a roll, and of checking a game's transcript from the
 //! record alone; and the mail bytes the transcript adds (printed once). For the Cards
 //! deal: the bytes and time of each of its steps, and of checking it with the seeds; the
-//! same for a reshuffle of the discards when the deck runs out.
+//! same for a reshuffle of the discards when the deck runs out; and the size and time of
+//! the proof of each shuffle that was studied and left out (`fair::proof`).
 
 use std::hint::black_box;
 
@@ -366,5 +367,103 @@ fn reshuffle(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, dice, deal, reshuffle);
+/// The proof of each shuffle (issue 32, point 3; `fair::proof`, measured and not in the
+/// protocol): its bytes, raw and in the record's base64, for the deal's 40 cards and a
+/// reshuffle's 21, and the record each deal mail would carry with the proofs in, printed
+/// once; the time to prove and to verify messages 1 and 2.
+fn shuffle_proof(c: &mut Criterion) {
+    use base64::Engine as _;
+    use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+    use pbem::fair::cards;
+    use pbem::fair::deal::Dealer;
+    use pbem::fair::proof;
+    // A proof as a comment command would carry it: `{white [%deal proof1 P]} `.
+    let command = |p: &proof::Proof| URL_SAFE_NO_PAD.encode(p.to_bytes()).len() + 24;
+    let (white, black) = (Dealer::from_seed([3; 32]), Dealer::from_seed([4; 32]));
+    let all: Vec<usize> = (0..40).collect();
+    let discards: Vec<usize> = (0..21).map(|i| i * 19 % 40).collect();
+    let mut group = c.benchmark_group("fair shuffle proof");
+    group.sample_size(10);
+    let mut commands = Vec::new();
+    for (name, cards, first, second) in [
+        ("deal", &all, white.clone(), black.clone()),
+        (
+            "reshuffle",
+            &discards,
+            white.reshuffle(1),
+            black.reshuffle(1),
+        ),
+    ] {
+        let size = cards.len();
+        let from = proof::card_deck(cards);
+        let m1 = first.mask_cards(cards);
+        let m2 = second.shuffle_deck(&m1, size).unwrap();
+        let (p1, p2) = (
+            proof::prove_first(&first, cards).unwrap(),
+            proof::prove_second(&second, &m1).unwrap(),
+        );
+        for (message, p) in [(1, &p1), (2, &p2)] {
+            println!(
+                "shuffle proof of the {name}'s message {message} ({size} elements): {} bytes, \
+                 {} as a comment command in base64",
+                p.to_bytes().len(),
+                command(p)
+            );
+        }
+        commands.push((command(&p1), command(&p2)));
+        group.bench_function(format!("prove message 1 ({name}, {size})"), |b| {
+            b.iter(|| proof::prove_first(&first, black_box(cards)).unwrap())
+        });
+        group.bench_function(format!("verify message 1 ({name}, {size})"), |b| {
+            b.iter(|| proof::verify(&from, black_box(&m1), &p1).unwrap())
+        });
+        group.bench_function(format!("prove message 2 ({name}, {size})"), |b| {
+            b.iter(|| proof::prove_second(&second, black_box(&m1)).unwrap())
+        });
+        group.bench_function(format!("verify message 2 ({name}, {size})"), |b| {
+            b.iter(|| proof::verify(&m1, black_box(&m2), &p2).unwrap())
+        });
+    }
+    group.finish();
+    // The record at each mail of the deal, as `pbem` writes it today and with the proofs
+    // of messages 1 and 2 in (each mail carries the whole record so far).
+    let stamp = Stamp {
+        received: parse_instant("2026-11-22T10:00:00Z"),
+        sent: parse_instant("2026-11-23T10:00:00Z"),
+        leave_days: 0,
+    };
+    let mut record = correspondence::new_record(&NewGame {
+        variant: Variant::ChessWithWickets,
+        white: player("Alice"),
+        black: player("Bob"),
+        position: None,
+        time_control: None,
+        game_id: "g-20261122-0000000f".to_owned(),
+        started: parse_instant("2026-11-22T10:00:00Z").unwrap(),
+    })
+    .unwrap();
+    record.set_tag("Decision", "Cards II");
+    let size = |r: &Record| correspondence::to_text(r).len();
+    cards::advance(&mut record, Color::White, &white).unwrap();
+    let mail1 = size(&record);
+    correspondence::play(&mut record, "alice@example.org", "e4", stamp).unwrap();
+    cards::advance(&mut record, Color::Black, &black).unwrap();
+    let mail2 = size(&record);
+    correspondence::play(&mut record, "bob@example.org", "e5", stamp).unwrap();
+    cards::advance(&mut record, Color::White, &white).unwrap();
+    let mail3 = size(&record);
+    let (deal1, deal2) = commands[0];
+    let (reshuffle1, reshuffle2) = commands[1];
+    println!(
+        "record at each deal mail, today and with the proofs of messages 1 and 2: mail 1 \
+         {mail1} and {}, mail 2 {mail2} and {}, mail 3 {mail3} and {} (before message 3's own \
+         proof); each reshuffle adds {} to the record for good",
+        mail1 + deal1,
+        mail2 + deal1 + deal2,
+        mail3 + deal1 + deal2,
+        reshuffle1 + reshuffle2
+    );
+}
+
+criterion_group!(benches, dice, deal, reshuffle, shuffle_proof);
 criterion_main!(benches);
