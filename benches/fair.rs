@@ -99,13 +99,8 @@ fn dice(c: &mut Criterion) {
     });
 }
 
-/// The mental-poker deal of the Cards modes as the record carries it (`fair::cards`):
-/// the mail bytes each step of the deal adds to the game file, and to a card play, printed
-/// once; the time of each step, and of checking the whole transcript with both seeds.
-fn deal(c: &mut Criterion) {
-    use pbem::fair::cards;
-    use pbem::fair::deal::Dealer;
-    let (white, black) = (Dealer::from_seed([3; 32]), Dealer::from_seed([4; 32]));
+/// A new Cards II game between Alice and Bob, and the stamp of its turns.
+fn cards_game() -> (Stamp, Record) {
     let stamp = Stamp {
         received: parse_instant("2026-11-22T10:00:00Z"),
         sent: parse_instant("2026-11-23T10:00:00Z"),
@@ -122,6 +117,17 @@ fn deal(c: &mut Criterion) {
     })
     .unwrap();
     record.set_tag("Decision", "Cards II");
+    (stamp, record)
+}
+
+/// The mental-poker deal of the Cards modes as the record carries it (`fair::cards`):
+/// the mail bytes each step of the deal adds to the game file, and to a card play, printed
+/// once; the time of each step, and of checking the whole transcript with both seeds.
+fn deal(c: &mut Criterion) {
+    use pbem::fair::cards;
+    use pbem::fair::deal::Dealer;
+    let (white, black) = (Dealer::from_seed([3; 32]), Dealer::from_seed([4; 32]));
+    let (stamp, mut record) = cards_game();
     let size = |r: &Record| correspondence::to_text(r).len();
     let mut sizes = Vec::new();
     let mut step = |r: &mut Record, side: Color, dealer: &Dealer| {
@@ -427,22 +433,7 @@ fn shuffle_proof(c: &mut Criterion) {
     group.finish();
     // The record at each mail of the deal, as `pbem` writes it today and with the proofs
     // of messages 1 and 2 in (each mail carries the whole record so far).
-    let stamp = Stamp {
-        received: parse_instant("2026-11-22T10:00:00Z"),
-        sent: parse_instant("2026-11-23T10:00:00Z"),
-        leave_days: 0,
-    };
-    let mut record = correspondence::new_record(&NewGame {
-        variant: Variant::ChessWithWickets,
-        white: player("Alice"),
-        black: player("Bob"),
-        position: None,
-        time_control: None,
-        game_id: "g-20261122-0000000f".to_owned(),
-        started: parse_instant("2026-11-22T10:00:00Z").unwrap(),
-    })
-    .unwrap();
-    record.set_tag("Decision", "Cards II");
+    let (stamp, mut record) = cards_game();
     let size = |r: &Record| correspondence::to_text(r).len();
     cards::advance(&mut record, Color::White, &white).unwrap();
     let mail1 = size(&record);
