@@ -14,6 +14,7 @@ use sha2::{Digest, Sha256};
 
 pub mod cards;
 pub mod deal;
+pub mod factors;
 pub mod proof;
 
 use crate::clock::commands;
