@@ -861,8 +861,8 @@ pub fn advance(record: &mut Record, side: Color, dealer: &Dealer) -> Result<bool
                 String::new(),
             )),
             [Some(_), Some((_, _, m2)), None] if side == first => {
-                let (m3, proof) = factors::rekey_and_prove(&mine, m2, RESHUFFLED)
-                    .map_err(|e| e.to_string())?;
+                let (m3, proof) =
+                    factors::rekey_and_prove(&mine, m2, RESHUFFLED).map_err(|e| e.to_string())?;
                 Some((3, m3, proof_text(&proof)))
             }
             _ => None,

@@ -244,7 +244,10 @@ pub fn check_size(deck: &[CompressedRistretto], size: usize) -> Result<(), DealE
 }
 
 /// The deck's points, checked: `size` group elements, all different.
-pub(crate) fn read(deck: &[CompressedRistretto], size: usize) -> Result<Vec<RistrettoPoint>, DealError> {
+pub(crate) fn read(
+    deck: &[CompressedRistretto],
+    size: usize,
+) -> Result<Vec<RistrettoPoint>, DealError> {
     if deck.len() != size {
         return Err(DealError::Size {
             size,

@@ -89,21 +89,14 @@ pub fn rekey_and_prove(
             Scalar::from_bytes_mod_order_wide(&hash.finalize().into())
         })
         .collect();
-    let commitments: Vec<RistrettoPoint> =
-        nonces.iter().zip(&points).map(|(r, m)| r * m).collect();
+    let commitments: Vec<RistrettoPoint> = nonces.iter().zip(&points).map(|(r, m)| r * m).collect();
     let challenge = challenge(from, &to, &commitments);
     let answers = nonces
         .iter()
         .zip(&factors)
         .map(|(r, c)| r + challenge * c)
         .collect();
-    Ok((
-        to,
-        Proof {
-            challenge,
-            answers,
-        },
-    ))
+    Ok((to, Proof { challenge, answers }))
 }
 
 /// Checks message 3 (`to`) against message 2 (`from`) and its proof (`None` when the
@@ -246,9 +239,15 @@ mod tests {
             .unwrap();
         let (other_m3, other_proof) = rekey_and_prove(&other_white, &other_m2, DECK).unwrap();
         assert_eq!(verify(&other_m2, &other_m3, Some(&other_proof)), Ok(()));
-        assert_eq!(verify(&m2, &m3, Some(&other_proof)), Err(FactorError::Fails));
+        assert_eq!(
+            verify(&m2, &m3, Some(&other_proof)),
+            Err(FactorError::Fails)
+        );
         // The proof kept with this message 3 shown against another message 2.
-        assert_eq!(verify(&other_m2, &m3, Some(&proof)), Err(FactorError::Fails));
+        assert_eq!(
+            verify(&other_m2, &m3, Some(&proof)),
+            Err(FactorError::Fails)
+        );
         // Two positions swapped (each still message 2's under a known factor, but not at
         // its own position).
         let mut swapped = m3.clone();

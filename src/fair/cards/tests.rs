@@ -408,8 +408,10 @@ fn an_edited_reshuffle_or_a_card_from_outside_it_is_caught_with_its_ply() {
     let (ply, reason) = broken(&edited);
     assert_eq!(ply, reshuffle_ply(&record, 3), "{reason}");
     assert!(
-        reason.contains("message 3 of reshuffle 1: its proof of its factors over message 2 \
-             does not hold"),
+        reason.contains(
+            "message 3 of reshuffle 1: its proof of its factors over message 2 \
+             does not hold"
+        ),
         "{reason}"
     );
     // A message repeated: refused at its ply.
