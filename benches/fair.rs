@@ -456,5 +456,52 @@ fn shuffle_proof(c: &mut Criterion) {
     );
 }
 
-criterion_group!(benches, dice, deal, reshuffle, shuffle_proof);
+/// The proof that rides with message 3 (`fair::factors`): its size and its time for the
+/// deal (40 positions) and a reshuffle (21).
+fn message_3_proof(c: &mut Criterion) {
+    use pbem::fair::deal::Dealer;
+    use pbem::fair::factors;
+    let (white, black) = (Dealer::from_seed([3; 32]), Dealer::from_seed([4; 32]));
+    let all: Vec<usize> = (0..40).collect();
+    let discards: Vec<usize> = (0..21).map(|i| i * 19 % 40).collect();
+    let mut group = c.benchmark_group("fair message 3 proof");
+    for (name, cards, first, second) in [
+        ("deal", &all, white.clone(), black.clone()),
+        (
+            "reshuffle",
+            &discards,
+            white.reshuffle(1),
+            black.reshuffle(1),
+        ),
+    ] {
+        let size = cards.len();
+        let m2 = second.shuffle_deck(&first.mask_cards(cards), size).unwrap();
+        let (m3, proof) = factors::rekey_and_prove(&first, &m2, size).unwrap();
+        // As written after message 3's elements: ` proof E S0 ...`, 43 characters each.
+        let written = " proof".len() + proof.scalars().count() * 44;
+        println!(
+            "message 3 proof of the {name} ({size} elements): {} bytes, {written} in the record",
+            proof.scalars().count() * 32
+        );
+        group.bench_function(format!("message 3 alone ({name}, {size})"), |b| {
+            b.iter(|| first.rekey_deck(black_box(&m2), size).unwrap())
+        });
+        group.bench_function(format!("message 3 and its proof ({name}, {size})"), |b| {
+            b.iter(|| factors::rekey_and_prove(&first, black_box(&m2), size).unwrap())
+        });
+        group.bench_function(format!("verify ({name}, {size})"), |b| {
+            b.iter(|| factors::verify(&m2, black_box(&m3), Some(&proof)).unwrap())
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(
+    benches,
+    dice,
+    deal,
+    reshuffle,
+    shuffle_proof,
+    message_3_proof
+);
 criterion_main!(benches);

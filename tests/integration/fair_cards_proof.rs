@@ -140,7 +140,7 @@ fn the_page_s_proof_of_message_3_checks_the_example() {
         "`e` = `SHA-512(\"pbem rekey proof v1\" ‖ n as 8 bytes big-endian ‖ M2 ‖ M3 ‖ R_0 ‖ \
          ... ‖ R_n−1)`",
         "`R_i = s_i · M2[i] − e · M3[i]`",
-        "`[%deal mask3 E0 ... E39 proof E S0 ... S39]`",
+        "[%deal mask3 E0 ... E39 proof E S0 ... S39]",
     ] {
         assert!(page.contains(formula), "the page states {formula}");
     }
