@@ -377,6 +377,28 @@ fn reshuffle(c: &mut Criterion) {
 /// protocol): its bytes, raw and in the record's base64, for the deal's 40 cards and a
 /// reshuffle's 21, and the record each deal mail would carry with the proofs in, printed
 /// once; the time to prove and to verify messages 1 and 2.
+/// The decks the proofs are measured on: the deal (40 cards) and reshuffle 1 (21
+/// discards), each with its first and second player's dealer.
+fn proof_cases(
+    white: &pbem::fair::deal::Dealer,
+    black: &pbem::fair::deal::Dealer,
+) -> [(
+    &'static str,
+    Vec<usize>,
+    pbem::fair::deal::Dealer,
+    pbem::fair::deal::Dealer,
+); 2] {
+    [
+        ("deal", (0..40).collect(), white.clone(), black.clone()),
+        (
+            "reshuffle",
+            (0..21).map(|i| i * 19 % 40).collect(),
+            white.reshuffle(1),
+            black.reshuffle(1),
+        ),
+    ]
+}
+
 fn shuffle_proof(c: &mut Criterion) {
     use base64::Engine as _;
     use base64::engine::general_purpose::URL_SAFE_NO_PAD;
@@ -386,20 +408,11 @@ fn shuffle_proof(c: &mut Criterion) {
     // A proof as a comment command would carry it: `{white [%deal proof1 P]} `.
     let command = |p: &proof::Proof| URL_SAFE_NO_PAD.encode(p.to_bytes()).len() + 24;
     let (white, black) = (Dealer::from_seed([3; 32]), Dealer::from_seed([4; 32]));
-    let all: Vec<usize> = (0..40).collect();
-    let discards: Vec<usize> = (0..21).map(|i| i * 19 % 40).collect();
     let mut group = c.benchmark_group("fair shuffle proof");
     group.sample_size(10);
     let mut commands = Vec::new();
-    for (name, cards, first, second) in [
-        ("deal", &all, white.clone(), black.clone()),
-        (
-            "reshuffle",
-            &discards,
-            white.reshuffle(1),
-            black.reshuffle(1),
-        ),
-    ] {
+    for (name, cards, first, second) in proof_cases(&white, &black) {
+        let cards = &cards;
         let size = cards.len();
         let from = proof::card_deck(cards);
         let m1 = first.mask_cards(cards);
@@ -462,18 +475,9 @@ fn message_3_proof(c: &mut Criterion) {
     use pbem::fair::deal::Dealer;
     use pbem::fair::factors;
     let (white, black) = (Dealer::from_seed([3; 32]), Dealer::from_seed([4; 32]));
-    let all: Vec<usize> = (0..40).collect();
-    let discards: Vec<usize> = (0..21).map(|i| i * 19 % 40).collect();
     let mut group = c.benchmark_group("fair message 3 proof");
-    for (name, cards, first, second) in [
-        ("deal", &all, white.clone(), black.clone()),
-        (
-            "reshuffle",
-            &discards,
-            white.reshuffle(1),
-            black.reshuffle(1),
-        ),
-    ] {
+    for (name, cards, first, second) in proof_cases(&white, &black) {
+        let cards = &cards;
         let size = cards.len();
         let m2 = second.shuffle_deck(&first.mask_cards(cards), size).unwrap();
         let (m3, proof) = factors::rekey_and_prove(&first, &m2, size).unwrap();

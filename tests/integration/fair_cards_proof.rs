@@ -67,11 +67,10 @@ fn a_card_white_deals_itself_in_message_3_is_refused_at_the_mail() {
         .lines()
         .find_map(|line| line.strip_prefix("your hand: "))
         .unwrap_or_else(|| panic!("{shown}"));
-    let (index, card) = ["C", "D", "H", "S"]
+    let index = ["C", "D", "H", "S"]
         .iter()
         .flat_map(|suit| (1..=10).map(move |value| format!("{suit}{value}")))
-        .enumerate()
-        .find(|(_, card)| !held.split_whitespace().any(|h| h == card))
+        .position(|card| !held.split_whitespace().any(|h| h == card))
         .unwrap();
     let forged_point = (white_key * black_key * pbem::fair::deal::card_point(index)).compress();
     let mask3 = command(&record, "mask3");
