@@ -2,7 +2,8 @@
 //! 1000 SHA-256 from the seed), of a roll, and of checking a game's transcript from the
 //! record alone; and the mail bytes the transcript adds (printed once). For the Cards
 //! deal: the bytes and time of each of its steps, and of checking it with the seeds; the
-//! same for a reshuffle of the discards when the deck runs out.
+//! same for a reshuffle of the discards when the deck runs out; and the size and time of
+//! the proof of each shuffle that was studied and left out (`fair::proof`).
 
 use std::hint::black_box;
 
@@ -98,13 +99,8 @@ fn dice(c: &mut Criterion) {
     });
 }
 
-/// The mental-poker deal of the Cards modes as the record carries it (`fair::cards`):
-/// the mail bytes each step of the deal adds to the game file, and to a card play, printed
-/// once; the time of each step, and of checking the whole transcript with both seeds.
-fn deal(c: &mut Criterion) {
-    use pbem::fair::cards;
-    use pbem::fair::deal::Dealer;
-    let (white, black) = (Dealer::from_seed([3; 32]), Dealer::from_seed([4; 32]));
+/// A new Cards II game between Alice and Bob, and the stamp of its turns.
+fn cards_game() -> (Stamp, Record) {
     let stamp = Stamp {
         received: parse_instant("2026-11-22T10:00:00Z"),
         sent: parse_instant("2026-11-23T10:00:00Z"),
@@ -121,6 +117,17 @@ fn deal(c: &mut Criterion) {
     })
     .unwrap();
     record.set_tag("Decision", "Cards II");
+    (stamp, record)
+}
+
+/// The mental-poker deal of the Cards modes as the record carries it (`fair::cards`):
+/// the mail bytes each step of the deal adds to the game file, and to a card play, printed
+/// once; the time of each step, and of checking the whole transcript with both seeds.
+fn deal(c: &mut Criterion) {
+    use pbem::fair::cards;
+    use pbem::fair::deal::Dealer;
+    let (white, black) = (Dealer::from_seed([3; 32]), Dealer::from_seed([4; 32]));
+    let (stamp, mut record) = cards_game();
     let size = |r: &Record| correspondence::to_text(r).len();
     let mut sizes = Vec::new();
     let mut step = |r: &mut Record, side: Color, dealer: &Dealer| {
@@ -366,5 +373,139 @@ fn reshuffle(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, dice, deal, reshuffle);
+/// The proof of each shuffle (issue 32, point 3; `fair::proof`, measured and not in the
+/// protocol): its bytes, raw and in the record's base64, for the deal's 40 cards and a
+/// reshuffle's 21, and the record each deal mail would carry with the proofs in, printed
+/// once; the time to prove and to verify messages 1 and 2.
+/// The decks the proofs are measured on: the deal (40 cards) and reshuffle 1 (21
+/// discards), each with its first and second player's dealer.
+fn proof_cases(
+    white: &pbem::fair::deal::Dealer,
+    black: &pbem::fair::deal::Dealer,
+) -> [(
+    &'static str,
+    Vec<usize>,
+    pbem::fair::deal::Dealer,
+    pbem::fair::deal::Dealer,
+); 2] {
+    [
+        ("deal", (0..40).collect(), white.clone(), black.clone()),
+        (
+            "reshuffle",
+            (0..21).map(|i| i * 19 % 40).collect(),
+            white.reshuffle(1),
+            black.reshuffle(1),
+        ),
+    ]
+}
+
+fn shuffle_proof(c: &mut Criterion) {
+    use base64::Engine as _;
+    use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+    use pbem::fair::cards;
+    use pbem::fair::deal::Dealer;
+    use pbem::fair::proof;
+    // A proof as a comment command would carry it: `{white [%deal proof1 P]} `.
+    let command = |p: &proof::Proof| URL_SAFE_NO_PAD.encode(p.to_bytes()).len() + 24;
+    let (white, black) = (Dealer::from_seed([3; 32]), Dealer::from_seed([4; 32]));
+    let mut group = c.benchmark_group("fair shuffle proof");
+    group.sample_size(10);
+    let mut commands = Vec::new();
+    for (name, cards, first, second) in proof_cases(&white, &black) {
+        let cards = &cards;
+        let size = cards.len();
+        let from = proof::card_deck(cards);
+        let m1 = first.mask_cards(cards);
+        let m2 = second.shuffle_deck(&m1, size).unwrap();
+        let (p1, p2) = (
+            proof::prove_first(&first, cards).unwrap(),
+            proof::prove_second(&second, &m1).unwrap(),
+        );
+        for (message, p) in [(1, &p1), (2, &p2)] {
+            println!(
+                "shuffle proof of the {name}'s message {message} ({size} elements): {} bytes, \
+                 {} as a comment command in base64",
+                p.to_bytes().len(),
+                command(p)
+            );
+        }
+        commands.push((command(&p1), command(&p2)));
+        group.bench_function(format!("prove message 1 ({name}, {size})"), |b| {
+            b.iter(|| proof::prove_first(&first, black_box(cards)).unwrap())
+        });
+        group.bench_function(format!("verify message 1 ({name}, {size})"), |b| {
+            b.iter(|| proof::verify(&from, black_box(&m1), &p1).unwrap())
+        });
+        group.bench_function(format!("prove message 2 ({name}, {size})"), |b| {
+            b.iter(|| proof::prove_second(&second, black_box(&m1)).unwrap())
+        });
+        group.bench_function(format!("verify message 2 ({name}, {size})"), |b| {
+            b.iter(|| proof::verify(&m1, black_box(&m2), &p2).unwrap())
+        });
+    }
+    group.finish();
+    // The record at each mail of the deal, as `pbem` writes it today and with the proofs
+    // of messages 1 and 2 in (each mail carries the whole record so far).
+    let (stamp, mut record) = cards_game();
+    let size = |r: &Record| correspondence::to_text(r).len();
+    cards::advance(&mut record, Color::White, &white).unwrap();
+    let mail1 = size(&record);
+    correspondence::play(&mut record, "alice@example.org", "e4", stamp).unwrap();
+    cards::advance(&mut record, Color::Black, &black).unwrap();
+    let mail2 = size(&record);
+    correspondence::play(&mut record, "bob@example.org", "e5", stamp).unwrap();
+    cards::advance(&mut record, Color::White, &white).unwrap();
+    let mail3 = size(&record);
+    let (deal1, deal2) = commands[0];
+    let (reshuffle1, reshuffle2) = commands[1];
+    println!(
+        "record at each deal mail, today and with the proofs of messages 1 and 2: mail 1 \
+         {mail1} and {}, mail 2 {mail2} and {}, mail 3 {mail3} and {} (before message 3's own \
+         proof); each reshuffle adds {} to the record for good",
+        mail1 + deal1,
+        mail2 + deal1 + deal2,
+        mail3 + deal1 + deal2,
+        reshuffle1 + reshuffle2
+    );
+}
+
+/// The proof that rides with message 3 (`fair::factors`): its size and its time for the
+/// deal (40 positions) and a reshuffle (21).
+fn message_3_proof(c: &mut Criterion) {
+    use pbem::fair::deal::Dealer;
+    use pbem::fair::factors;
+    let (white, black) = (Dealer::from_seed([3; 32]), Dealer::from_seed([4; 32]));
+    let mut group = c.benchmark_group("fair message 3 proof");
+    for (name, cards, first, second) in proof_cases(&white, &black) {
+        let cards = &cards;
+        let size = cards.len();
+        let m2 = second.shuffle_deck(&first.mask_cards(cards), size).unwrap();
+        let (m3, proof) = factors::rekey_and_prove(&first, &m2, size).unwrap();
+        // As written after message 3's elements: ` proof E S0 ...`, 43 characters each.
+        let written = " proof".len() + proof.scalars().count() * 44;
+        println!(
+            "message 3 proof of the {name} ({size} elements): {} bytes, {written} in the record",
+            proof.scalars().count() * 32
+        );
+        group.bench_function(format!("message 3 alone ({name}, {size})"), |b| {
+            b.iter(|| first.rekey_deck(black_box(&m2), size).unwrap())
+        });
+        group.bench_function(format!("message 3 and its proof ({name}, {size})"), |b| {
+            b.iter(|| factors::rekey_and_prove(&first, black_box(&m2), size).unwrap())
+        });
+        group.bench_function(format!("verify ({name}, {size})"), |b| {
+            b.iter(|| factors::verify(&m2, black_box(&m3), Some(&proof)).unwrap())
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(
+    benches,
+    dice,
+    deal,
+    reshuffle,
+    shuffle_proof,
+    message_3_proof
+);
 criterion_main!(benches);

@@ -45,11 +45,24 @@
 //! of the end, the other side's is added on receipt) with the same seed as the dice chain,
 //! in `LocalState`; shows the hand in `show`, `status`, `legal` and `receive` (never in a
 //! mail), and adds `pbem fair reveal`.
+//! `fair::proof` is a measured study, not part of the protocol: a Fiat-Shamir
+//! cut-and-choose proof that a masked deck is a shuffle of the one before (`prove_first`,
+//! `prove_second`, `verify`), kept with its unit tests as the ground of the figures that
+//! made notation/fair-chance.md ("A proof of each shuffle") leave it out (about 90 KB a
+//! message), and used only by `benches/fair.rs`. `fair::factors` is part of the protocol:
+//! the proof that rides with every message 3 (the deal's and each reshuffle's, `mask3 ...
+//! proof E S0 ...`) that its writer knows each position's factor over message 2, so that it
+//! cannot deal itself a card with the other side's keys for its own places (a batched
+//! Schnorr proof, Fiat-Shamir on SHA-512, nonces from the seed); `cards::advance` writes it
+//! through `rekey_and_prove`, and `cards::read_deal` (under `check`, `receive`, `move`)
+//! refuses a message 3 whose proof is missing or does not hold.
 
 use sha2::{Digest, Sha256};
 
 pub mod cards;
 pub mod deal;
+pub mod factors;
+pub mod proof;
 
 use crate::clock::commands;
 use crate::games::wickets::{DecisionMode, Step, Syntax, Wickets};

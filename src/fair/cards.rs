@@ -25,6 +25,7 @@ use curve25519_dalek::scalar::Scalar;
 use std::collections::BTreeMap;
 
 use super::deal::{self, DECK, Dealer, Masked};
+use super::factors;
 use super::{Fairness, Value};
 use crate::games::wickets::{Card, Decision, Wickets};
 use crate::games::{Color, Game};
@@ -166,6 +167,8 @@ struct Entry {
     side: Color,
     ply: usize,
     step: Step,
+    /// The proof that rides with a message (`... proof E S0 ...`), if any.
+    proof: Option<factors::Proof>,
 }
 
 /// The deal's commands of the main line, in record order; an unreadable one is an error
@@ -183,7 +186,21 @@ fn transcript(record: &Record) -> Result<Vec<Entry>, (usize, String)> {
                 .collect::<Option<_>>()
                 .ok_or_else(bad)
         };
-        let step = match words.as_slice() {
+        let (words, proof) = match words.iter().position(|&w| w == "proof") {
+            Some(at) => (
+                &words[..at],
+                Some(
+                    words[at + 1..]
+                        .iter()
+                        .map(|w| scalar_of(w))
+                        .collect::<Option<Vec<_>>>()
+                        .and_then(|s| factors::Proof::from_scalars(&s))
+                        .ok_or_else(bad)?,
+                ),
+            ),
+            None => (&words[..], None),
+        };
+        let step = match words {
             [mask @ ("mask1" | "mask2" | "mask3"), cards @ ..] => {
                 Step::Mask(mask.as_bytes()[4] - b'0', points(cards)?)
             }
@@ -214,7 +231,12 @@ fn transcript(record: &Record) -> Result<Vec<Entry>, (usize, String)> {
             ["seed", seed] => Step::Seed(bytes_of(seed).ok_or_else(bad)?),
             _ => return Err(bad()),
         };
-        out.push(Entry { side, ply, step });
+        out.push(Entry {
+            side,
+            ply,
+            step,
+            proof,
+        });
         Ok(())
     })?;
     Ok(out)
@@ -332,6 +354,10 @@ fn read_deal(record: &Record) -> Result<Option<Deal>, (usize, String)> {
     for (order, entry) in entries.into_iter().enumerate() {
         let (side, ply) = (entry.side, entry.ply);
         let s = side_index(side);
+        let proof = entry.proof.as_ref();
+        if proof.is_some() && !matches!(entry.step, Step::Mask(3, _) | Step::Reshuffle(_, 3, _)) {
+            return Err((ply, "a proof rides only with a message 3".to_owned()));
+        }
         match entry.step {
             Step::Mask(step, masked) => {
                 let dealer = if step == 2 {
@@ -353,6 +379,10 @@ fn read_deal(record: &Record) -> Result<Option<Deal>, (usize, String)> {
                     ));
                 }
                 deal::check(&masked).map_err(|e| (ply, format!("message {step}: {e}")))?;
+                if let (3, Some((_, m2))) = (step, &deal.masks[1]) {
+                    factors::verify(m2, &masked, proof)
+                        .map_err(|e| (ply, format!("message 3 of the deal: {e}")))?;
+                }
                 deal.masks[index] = Some((ply, masked));
             }
             Step::Reshuffle(k, step, masked) => {
@@ -388,6 +418,10 @@ fn read_deal(record: &Record) -> Result<Option<Deal>, (usize, String)> {
                 }
                 deal::check_size(&masked, RESHUFFLED)
                     .map_err(|e| (ply, format!("message {step} of reshuffle {k}: {e}")))?;
+                if let (3, Some((_, _, m2))) = (step, &messages[1]) {
+                    factors::verify(m2, &masked, proof)
+                        .map_err(|e| (ply, format!("message 3 of reshuffle {k}: {e}")))?;
+                }
                 messages[index] = Some((side, ply, masked));
             }
             Step::Keys(keys) => {
@@ -812,6 +846,12 @@ fn push(record: &mut Record, side: Color, text: &str) {
     });
 }
 
+/// ` proof E S0 ...`: the proof written after message 3's elements.
+fn proof_text(proof: &factors::Proof) -> String {
+    let scalars: Vec<String> = proof.scalars().map(|s| text_of(s.as_bytes())).collect();
+    format!(" proof {}", scalars.join(" "))
+}
+
 fn mask_text(step: u8, deck: &[CompressedRistretto]) -> String {
     let cards: Vec<String> = deck.iter().map(|c| text_of(c.as_bytes())).collect();
     format!("mask{step} {}", cards.join(" "))
@@ -856,8 +896,9 @@ pub fn advance(record: &mut Record, side: Color, dealer: &Dealer) -> Result<bool
             changed = true;
         }
         (Color::White, [Some(_), Some((_, m2)), None]) => {
-            let m3 = dealer.rekey(m2).map_err(|e| e.to_string())?;
-            push(record, side, &mask_text(3, &m3));
+            let (m3, proof) =
+                factors::rekey_and_prove(dealer, m2, DECK).map_err(|e| e.to_string())?;
+            push(record, side, &(mask_text(3, &m3) + &proof_text(&proof)));
             changed = true;
         }
         _ => {}
@@ -873,25 +914,26 @@ pub fn advance(record: &mut Record, side: Color, dealer: &Dealer) -> Result<bool
         let step = match messages {
             [None, ..] if side == first => {
                 let cards = discards(k, &plays).unwrap_or_default();
-                Some((1, mine.mask_cards(&cards)))
+                Some((1, mine.mask_cards(&cards), String::new()))
             }
             [Some((_, _, m1)), None, _] if side != first => Some((
                 2,
                 mine.shuffle_deck(m1, RESHUFFLED)
                     .map_err(|e| e.to_string())?,
+                String::new(),
             )),
-            [Some(_), Some((_, _, m2)), None] if side == first => Some((
-                3,
-                mine.rekey_deck(m2, RESHUFFLED).map_err(|e| e.to_string())?,
-            )),
+            [Some(_), Some((_, _, m2)), None] if side == first => {
+                let (m3, proof) =
+                    factors::rekey_and_prove(&mine, m2, RESHUFFLED).map_err(|e| e.to_string())?;
+                Some((3, m3, proof_text(&proof)))
+            }
             _ => None,
         };
-        if let Some((step, masked)) = step {
-            let cards: Vec<String> = masked.iter().map(|c| text_of(c.as_bytes())).collect();
+        if let Some((step, masked, proof)) = step {
             push(
                 record,
                 side,
-                &format!("reshuffle {k} mask{step} {}", cards.join(" ")),
+                &format!("reshuffle {k} {}{proof}", mask_text(step, &masked)),
             );
             changed = true;
         }

@@ -111,7 +111,8 @@ impl Dealer {
         &self.seed
     }
 
-    fn global(&self) -> Scalar {
+    /// The player's global scalar (message 1's mask), for the proof of message 1.
+    pub(crate) fn global(&self) -> Scalar {
         scalar(b"pbem deal global", &self.seed, 0)
     }
 
@@ -216,12 +217,18 @@ impl Dealer {
         size: usize,
     ) -> Result<Masked, DealError> {
         let points = read(deck, size)?;
-        let unmask = self.global().invert();
         Ok(points
             .iter()
-            .enumerate()
-            .map(|(i, point)| (self.card_key(i) * unmask * point).compress())
+            .zip(self.rekey_factors(size))
+            .map(|(point, factor)| (factor * point).compress())
             .collect())
+    }
+
+    /// Step 3's factor for each of `size` positions: `a_i · a⁻¹`, the card key over the
+    /// global scalar (what the proof of message 3 proves known, `fair::factors`).
+    pub(crate) fn rekey_factors(&self, size: usize) -> Vec<Scalar> {
+        let unmask = self.global().invert();
+        (0..size).map(|i| self.card_key(i) * unmask).collect()
     }
 }
 
@@ -237,7 +244,10 @@ pub fn check_size(deck: &[CompressedRistretto], size: usize) -> Result<(), DealE
 }
 
 /// The deck's points, checked: `size` group elements, all different.
-fn read(deck: &[CompressedRistretto], size: usize) -> Result<Vec<RistrettoPoint>, DealError> {
+pub(crate) fn read(
+    deck: &[CompressedRistretto],
+    size: usize,
+) -> Result<Vec<RistrettoPoint>, DealError> {
     if deck.len() != size {
         return Err(DealError::Size {
             size,

@@ -624,7 +624,7 @@ fn the_completed_turn_is_taken_and_a_wrong_part_names_a_card_of_the_hand() {
 /// A card key as `notation/fair-chance.md` ("Scalars") defines it, written from the page
 /// alone: the first non-zero scalar of `SHA-512(label ‖ seed ‖ (1024 × i + r) as 8 bytes
 /// big-endian)`, the digest read little-endian modulo the group order.
-fn page_scalar(label: &str, seed: &[u8; 32], i: u64) -> curve25519_dalek::Scalar {
+pub(crate) fn page_scalar(label: &str, seed: &[u8; 32], i: u64) -> curve25519_dalek::Scalar {
     use sha2::{Digest, Sha512};
     (0..)
         .map(|r: u64| {
@@ -649,7 +649,7 @@ fn page_card(c: u64) -> curve25519_dalek::RistrettoPoint {
     curve25519_dalek::RistrettoPoint::from_uniform_bytes(&hash.finalize().into())
 }
 
-fn unbase64(text: &str) -> [u8; 32] {
+pub(crate) fn unbase64(text: &str) -> [u8; 32] {
     use base64::Engine;
     base64::engine::general_purpose::URL_SAFE_NO_PAD
         .decode(text)
@@ -700,7 +700,13 @@ fn the_page_s_card_key_formula_is_the_code_s() {
                         keys.push((side.clone(), position, unbase64(pair[1])));
                     }
                 }
-                "mask3" => mask3 = words[1..].iter().map(|word| unbase64(word)).collect(),
+                "mask3" => {
+                    mask3 = words[1..]
+                        .iter()
+                        .take_while(|word| **word != "proof")
+                        .map(|word| unbase64(word))
+                        .collect();
+                }
                 _ => {}
             }
         }

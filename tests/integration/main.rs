@@ -16,6 +16,7 @@ mod cli;
 mod config_file;
 mod convert;
 mod fair_cards;
+mod fair_cards_proof;
 mod fair_cards_twice;
 mod fair_dice;
 mod lost;

@@ -417,8 +417,8 @@ fn an_edited_reshuffle_or_a_card_from_outside_it_is_caught_with_its_ply() {
             .unwrap()
             .1
     };
-    // Message 2 with two positions swapped: the cards opened from it are not the ones
-    // played (or do not open at all).
+    // Message 3 with two positions swapped: its proof fails, at its ply (before the
+    // proof, only when a card opened from it was not the one played).
     let mut edited = record.clone();
     edit(&mut edited, "[%deal reshuffle 1 mask3", |text| {
         let mut words: Vec<String> = text.split_whitespace().map(str::to_owned).collect();
@@ -427,9 +427,12 @@ fn an_edited_reshuffle_or_a_card_from_outside_it_is_caught_with_its_ply() {
         words.join(" ")
     });
     let (ply, reason) = broken(&edited);
-    assert!(ply >= reshuffle_ply(&record, 3), "{ply}: {reason}");
+    assert_eq!(ply, reshuffle_ply(&record, 3), "{reason}");
     assert!(
-        reason.contains("edited key") || reason.contains("swapped card"),
+        reason.contains(
+            "message 3 of reshuffle 1: its proof of its factors over message 2 \
+             does not hold"
+        ),
         "{reason}"
     );
     // A message repeated: refused at its ply.
