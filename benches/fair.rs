@@ -8,70 +8,29 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use pbem::clock::{Stamp, parse_instant};
-use pbem::config::Player;
-use pbem::correspondence::{self, NewGame};
-use pbem::fair::{self, Chain};
-use pbem::games::{Color, Variant};
-use pbem::notation::Record;
 
-fn player(name: &str) -> Player {
-    Player {
-        name: name.to_owned(),
-        email: format!("{}@example.org", name.to_ascii_lowercase()),
-    }
-}
+#[path = "../src/fair/fixtures.rs"]
+#[allow(dead_code)]
+mod fixtures;
+
+use pbem::clock::Stamp;
+use pbem::correspondence;
+use pbem::fair::{self, Chain};
+use pbem::games::Color;
+use pbem::notation::Record;
 
 /// A Dice II game to a completed attempt with a named sacrifice, and the same game
 /// without the transcript (rolls as the completed token has them).
 fn games() -> (Record, Record) {
-    let (white, black) = (Chain::from_seed([1; 32]), Chain::from_seed([2; 32]));
-    let stamp = Stamp {
-        received: parse_instant("2026-11-22T10:00:00Z"),
-        sent: parse_instant("2026-11-23T10:00:00Z"),
-        leave_days: 0,
-    };
-    let mut record = correspondence::new_record(&NewGame {
-        variant: Variant::ChessWithWickets,
-        white: player("Alice"),
-        black: player("Bob"),
-        position: None,
-        time_control: None,
-        game_id: "g-20261122-0000000f".to_owned(),
-        started: parse_instant("2026-11-22T10:00:00Z").unwrap(),
-    })
-    .unwrap();
-    record.set_tag("Decision", "Dice II");
-    let mut plain = record.clone();
-    fair::commit(&mut record, Color::White, &white);
-    for (i, token) in ["e4", "e5", "Ke2:f3", "Ke7", "Nxf3", "Kd6", "Nxe5:w9_sa2"]
-        .iter()
-        .enumerate()
-    {
-        let who = if i % 2 == 0 { "alice" } else { "bob" };
-        correspondence::play(&mut record, &format!("{who}@example.org"), token, stamp).unwrap();
-        if i == 0 {
-            fair::commit(&mut record, Color::Black, &black);
-        }
-    }
-    fair::reveal_attempt(&mut record, Color::White, &white).unwrap();
+    let (_, black) = fixtures::chains();
+    let mut record = fixtures::game_to_attempt("Dice II", "Nxe5:w9_sa2");
     let done = fair::complete(&mut record, Color::Black, &black)
         .unwrap()
         .unwrap();
-    for (i, token) in [
-        "e4",
-        "e5",
-        "Ke2:f3",
-        "Ke7",
-        "Nxf3",
-        "Kd6",
-        done.token.as_str(),
-    ]
-    .iter()
-    .enumerate()
-    {
-        let who = if i % 2 == 0 { "alice" } else { "bob" };
-        correspondence::play(&mut plain, &format!("{who}@example.org"), token, stamp).unwrap();
+    let mut plain = fixtures::wickets_record("Dice II", None, fixtures::GAME_ID);
+    let turns = fixtures::BEFORE_ATTEMPT.iter().copied();
+    for (i, token) in turns.chain([done.token.as_str()]).enumerate() {
+        fixtures::play(&mut plain, i, token);
     }
     (record, plain)
 }
@@ -101,23 +60,8 @@ fn dice(c: &mut Criterion) {
 
 /// A new Cards II game between Alice and Bob, and the stamp of its turns.
 fn cards_game() -> (Stamp, Record) {
-    let stamp = Stamp {
-        received: parse_instant("2026-11-22T10:00:00Z"),
-        sent: parse_instant("2026-11-23T10:00:00Z"),
-        leave_days: 0,
-    };
-    let mut record = correspondence::new_record(&NewGame {
-        variant: Variant::ChessWithWickets,
-        white: player("Alice"),
-        black: player("Bob"),
-        position: None,
-        time_control: None,
-        game_id: "g-20261122-0000000f".to_owned(),
-        started: parse_instant("2026-11-22T10:00:00Z").unwrap(),
-    })
-    .unwrap();
-    record.set_tag("Decision", "Cards II");
-    (stamp, record)
+    let record = fixtures::wickets_record("Cards II", None, fixtures::GAME_ID);
+    (fixtures::stamp(), record)
 }
 
 /// The mental-poker deal of the Cards modes as the record carries it (`fair::cards`):
@@ -233,29 +177,17 @@ fn deal(c: &mut Criterion) {
 /// was reshuffled and `cards` cards were played.
 fn reshuffled_game(dealers: &[pbem::fair::deal::Dealer; 2], cards: usize) -> Record {
     use pbem::fair::cards;
-    let stamp = Stamp {
-        received: parse_instant("2026-11-22T10:00:00Z"),
-        sent: parse_instant("2026-11-23T10:00:00Z"),
-        leave_days: 0,
-    };
+    let stamp = fixtures::stamp();
     let address = |side: Color| match side {
         Color::White => "alice@example.org",
         Color::Black => "bob@example.org",
     };
     let index = |side: Color| usize::from(side == Color::Black);
-    let mut record = correspondence::new_record(&NewGame {
-        variant: Variant::ChessWithWickets,
-        white: player("Alice"),
-        black: player("Bob"),
-        position: Some(
-            "3q3k/5ppp/4R3/8/8/4r3/PPP5/K2Q4 w - - -,- e6,e3 d1,d8 cards2 0 1".to_owned(),
-        ),
-        time_control: None,
-        game_id: "g-20261122-0000001f".to_owned(),
-        started: parse_instant("2026-11-22T10:00:00Z").unwrap(),
-    })
-    .unwrap();
-    record.set_tag("Decision", "Cards II");
+    let mut record = fixtures::wickets_record(
+        "Cards II",
+        Some("3q3k/5ppp/4R3/8/8/4r3/PPP5/K2Q4 w - - -,- e6,e3 d1,d8 cards2 0 1"),
+        "g-20261122-0000001f",
+    );
     cards::advance(&mut record, Color::White, &dealers[0]).unwrap();
     let play = |record: &mut Record, side: Color, token: &str| -> bool {
         let dealer = &dealers[index(side)];

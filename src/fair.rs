@@ -757,4 +757,6 @@ pub fn complete(
 }
 
 #[cfg(test)]
+mod fixtures;
+#[cfg(test)]
 mod tests;

@@ -94,6 +94,11 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+// The name other crates use, for the few files compiled both in the crate's tests and
+// outside it (the fair-chance fixtures, which `benches/fair.rs` includes by path).
+#[cfg(test)]
+extern crate self as pbem;
+
 pub mod batch;
 pub mod clock;
 pub mod config;

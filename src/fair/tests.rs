@@ -1,61 +1,6 @@
 use super::*;
-use crate::clock::{Stamp, parse_instant};
-use crate::config::Player;
-use crate::correspondence::{self, NewGame};
-
-pub(super) fn player(name: &str) -> Player {
-    Player {
-        name: name.to_owned(),
-        email: format!("{}@example.org", name.to_ascii_lowercase()),
-    }
-}
-
-/// A new Chess with wickets record between Alice and Bob in decision mode `mode`, from
-/// the standard start or the FEN `position`.
-pub(super) fn wickets_record(mode: &str, position: Option<&str>, game_id: &str) -> Record {
-    let mut record = correspondence::new_record(&NewGame {
-        variant: Variant::ChessWithWickets,
-        white: player("Alice"),
-        black: player("Bob"),
-        position: position.map(str::to_owned),
-        time_control: None,
-        game_id: game_id.to_owned(),
-        started: parse_instant("2026-11-22T10:00:00Z").unwrap(),
-    })
-    .unwrap();
-    record.set_tag("Decision", mode);
-    record
-}
-
-pub(super) fn stamp() -> Stamp {
-    Stamp {
-        received: parse_instant("2026-11-22T10:00:00Z"),
-        sent: parse_instant("2026-11-23T10:00:00Z"),
-        leave_days: 0,
-    }
-}
-
-fn chains() -> (Chain, Chain) {
-    (Chain::from_seed([1; 32]), Chain::from_seed([2; 32]))
-}
-
-/// A Dice (or Dice II) game by the library's steps, up to White's attempt `attempt`
-/// sent without its roll and revealed.
-fn game_to_attempt(mode: &str, attempt: &str) -> Record {
-    let (white, black) = chains();
-    let mut record = wickets_record(mode, None, "g-20261122-0000000f");
-    commit(&mut record, Color::White, &white);
-    let turns = ["e4", "e5", "Ke2:f3", "Ke7", "Nxf3", "Kd6", attempt];
-    for (i, token) in turns.iter().enumerate() {
-        let who = if i % 2 == 0 { "alice" } else { "bob" };
-        correspondence::play(&mut record, &format!("{who}@example.org"), token, stamp()).unwrap();
-        if i == 0 {
-            commit(&mut record, Color::Black, &black);
-        }
-    }
-    reveal_attempt(&mut record, Color::White, &white).unwrap();
-    record
-}
+use crate::correspondence;
+pub(super) use crate::fair::fixtures::{chains, game_to_attempt, stamp, wickets_record};
 
 fn completed(mode: &str, attempt: &str) -> (Record, Completed) {
     let (_, black) = chains();
