@@ -3,4 +3,5 @@
 #![allow(dead_code)]
 
 pub mod homes;
+pub mod playouts;
 pub mod records;
