@@ -16,7 +16,7 @@ use pbem::games::{African, Cascudo, Chesica, Chess, Wickets};
 #[allow(dead_code)]
 mod playouts;
 
-use playouts::long_game;
+use playouts::{long_chesscala, long_game};
 
 fn main() {
     let sizes: Vec<usize> = std::env::var("PLIES")
@@ -30,12 +30,13 @@ fn main() {
         Path::new("/usr/bin/time").exists(),
         "needs /usr/bin/time (GNU time) for the peak memory"
     );
-    let games: [(&str, fn(usize, u64) -> String); 5] = [
+    let games: [(&str, fn(usize, u64) -> String); 6] = [
         ("chess", long_game::<Chess>),
         ("wickets", long_game::<Wickets>),
         ("chesica", long_game::<Chesica>),
         ("african", long_game::<African>),
         ("cascudo", long_game::<Cascudo>),
+        ("chesscala", long_chesscala),
     ];
     println!(
         "{:<10} {:>8} {:>10} {:>12} {:>10} {:>9} {:>8}",

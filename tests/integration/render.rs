@@ -705,12 +705,19 @@ fn the_wickets_picture_names_both_wickets() {
 }
 
 /// The page of each game's long game: its bytes, written twice (to a file and to
-/// standard output), which must be the same.
+/// standard output), which must be the same. The record must be valid to its end
+/// (`pbem validate` finds no error in it).
 fn long_game_page(folder: &std::path::Path, name: &str, text: &str) -> usize {
     let source = folder.join(format!("{name}.pgn"));
     std::fs::write(&source, text).expect("write the game");
     let page = folder.join(format!("{name}.html"));
     let (source, page_text) = (source.to_string_lossy(), page.to_string_lossy());
+    let valid = pbem(&["validate", &source]);
+    assert!(
+        valid.status.success(),
+        "{name}: the generated record is not valid: {}",
+        String::from_utf8_lossy(&valid.stdout)
+    );
     let written = pbem(&["html", &source, "-o", &page_text]);
     assert!(written.status.success(), "{name}: {written:?}");
     let bytes = std::fs::read(&page).expect("the page");
@@ -727,7 +734,7 @@ fn long_game_page(folder: &std::path::Path, name: &str, text: &str) -> usize {
 /// its picture that change, and a piece's drawing travels once.
 #[test]
 fn the_replay_page_grows_by_a_few_hundred_bytes_a_ply_in_every_game() {
-    use crate::support::playouts::long_game;
+    use crate::support::playouts::{long_chesscala, long_game};
     use pbem::games::{African, Cascudo, Chesica, Chess, Wickets};
     /// The most a ply may add to the page, over the whole page and between 1,000 and
     /// 2,000 plies (where the pieces' drawings and the squares are known).
@@ -735,12 +742,13 @@ fn the_replay_page_grows_by_a_few_hundred_bytes_a_ply_in_every_game() {
     const MORE_PER_PLY: usize = 300;
     let folder = std::env::temp_dir().join(format!("pbem-render-long-{}", std::process::id()));
     std::fs::create_dir_all(&folder).expect("temp folder");
-    let games: [(&str, fn(usize, u64) -> String); 5] = [
+    let games: [(&str, fn(usize, u64) -> String); 6] = [
         ("chess", long_game::<Chess>),
         ("wickets", long_game::<Wickets>),
         ("chesica", long_game::<Chesica>),
         ("african", long_game::<African>),
         ("cascudo", long_game::<Cascudo>),
+        ("chesscala", long_chesscala),
     ];
     let mut figures: Vec<String> = Vec::new();
     let mut pages: Vec<(usize, usize)> = Vec::new();
@@ -751,6 +759,7 @@ fn the_replay_page_grows_by_a_few_hundred_bytes_a_ply_in_every_game() {
         figures.push(format!(
             "{name}: {per_ply} bytes a ply, {more} from 1,000 to 2,000"
         ));
+        pages.push((per_ply, more));
     }
     eprintln!("{}", figures.join("\n"));
     assert!(

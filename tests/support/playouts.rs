@@ -1,36 +1,68 @@
 //! Long games of any of the six games, for the replay page's tests and its benchmark
-//! (`benches/html.rs` includes this file): a seeded random walk over the legal turns from
-//! the game's start, as `benches/archives.rs`'s playouts walk, that backs up out of a
-//! position with no legal turn (up to [`BACK`] plies) to try another turn, so that it
-//! lasts as long as asked. Chesscala is left out: its random games all end within a few
-//! dozen plies (attrition), where no backing up escapes. Past a rule's end (fivefold repetition, the
-//! seventy-five-move rule) the record plays on, as pbem replays such a record (with a
-//! warning).
+//! (`benches/html.rs` includes this file): a seeded random walk over the turns the rules
+//! and the game's history allow (Chesica's repetition ban included) from the game's start,
+//! as `benches/archives.rs`'s playouts walk, that backs up out of a position with no such
+//! turn (up to [`BACK`] plies) to try another turn, so that it lasts as long as asked.
+//! Chesscala's random games from its start all end within a few dozen plies (attrition),
+//! where no backing up escapes, so its long game starts from [`CHESSCALA_LONG`]. Past a
+//! rule's end (fivefold repetition, the seventy-five-move rule, dead material) the record
+//! plays on, as pbem replays such a record (with a warning), and its result is that end's:
+//! those rules bound every legal game of chess, Chess with wickets, African Chess and
+//! Cascudo to some thousands of plies, so a longer record can only play past its end.
 
 use std::collections::VecDeque;
 
-use pbem::games::{Color, Game};
+use pbem::games::{Chesscala, Color, Game, GameResult, Outcome};
+use pbem::replay::History;
 
 /// How far the walk may back up out of a dead end.
 pub const BACK: usize = 64;
 
+/// A Chesscala position where a game can last for ever: the four Kings and two Pawns a
+/// side. Chesscala has no repetition rule and no move-count rule; only a checkmate or
+/// twelve lost pieces end it, and here no side has twelve pieces to lose.
+pub const CHESSCALA_LONG: &str = "k1k3/1p3p/6/6/6/6/P3P1/3K1K w - - 0/0 - 1";
+
+/// Chesscala's long game, from [`CHESSCALA_LONG`].
+#[must_use]
+pub fn long_chesscala(plies: usize, seed: u64) -> String {
+    long_game_from::<Chesscala>(Some(CHESSCALA_LONG), plies, seed)
+}
+
 /// The game file of a game of `G` from its start, `plies` plies long, chosen by `seed`.
 #[must_use]
 pub fn long_game<G: Game>(plies: usize, seed: u64) -> String {
-    let mut text = format!(
-        "[Event \"a long game\"]\n[Variant \"{}\"]\n[Result \"*\"]\n\n",
+    long_game_from::<G>(None, plies, seed)
+}
+
+/// The game file of a game of `G` from the position string `from` (its start if none),
+/// `plies` plies long, chosen by `seed`.
+#[must_use]
+pub fn long_game_from<G: Game>(from: Option<&str>, plies: usize, seed: u64) -> String {
+    let mut head = format!(
+        "[Event \"a long game\"]\n[Variant \"{}\"]\n",
         G::VARIANT.name()
     );
+    let start = match from {
+        Some(fen) => {
+            head.push_str(&format!("[FEN \"{fen}\"]\n"));
+            G::from_position_string(fen).expect("a valid position string")
+        }
+        None => G::start(),
+    };
+    let mut text = String::new();
     let mut state = seed;
+    let mut history = History::starting_at(&start);
     // The last positions reached, each with its turns in the order they are tried and
     // how many were tried, and the tokens of the turns between them.
-    let mut window = VecDeque::from([Tried::new(G::start(), &mut state)]);
+    let mut window = VecDeque::from([Tried::new(start, &history, None, &mut state)]);
     let mut tokens = VecDeque::new();
     let (mut played, mut line) = (0, 0);
     while played < plies {
         let top = window.back_mut().expect("a position");
         let Some(turn) = top.turns.get(top.tried).cloned() else {
-            window.pop_back();
+            let left = window.pop_back().expect("a position");
+            history.leave_key(left.position.repetition_key());
             tokens.pop_back();
             played -= 1;
             assert!(
@@ -49,7 +81,9 @@ pub fn long_game<G: Game>(plies: usize, seed: u64) -> String {
         tokens.push_back(format!("{number}{} ", position.write_turn(&turn)));
         let mut after = position.clone();
         after.play(&turn);
-        window.push_back(Tried::new(after, &mut state));
+        history.enter(&after);
+        let ended = top.ended;
+        window.push_back(Tried::new(after, &history, ended, &mut state));
         played += 1;
         if window.len() > BACK {
             window.pop_front();
@@ -59,22 +93,28 @@ pub fn long_game<G: Game>(plies: usize, seed: u64) -> String {
     for token in tokens {
         write_token(&mut text, &mut line, token);
     }
-    text.push_str("*\n");
-    text
+    // The result of the rules' end the line reached, if any (the record plays on past it).
+    let result = window
+        .back()
+        .and_then(|last| last.ended)
+        .map_or(GameResult::Unknown, Outcome::result);
+    format!("{head}[Result \"{result}\"]\n\n{text}{result}\n")
 }
 
-/// A position of the walk, its legal turns from a random one on, and how many of them
-/// were tried.
+/// A position of the walk, the turns its rules and history allow from a random one on,
+/// how many of them were tried, and the first end of the game on the line to it.
 struct Tried<G: Game> {
     position: G,
+    ended: Option<Outcome>,
     turns: Vec<G::Turn>,
     tried: usize,
 }
 
 impl<G: Game> Tried<G> {
-    fn new(position: G, state: &mut u64) -> Tried<G> {
+    fn new(position: G, history: &History<G>, ended: Option<Outcome>, state: &mut u64) -> Tried<G> {
+        let ended = ended.or_else(|| history.outcome(&position));
         let mut turns = Vec::new();
-        position.legal_turns(&mut turns);
+        position.legal_turns_except(history.forbidden(), &mut turns);
         // The linear congruential generator of benches/archives.rs's playouts.
         *state = state
             .wrapping_mul(6_364_136_223_846_793_005)
@@ -85,6 +125,7 @@ impl<G: Game> Tried<G> {
         }
         Tried {
             position,
+            ended,
             turns,
             tried: 0,
         }
