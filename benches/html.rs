@@ -10,13 +10,11 @@
 use std::path::Path;
 use std::process::Command;
 
-use pbem::games::{African, Cascudo, Chesica, Chess, Wickets};
-
 #[path = "../tests/support/playouts.rs"]
 #[allow(dead_code)]
 mod playouts;
 
-use playouts::{long_chesscala, long_game};
+use playouts::LONG_GAMES;
 
 fn main() {
     let sizes: Vec<usize> = std::env::var("PLIES")
@@ -30,19 +28,11 @@ fn main() {
         Path::new("/usr/bin/time").exists(),
         "needs /usr/bin/time (GNU time) for the peak memory"
     );
-    let games: [(&str, fn(usize, u64) -> String); 6] = [
-        ("chess", long_game::<Chess>),
-        ("wickets", long_game::<Wickets>),
-        ("chesica", long_game::<Chesica>),
-        ("african", long_game::<African>),
-        ("cascudo", long_game::<Cascudo>),
-        ("chesscala", long_chesscala),
-    ];
     println!(
         "{:<10} {:>8} {:>10} {:>12} {:>10} {:>9} {:>8}",
         "game", "plies", "game KB", "page bytes", "bytes/ply", "peak MB", "wall s"
     );
-    for (name, long_game) in games {
+    for (name, long_game) in LONG_GAMES {
         for &plies in &sizes {
             let source = folder.join(format!("{name}-{plies}.pgn"));
             if !source.exists() {

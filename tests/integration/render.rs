@@ -734,25 +734,16 @@ fn long_game_page(folder: &std::path::Path, name: &str, text: &str) -> usize {
 /// its picture that change, and a piece's drawing travels once.
 #[test]
 fn the_replay_page_grows_by_a_few_hundred_bytes_a_ply_in_every_game() {
-    use crate::support::playouts::{long_chesscala, long_game};
-    use pbem::games::{African, Cascudo, Chesica, Chess, Wickets};
+    use crate::support::playouts::LONG_GAMES;
     /// The most a ply may add to the page, over the whole page and between 1,000 and
     /// 2,000 plies (where the pieces' drawings and the squares are known).
     const PAGE_PER_PLY: usize = 400;
     const MORE_PER_PLY: usize = 300;
     let folder = std::env::temp_dir().join(format!("pbem-render-long-{}", std::process::id()));
     std::fs::create_dir_all(&folder).expect("temp folder");
-    let games: [(&str, fn(usize, u64) -> String); 6] = [
-        ("chess", long_game::<Chess>),
-        ("wickets", long_game::<Wickets>),
-        ("chesica", long_game::<Chesica>),
-        ("african", long_game::<African>),
-        ("cascudo", long_game::<Cascudo>),
-        ("chesscala", long_chesscala),
-    ];
     let mut figures: Vec<String> = Vec::new();
     let mut pages: Vec<(usize, usize)> = Vec::new();
-    for (name, long_game) in games {
+    for (name, long_game) in LONG_GAMES {
         let shorter = long_game_page(&folder, name, &long_game(1_000, 7));
         let longer = long_game_page(&folder, name, &long_game(2_000, 7));
         let (per_ply, more) = (longer / 2_000, (longer - shorter) / 1_000);

@@ -507,16 +507,7 @@ fn markup_in_comments_and_tags_stays_text() {
             game.push_str(&format!(" {token} {{{markup}}}"));
         }
         game.push_str(" *\n");
-        let source = dir.join(format!("markup-{number}.pgn"));
-        std::fs::write(&source, &game).expect("write the game");
-        let page = dir.join(format!("markup-{number}.html"));
-        let status = Command::new(env!("CARGO_BIN_EXE_pbem"))
-            .args(["html", "--title", markup, "-o"])
-            .arg(&page)
-            .arg(&source)
-            .status()
-            .expect("run pbem html");
-        assert!(status.success(), "{markup}: pbem html failed");
+        let (_, page) = write_page(&dir, &format!("markup-{number}"), markup, &game);
 
         session.go(&format!("file://{}", page.display()));
         let state =
@@ -553,6 +544,27 @@ fn markup_in_comments_and_tags_stays_text() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Writes `game` to `STEM.pgn` in `dir` and its page, titled `title`, to `STEM.html`
+/// with `pbem html`; returns both files.
+fn write_page(
+    dir: &std::path::Path,
+    stem: &str,
+    title: &str,
+    game: &str,
+) -> (std::path::PathBuf, std::path::PathBuf) {
+    let source = dir.join(format!("{stem}.pgn"));
+    std::fs::write(&source, game).expect("write the game");
+    let page = dir.join(format!("{stem}.html"));
+    let status = Command::new(env!("CARGO_BIN_EXE_pbem"))
+        .args(["html", "--title", title, "-o"])
+        .arg(&page)
+        .arg(&source)
+        .status()
+        .expect("run pbem html");
+    assert!(status.success(), "{title}: pbem html failed");
+    (source, page)
+}
+
 /// The plies of each long game that the page is taken to, in this order: forward one
 /// by one, far forward, back across the page's saved copies (every 64th ply), and to
 /// the end.
@@ -563,20 +575,11 @@ const LONG_PLIES: &[u64] = &[0, 1, 2, 1_000, 1_999, 999, 64, 63, 1_500, 3, 2_000
 /// is the very picture `pbem show --format svg --ply N` draws (compared as the browser
 /// reads both).
 fn long_games_show_the_boards_pbem_show_draws() {
-    use crate::support::playouts::{long_chesscala, long_game};
-    use pbem::games::{African, Cascudo, Chesica, Chess, Wickets};
+    use crate::support::playouts::LONG_GAMES;
     let dir = std::env::temp_dir().join(format!("pbem-browser-long-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a temporary folder");
     let driver = Driver::start();
     let session = Session::open(&driver);
-    let games: [(&str, fn(usize, u64) -> String); 6] = [
-        ("chess", long_game::<Chess>),
-        ("wickets", long_game::<Wickets>),
-        ("chesica", long_game::<Chesica>),
-        ("african", long_game::<African>),
-        ("cascudo", long_game::<Cascudo>),
-        ("chesscala", long_chesscala),
-    ];
     let compare = "var board = document.querySelector('section.game .board').innerHTML;\
          var shown = document.createElement('div'); shown.innerHTML = arguments[0];\
          var expected = shown.innerHTML; var at = 0;\
@@ -584,17 +587,8 @@ fn long_games_show_the_boards_pbem_show_draws() {
          return { ply: Number(document.querySelector('section.game').getAttribute('data-ply')),\
            same: board === expected, board: board.slice(Math.max(0, at - 80), at + 80),\
            expected: expected.slice(Math.max(0, at - 80), at + 80) };";
-    for (name, long_game) in games {
-        let source = dir.join(format!("{name}.pgn"));
-        std::fs::write(&source, long_game(2_000, 7)).expect("write the game");
-        let page = dir.join(format!("{name}.html"));
-        let status = Command::new(env!("CARGO_BIN_EXE_pbem"))
-            .args(["html", "--title", name, "-o"])
-            .arg(&page)
-            .arg(&source)
-            .status()
-            .expect("run pbem html");
-        assert!(status.success(), "{name}: pbem html failed");
+    for (name, long_game) in LONG_GAMES {
+        let (source, page) = write_page(&dir, name, name, &long_game(2_000, 7));
         session.go(&format!("file://{}", page.display()));
         let start = session.state_when(|state| state.title == name && !state.current.is_empty());
         // Every walk keeps to the turns the history allows: the page holds every ply.

@@ -12,7 +12,9 @@
 
 use std::collections::VecDeque;
 
-use pbem::games::{Chesscala, Color, Game, GameResult, Outcome};
+use pbem::games::{
+    African, Cascudo, Chesica, Chess, Chesscala, Color, Game, GameResult, Outcome, Wickets,
+};
 use pbem::replay::History;
 
 /// How far the walk may back up out of a dead end.
@@ -22,6 +24,20 @@ pub const BACK: usize = 64;
 /// side. Chesscala has no repetition rule and no move-count rule; only a checkmate or
 /// twelve lost pieces end it, and here no side has twelve pieces to lose.
 pub const CHESSCALA_LONG: &str = "k1k3/1p3p/6/6/6/6/P3P1/3K1K w - - 0/0 - 1";
+
+/// A maker of long games: the game file of `plies` plies chosen by a seed.
+pub type LongGame = fn(usize, u64) -> String;
+
+/// Each game's name (as the files of the tests and the benchmark are named) and its
+/// long games.
+pub const LONG_GAMES: [(&str, LongGame); 6] = [
+    ("chess", long_game::<Chess>),
+    ("wickets", long_game::<Wickets>),
+    ("chesica", long_game::<Chesica>),
+    ("african", long_game::<African>),
+    ("cascudo", long_game::<Cascudo>),
+    ("chesscala", long_chesscala),
+];
 
 /// Chesscala's long game, from [`CHESSCALA_LONG`].
 #[must_use]
