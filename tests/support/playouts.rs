@@ -13,7 +13,8 @@
 use std::collections::VecDeque;
 
 use pbem::games::{
-    African, Cascudo, Chesica, Chess, Chesscala, Color, Game, GameResult, Outcome, Wickets,
+    African, Cascudo, Chesica, Chess, Chesscala, Color, Game, GameResult, Outcome, RepetitionRule,
+    Wickets,
 };
 use pbem::replay::History;
 
@@ -117,7 +118,8 @@ pub fn long_game_from<G: Game>(from: Option<&str>, plies: usize, seed: u64) -> S
     format!("{head}[Result \"{result}\"]\n\n{text}{result}\n")
 }
 
-/// A position of the walk, the turns its rules and history allow from a random one on,
+/// A position of the walk, the turns its rules and history allow from a random one on
+/// (under a repetition ban, those that take nothing first),
 /// how many of them were tried, and the first end of the game on the line to it.
 struct Tried<G: Game> {
     position: G,
@@ -138,6 +140,12 @@ impl<G: Game> Tried<G> {
         if !turns.is_empty() {
             let first = (*state >> 33) as usize % turns.len();
             turns.rotate_left(first);
+        }
+        // Under a repetition ban, turns that take nothing first: the material, and with it
+        // the positions the walk can reach, lasts (in Chesica a walk down to a few pieces
+        // runs out of positions that may still occur, past any backing up).
+        if matches!(G::REPETITION, RepetitionRule::IllegalAt(_)) {
+            turns.sort_by_key(|turn| position.write_turn(turn).contains('x'));
         }
         Tried {
             position,
