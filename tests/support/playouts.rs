@@ -119,7 +119,7 @@ pub fn long_game_from<G: Game>(from: Option<&str>, plies: usize, seed: u64) -> S
 }
 
 /// A position of the walk, the turns its rules and history allow from a random one on
-/// (under a repetition ban, those that take nothing first),
+/// (under a repetition ban, those to positions not seen yet first),
 /// how many of them were tried, and the first end of the game on the line to it.
 struct Tried<G: Game> {
     position: G,
@@ -141,11 +141,15 @@ impl<G: Game> Tried<G> {
             let first = (*state >> 33) as usize % turns.len();
             turns.rotate_left(first);
         }
-        // Under a repetition ban, turns that take nothing first: the material, and with it
-        // the positions the walk can reach, lasts (in Chesica a walk down to a few pieces
-        // runs out of positions that may still occur, past any backing up).
+        // Under a repetition ban, turns to positions not seen yet first: a walk that
+        // repeats uses up the positions that may still occur (in Chesica it runs into
+        // positions whose every turn is forbidden, past any backing up).
         if matches!(G::REPETITION, RepetitionRule::IllegalAt(_)) {
-            turns.sort_by_key(|turn| position.write_turn(turn).contains('x'));
+            turns.sort_by_cached_key(|turn| {
+                let mut after = position.clone();
+                after.play(turn);
+                history.occurrences(&after) > 0
+            });
         }
         Tried {
             position,
