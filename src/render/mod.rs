@@ -37,11 +37,20 @@
 //! (`checked`). `svg`, `marks` and `final_svg` (a record's last position with its last
 //! turn) are the entry points; `png` rasterises with resvg (default features off: no
 //! text, no system fonts, no raster images) at `PNG_SIZE` (560) on the longer side.
-//! `html` builds the replay page: per game the SVG of every ply, comments and states as
-//! JSON in the page, one small inline script (buttons, arrow keys, Home, End, a click on a
-//! move; one picture in the DOM at a time, so ids never repeat). The JSON has no `</`, `<!`
-//! nor `<script` in any case (written `<\/` and `\u003c`), so no comment or tag can end or
-//! turn the data's script element.
+//! `html` writes the replay page as it replays, one ply at a time (`write_head`,
+//! `write_game`, `write_tail`; the command streams it through `store::write_atomically_with`),
+//! with two pictures in memory at a time, so that the page and pbem's memory grow by a few
+//! hundred bytes a ply (issue 32: 5.4 GB for a game of 100,000 plies before). Each ply's
+//! picture is the SVG `show` draws, cut into parts (the open tag, the title, each top-level
+//! element and each child of a top-level group); a ply carries its move, comments, status
+//! and the splices (Myers's difference) that turn the last ply's parts into its own, and a
+//! part's text travels once, in a dictionary the page builds as it reads, where a piece's
+//! drawing (a `translate(..) scale(..)` group with no group inside) is an entry of its own.
+//! One small inline script builds the move list, puts the parts back together into the very
+//! SVG text (keeping a copy every 64th ply to step back), and steps (buttons, arrow keys,
+//! Home, End, a click on a move; one picture in the DOM at a time, so ids never repeat). The
+//! JSON has no `</`, `<!` nor `<script` in any case (written `<\/` and `\u003c`), so no
+//! comment or tag can end or turn the data's script element.
 //!
 //! Invariants: a game's position is read only through its public accessors and
 //! `snapshot`; nothing here does I/O; the same position and last turn give the same bytes.
@@ -52,7 +61,14 @@
 //! `PBEM_BLESS=1 cargo test --test integration render::` rewrites them), and checks the
 //! picture mail's MIME structure; `tests/outside/browser.rs` drives headless Chromium
 //! through chromedriver (`Need::Chromium`) over each example's replay page, and over pages
-//! whose comments, tags and title hold `<!--<script>`, `</script>` and the like.
+//! whose comments, tags and title hold `<!--<script>`, `</script>` and the like, and over
+//! long random games of every game (`tests/support/playouts.rs`, 2,000 plies: a random walk
+//! over the turns the rules and the history allow, Chesica's repetition ban included;
+//! Chesscala's from a position of Kings and Pawns, since its games from the start all end
+//! within dozens of plies), whose board at a ply must be the very SVG `pbem show --ply N`
+//! writes; `render::the_replay_page_grows_by_...` validates each long game with `pbem
+//! validate` and bounds its page bytes a ply, and `benches/html.rs` measures page bytes and
+//! peak memory.
 
 mod african;
 mod cascudo;

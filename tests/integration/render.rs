@@ -565,10 +565,10 @@ fn html_replays_every_game_of_the_files_in_one_page() {
     assert_eq!(page.matches("<section class=\"game\"").count(), 4);
     assert!(!page.contains("<script src"));
     assert!(!page.contains("https://") && !page.contains("<link"));
-    // One picture per ply and the start, for the Cascudo game.
+    // Each game's data, with the picture's open tag once (the plies give only changes).
+    assert_eq!(page.matches("class=\"frames\"").count(), 4);
     let cascudo = page.split("<section").nth(4).expect("the fourth game");
-    let plies = cascudo.matches("class=\"ply\"").count();
-    assert_eq!(cascudo.matches("<svg ").count(), plies);
+    assert_eq!(cascudo.matches("<svg ").count(), 1);
 }
 
 #[test]
@@ -702,4 +702,63 @@ fn the_wickets_picture_names_both_wickets() {
             "{wicket}: {bounds:?}"
         );
     }
+}
+
+/// The page of each game's long game: its bytes, written twice (to a file and to
+/// standard output), which must be the same. The record must be valid to its end
+/// (`pbem validate` finds no error in it).
+fn long_game_page(folder: &std::path::Path, name: &str, text: &str) -> usize {
+    let source = folder.join(format!("{name}.pgn"));
+    std::fs::write(&source, text).expect("write the game");
+    let page = folder.join(format!("{name}.html"));
+    let (source, page_text) = (source.to_string_lossy(), page.to_string_lossy());
+    let valid = pbem(&["validate", &source]);
+    assert!(
+        valid.status.success(),
+        "{name}: the generated record is not valid: {}",
+        String::from_utf8_lossy(&valid.stdout)
+    );
+    let written = pbem(&["html", &source, "-o", &page_text]);
+    assert!(written.status.success(), "{name}: {written:?}");
+    let bytes = std::fs::read(&page).expect("the page");
+    let again = pbem(&["html", &source]);
+    assert!(
+        again.stdout == bytes,
+        "{name}: the page is not the same bytes twice"
+    );
+    bytes.len()
+}
+
+/// The replay page of a long game in every game grows by at most a few hundred bytes a
+/// ply (a whole picture a ply before, 10 to 100 KB): each ply carries only the parts of
+/// its picture that change, and a piece's drawing travels once.
+#[test]
+fn the_replay_page_grows_by_a_few_hundred_bytes_a_ply_in_every_game() {
+    use crate::support::playouts::LONG_GAMES;
+    /// The most a ply may add to the page, over the whole page and between 1,000 and
+    /// 2,000 plies (where the pieces' drawings and the squares are known).
+    const PAGE_PER_PLY: usize = 400;
+    const MORE_PER_PLY: usize = 300;
+    let folder = std::env::temp_dir().join(format!("pbem-render-long-{}", std::process::id()));
+    std::fs::create_dir_all(&folder).expect("temp folder");
+    let mut figures: Vec<String> = Vec::new();
+    let mut pages: Vec<(usize, usize)> = Vec::new();
+    for (name, long_game) in LONG_GAMES {
+        let shorter = long_game_page(&folder, name, &long_game(1_000, 7));
+        let longer = long_game_page(&folder, name, &long_game(2_000, 7));
+        let (per_ply, more) = (longer / 2_000, (longer - shorter) / 1_000);
+        figures.push(format!(
+            "{name}: {per_ply} bytes a ply, {more} from 1,000 to 2,000"
+        ));
+        pages.push((per_ply, more));
+    }
+    eprintln!("{}", figures.join("\n"));
+    assert!(
+        pages
+            .iter()
+            .all(|&(per_ply, more)| per_ply <= PAGE_PER_PLY && more <= MORE_PER_PLY),
+        "a page grows by more than {PAGE_PER_PLY} bytes a ply, or {MORE_PER_PLY} past 1,000 plies:\n{}",
+        figures.join("\n")
+    );
+    let _ = std::fs::remove_dir_all(&folder);
 }

@@ -23,7 +23,8 @@ use crate::{Need, Test};
 pub fn tests() -> Vec<Test> {
     crate::tests![&[Need::Chromium];
         replay_pages_step_through_every_game,
-        markup_in_comments_and_tags_stays_text]
+        markup_in_comments_and_tags_stays_text,
+        long_games_show_the_boards_pbem_show_draws]
 }
 
 /// The browser binary.
@@ -506,16 +507,7 @@ fn markup_in_comments_and_tags_stays_text() {
             game.push_str(&format!(" {token} {{{markup}}}"));
         }
         game.push_str(" *\n");
-        let source = dir.join(format!("markup-{number}.pgn"));
-        std::fs::write(&source, &game).expect("write the game");
-        let page = dir.join(format!("markup-{number}.html"));
-        let status = Command::new(env!("CARGO_BIN_EXE_pbem"))
-            .args(["html", "--title", markup, "-o"])
-            .arg(&page)
-            .arg(&source)
-            .status()
-            .expect("run pbem html");
-        assert!(status.success(), "{markup}: pbem html failed");
+        let (_, page) = write_page(&dir, &format!("markup-{number}"), markup, &game);
 
         session.go(&format!("file://{}", page.display()));
         let state =
@@ -548,6 +540,102 @@ fn markup_in_comments_and_tags_stays_text() {
         }
         let errors = session.console_errors();
         assert!(errors.is_empty(), "{markup}: console errors {errors:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Writes `game` to `STEM.pgn` in `dir` and its page, titled `title`, to `STEM.html`
+/// with `pbem html`; returns both files.
+fn write_page(
+    dir: &std::path::Path,
+    stem: &str,
+    title: &str,
+    game: &str,
+) -> (std::path::PathBuf, std::path::PathBuf) {
+    let source = dir.join(format!("{stem}.pgn"));
+    std::fs::write(&source, game).expect("write the game");
+    let page = dir.join(format!("{stem}.html"));
+    let status = Command::new(env!("CARGO_BIN_EXE_pbem"))
+        .args(["html", "--title", title, "-o"])
+        .arg(&page)
+        .arg(&source)
+        .status()
+        .expect("run pbem html");
+    assert!(status.success(), "{title}: pbem html failed");
+    (source, page)
+}
+
+/// The plies of each long game that the page is taken to, in this order: forward one
+/// by one, far forward, back across the page's saved copies (every 64th ply), and to
+/// the end.
+const LONG_PLIES: &[u64] = &[0, 1, 2, 1_000, 1_999, 999, 64, 63, 1_500, 3, 2_000];
+
+/// A long game (2,000 plies) of each game: the page opens, and at each ply of
+/// [`LONG_PLIES`], reached by a click on the move and then by Right and Left, the board
+/// is the very picture `pbem show --format svg --ply N` draws (compared as the browser
+/// reads both).
+fn long_games_show_the_boards_pbem_show_draws() {
+    use crate::support::playouts::LONG_GAMES;
+    let dir = std::env::temp_dir().join(format!("pbem-browser-long-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let driver = Driver::start();
+    let session = Session::open(&driver);
+    let compare = "var board = document.querySelector('section.game .board').innerHTML;\
+         var shown = document.createElement('div'); shown.innerHTML = arguments[0];\
+         var expected = shown.innerHTML; var at = 0;\
+         while (at < board.length && board[at] === expected[at]) { at += 1; }\
+         return { ply: Number(document.querySelector('section.game').getAttribute('data-ply')),\
+           same: board === expected, board: board.slice(Math.max(0, at - 80), at + 80),\
+           expected: expected.slice(Math.max(0, at - 80), at + 80) };";
+    for (name, long_game) in LONG_GAMES {
+        let (source, page) = write_page(&dir, name, name, &long_game(2_000, 7));
+        session.go(&format!("file://{}", page.display()));
+        let start = session.state_when(|state| state.title == name && !state.current.is_empty());
+        // Every walk keeps to the turns the history allows: the page holds every ply.
+        let last = start.plies - 1;
+        assert_eq!(last, 2_000, "{name}: not every ply is on the page");
+        let check = |ply: u64, how: &str| {
+            let output = Command::new(env!("CARGO_BIN_EXE_pbem"))
+                .args(["show", "--format", "svg", "--ply", &ply.to_string()])
+                .arg(&source)
+                .output()
+                .expect("run pbem show");
+            assert!(output.status.success(), "{name}: pbem show --ply {ply}");
+            let svg = String::from_utf8(output.stdout).expect("utf-8");
+            let deadline = Instant::now() + Duration::from_secs(10);
+            let state = loop {
+                let state = session.driver.call(
+                    "POST",
+                    &session.path("execute/sync"),
+                    Some(&json!({"script": compare, "args": [svg]})),
+                );
+                if state["ply"] == json!(ply) || Instant::now() > deadline {
+                    break state;
+                }
+                std::thread::sleep(Duration::from_millis(50));
+            };
+            assert_eq!(state["ply"], json!(ply), "{name}: {how}");
+            assert!(
+                state["same"] == json!(true),
+                "{name}, ply {ply} ({how}): the page shows\n{}\nwhere pbem show draws\n{}",
+                state["board"],
+                state["expected"]
+            );
+        };
+        for ply in LONG_PLIES.iter().map(|&ply| ply.min(last)) {
+            session.script(&format!(
+                "document.querySelector('section.game .ply[data-ply=\"{ply}\"]').click();"
+            ));
+            check(ply, "a click on the move");
+            if ply < last {
+                session.press(ARROW_RIGHT);
+                check(ply + 1, "Right");
+                session.press(ARROW_LEFT);
+                check(ply, "Left");
+            }
+        }
+        let errors = session.console_errors();
+        assert!(errors.is_empty(), "{name}: console errors {errors:?}");
     }
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -4,4 +4,5 @@
 
 pub mod homes;
 pub mod mail;
+pub mod playouts;
 pub mod records;
