@@ -480,16 +480,7 @@ fn legal_turns_in<G: Game>(record: &Record) -> Result<Vec<String>, PlayError> {
     if position.awaiting().is_some() {
         return Ok(position.awaited_parts());
     }
-    let history = History::of_line(&start, &replayed.turns);
-    let forbidden = history.forbidden();
-    let mut turns = Vec::new();
-    position.legal_turns_except(forbidden, &mut turns);
-    let mut tokens: Vec<String> = turns
-        .iter()
-        .map(|turn| position.write_turn_except(turn, forbidden))
-        .collect();
-    tokens.sort();
-    Ok(tokens)
+    Ok(History::of_line(&start, &replayed.turns).legal_tokens(&position))
 }
 
 /// Completes the last turn with the part the awaited side (`you`) adds (a card in reply,

@@ -615,12 +615,19 @@ pub fn has_committed(record: &Record, side: Color) -> bool {
 }
 
 fn push_command(record: &mut Record, side: Color, text: &str) {
+    push_side_command(record, side, COMMAND, text);
+}
+
+/// Writes `side`'s `[%command text]` in a comment of its own after the last turn (before
+/// the first when there is none), the side named first: the dice's and the deal's
+/// transcript commands.
+fn push_side_command(record: &mut Record, side: Color, command: &str, text: &str) {
     let target = match record.moves.turns.last_mut() {
         Some(turn) => &mut turn.comments,
         None => &mut record.moves.comments,
     };
     target.push(Comment {
-        text: format!("{} [%{COMMAND} {text}]", side.name().to_ascii_lowercase()).into(),
+        text: format!("{} [%{command} {text}]", side.name().to_ascii_lowercase()).into(),
         span: Span::default(),
     });
 }

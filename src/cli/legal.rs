@@ -126,14 +126,7 @@ fn list<G: Game>(
         eprintln!("pbem: the game is over ({outcome}): there is no turn to list");
         return Ok(Status::Invalid);
     }
-    let forbidden = history.forbidden();
-    let mut turns = Vec::new();
-    position.legal_turns_except(forbidden, &mut turns);
-    let mut tokens: Vec<String> = turns
-        .iter()
-        .map(|turn| position.write_turn_except(turn, forbidden))
-        .collect();
-    tokens.sort();
+    let mut tokens = history.legal_tokens(position);
     if written == Written::AsTyped {
         tokens = crate::fair::typed_turns(&tokens);
     }

@@ -29,7 +29,7 @@ use super::factors;
 use super::{Fairness, Value};
 use crate::games::wickets::{Card, Decision, Wickets};
 use crate::games::{Color, Game};
-use crate::notation::{Comment, Record, Span};
+use crate::notation::Record;
 use crate::replay;
 
 /// The comment command of the deal.
@@ -836,14 +836,7 @@ pub fn has_deal(record: &Record) -> bool {
 }
 
 fn push(record: &mut Record, side: Color, text: &str) {
-    let target = match record.moves.turns.last_mut() {
-        Some(turn) => &mut turn.comments,
-        None => &mut record.moves.comments,
-    };
-    target.push(Comment {
-        text: format!("{} [%{COMMAND} {text}]", side.name().to_ascii_lowercase()).into(),
-        span: Span::default(),
-    });
+    super::push_side_command(record, side, COMMAND, text);
 }
 
 /// ` proof E S0 ...`: the proof written after message 3's elements.

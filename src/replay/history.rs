@@ -226,6 +226,21 @@ impl<G: Game> History<G> {
         history
     }
 
+    /// The turns this history allows in `position` (the one it ends at), written
+    /// canonically among them, in sorted order: what `pbem legal` lists.
+    #[must_use]
+    pub fn legal_tokens(&self, position: &G) -> Vec<String> {
+        let forbidden = self.forbidden();
+        let mut turns = Vec::new();
+        position.legal_turns_except(forbidden, &mut turns);
+        let mut tokens: Vec<String> = turns
+            .iter()
+            .map(|turn| position.write_turn_except(turn, forbidden))
+            .collect();
+        tokens.sort();
+        tokens
+    }
+
     /// Counts one more occurrence of `position`; returns how many there are now.
     pub fn enter(&mut self, position: &G) -> u32 {
         self.enter_key(position.repetition_key())
