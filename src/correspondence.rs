@@ -708,7 +708,8 @@ fn overdue_opponent(
         return Ok(());
     }
     Err(PlayError::Event(format!(
-        "{to_act} is not over its time: {} left under {control}",
+        "{to_act} is not over its time: {} left under {control}; claim again once \
+         `pbem status` shows it OVERDUE",
         time.left
             .map_or_else(|| "time".to_owned(), crate::clock::describe)
     )))
