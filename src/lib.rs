@@ -104,6 +104,7 @@ pub mod clock;
 pub mod config;
 pub mod convert;
 pub mod correspondence;
+pub mod desk;
 pub mod fair;
 pub mod games;
 pub mod mail;

@@ -455,7 +455,7 @@ pub fn execute(
     config: Option<&Path>,
     out: &mut dyn Write,
 ) -> Result<Status, CliError> {
-    let home = || home::Home::open(config);
+    let home = || home::open(config);
     match command {
         Command::New(args) => play::new(&args, &home()?, out),
         Command::Move(args) => play::make_move(&args, &home()?, out),
@@ -515,27 +515,7 @@ fn position_from<G: crate::games::Game>(fen: Option<&str>) -> Result<G, CliError
 /// What `--fen` takes for the game's standard start, in every game.
 const START: &str = "start";
 
-/// Text from a game file made safe to print on a terminal: control characters (an escape
-/// sequence in a tag or a comment would reach the player's terminal) and the bidirectional
-/// overrides are written as `\u{..}`; line breaks and tabs stay.
-pub(crate) fn escape_controls(text: &str) -> std::borrow::Cow<'_, str> {
-    let unsafe_char = |c: char| {
-        (c.is_control() && c != '\n' && c != '\t')
-            || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
-    };
-    if !text.chars().any(unsafe_char) {
-        return std::borrow::Cow::Borrowed(text);
-    }
-    let mut out = String::with_capacity(text.len() + 8);
-    for c in text.chars() {
-        if unsafe_char(c) {
-            out.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
-        } else {
-            out.push(c);
-        }
-    }
-    std::borrow::Cow::Owned(out)
-}
+pub(crate) use crate::desk::escape_controls;
 
 /// A file argument: a path, or `-` for standard input.
 fn display_path(path: &Path) -> String {
