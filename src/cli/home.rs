@@ -43,10 +43,7 @@ pub fn now() -> Result<DateTime<Utc>, CliError> {
 
 impl From<StoreError> for CliError {
     fn from(error: StoreError) -> CliError {
-        match error {
-            StoreError::Io { path, source } => CliError::Io { path, source },
-            other => CliError::Usage(other.to_string()),
-        }
+        CliError::from(DeskError::from(error))
     }
 }
 
