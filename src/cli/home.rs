@@ -52,7 +52,7 @@ impl From<DeskError> for CliError {
         match error {
             DeskError::Cannot(text) => CliError::Usage(text),
             DeskError::Io { path, source } => CliError::Io { path, source },
-            DeskError::Turn { id, finding } => super::play::refused_turn(&id, &finding),
+            DeskError::Turn { id, finding } => super::diagnostic::refused_turn(&id, &finding),
         }
     }
 }

@@ -12,8 +12,6 @@ use crate::correspondence::Event;
 use crate::desk;
 use crate::desk::play::{GameSetup, TurnOptions};
 use crate::games::{Game, Variant};
-use crate::notation::Span;
-use crate::replay::Finding;
 
 pub(super) use crate::desk::play::{hand_line, own_hand};
 
@@ -196,23 +194,13 @@ fn players(args: &NewArgs, home: &Home) -> Result<(Player, Player), CliError> {
     }
 }
 
-/// `--opponent`'s value: `Name <address>`, or the address alone (the name is then the
-/// address's local part).
+/// `--opponent`'s value: `Name <address>`, or the address alone.
 fn parse_opponent(text: &str) -> Result<Player, CliError> {
-    let mailbox: lettre::message::Mailbox = text.trim().parse().map_err(|_| {
+    desk::play::player_from(text).ok_or_else(|| {
         CliError::Usage(format!(
             "--opponent \"{text}\" is not a name and a mail address: write it as \"Bob <bob@example.org>\" (or bob@example.org)"
         ))
-    })?;
-    let email = mailbox.email.to_string();
-    let name = mailbox
-        .name
-        .as_deref()
-        .map(str::trim)
-        .filter(|name| !name.is_empty())
-        .unwrap_or_else(|| email.split('@').next().unwrap_or_default())
-        .to_owned();
-    Ok(Player { name, email })
+    })
 }
 
 /// What `pbem fair` does.
@@ -297,27 +285,6 @@ pub fn make_move(args: &MoveArgs, home: &Home, out: &mut dyn Write) -> Result<St
     }
     writeln!(out, "send it with: pbem send {id}")?;
     Ok(Status::Ok)
-}
-
-/// The diagnostic for a turn `pbem move` refused ([`crate::desk::DeskError::Turn`]): the
-/// reason, the turn typed with a caret, the closest legal turn and the legal turns, and
-/// the command that plays the closest.
-pub(super) fn refused_turn(id: &str, finding: &Finding) -> CliError {
-    let token = finding.token.as_deref().unwrap_or_default();
-    let source = diagnostic::Source {
-        path: "TURN",
-        text: token,
-        start: Span::START,
-    };
-    let mut text =
-        diagnostic::render_about(finding, Some(id), &source, diagnostic::stderr_styled());
-    text.push_str(&format!("\npbem: {id} is unchanged"));
-    if let Some(closest) = &finding.closest {
-        text.push_str(&format!(
-            "; to play the closest legal turn: pbem move {id} {closest}"
-        ));
-    }
-    CliError::Reported(text)
 }
 
 /// Runs `pbem fair reveal`: writes the player's seed into a Cards game with a fair deal.

@@ -203,6 +203,22 @@ pub fn new_game(home: &Home, setup: &GameSetup) -> Result<Created, DeskError> {
     })
 }
 
+/// A player as a mail address names them: `Name <address>`, or the address alone (the
+/// name is then the address's local part); `None` for text that is not a mail address.
+#[must_use]
+pub fn player_from(text: &str) -> Option<Player> {
+    let mailbox: lettre::message::Mailbox = text.trim().parse().ok()?;
+    let email = mailbox.email.to_string();
+    let name = mailbox
+        .name
+        .as_deref()
+        .map(str::trim)
+        .filter(|name| !name.is_empty())
+        .unwrap_or_else(|| email.split('@').next().unwrap_or_default())
+        .to_owned();
+    Some(Player { name, email })
+}
+
 /// The player's side in the game, or why they cannot act in it.
 fn your_side(record: &Record, home: &Home) -> Result<Color, DeskError> {
     correspondence::side_of(record, &home.settings.player.email).ok_or_else(|| {
