@@ -8,15 +8,18 @@
 //!
 //! clap 4 derive definitions and one module per command or group: `validate`, `show`
 //! (text, SVG or PNG), `html`, `legal`, `fmt`, `convert`, `perft`, `bench`; `play` (`new`,
-//! `move`, `draw`, `resign`, `secret`, `allow-typed`), `status` (and `dismiss`), `mail` (`send`, `receive`:
-//! a file, a Maildir's `new/` and `cur/`, or an IMAP folder, judged through the mail ledger;
-//! `sync`; the SMTP and IMAP halves of `config check`; `mail::folder`: `send` and `sync`
-//! through the shared folder, each home taking in only the mails addressed to its player
-//! and not from them, through the same ledger and `Run` as a Maildir), `config_cmd` (`config init`, `config check`); completions come from
-//! clap_complete. `home` loads the config (`--config`, `$PBEM_CONFIG`, the per-user place;
-//! refused, as ssh does, when another user owns it or others can write it or its folder,
-//! since its `password_command` runs; `Home::open` also takes the data lock and repairs what a killed pbem left), gives `now`
-//! (the wall clock, or `PBEM_NOW` for tests) and randomness; `show`, `html` and `legal` take
+//! `move`, `draw`, `resign`, `secret`, `allow-typed`: their arguments, a call to
+//! `desk::play`, and what it did, printed), `status` (and `dismiss`), `mail` (`send`,
+//! `receive`: a file, a Maildir's `new/` and `cur/`, or an IMAP folder, each mail judged
+//! by `desk::inbox` through the mail ledger; `sync`; the SMTP and IMAP halves of `config
+//! check`; `mail::folder`: `send` and `sync` through the shared folder, each home taking in
+//! only the mails addressed to its player and not from them, through the same ledger and
+//! `Run` as a Maildir), `config_cmd` (`config init`, `config check`); completions come
+//! from clap_complete. `home` opens the player's home (`desk::Home`: the config from
+//! `--config`, `$PBEM_CONFIG` or the per-user place, refused, as ssh does, when another
+//! user owns it or others can write it or its folder, since its `password_command` runs;
+//! the data lock; the repair of what a killed pbem left, which `home` tells), and gives `now`
+//! (the wall clock, or `PBEM_NOW` for tests); `show`, `html` and `legal` take
 //! a game id through the config's games folder; `input` is the one place that opens what a
 //! user names: files and standard input, plain or compressed (gzip, zstd, bzip2, by their
 //! first bytes; decompressed on a thread of its own that hands buffers to the reader through
