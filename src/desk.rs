@@ -86,6 +86,15 @@ pub enum DeskError {
         /// What the operating system said.
         source: std::io::Error,
     },
+    /// A new game's start (its position string) that does not read: the text and the
+    /// field it is wrong in.
+    #[error("{error}")]
+    Position {
+        /// The position string.
+        text: String,
+        /// What is wrong with it.
+        error: crate::games::SetupError,
+    },
     /// A turn that does not read or is not legal, as `pbem validate` would find it: the
     /// finding carries the token, the reason, the legal turns and the closest.
     #[error("{id}: {}", finding.message)]

@@ -52,6 +52,10 @@ impl From<DeskError> for CliError {
         match error {
             DeskError::Cannot(text) => CliError::Usage(text),
             DeskError::Io { path, source } => CliError::Io { path, source },
+            // A start that does not read is told with the field it is wrong in.
+            DeskError::Position { text, error } => {
+                CliError::Reported(super::diagnostic::position_error("--fen", &text, &error))
+            }
             DeskError::Turn { id, finding } => super::diagnostic::refused_turn(&id, &finding),
         }
     }

@@ -5,13 +5,13 @@
 use std::io::Write;
 
 use super::home::{self, Home};
-use super::{CliError, Status, diagnostic, parse_variant};
+use super::{CliError, Status, parse_variant};
 use crate::clock::TimeControl;
 use crate::config::Player;
 use crate::correspondence::Event;
 use crate::desk;
 use crate::desk::play::{GameSetup, TurnOptions};
-use crate::games::{Game, Variant};
+use crate::games::Variant;
 
 pub(super) use crate::desk::play::{hand_line, own_hand};
 
@@ -224,14 +224,6 @@ pub struct FairArgs {
 /// Runs `pbem new`: prints the new game file's path.
 pub fn new(args: &NewArgs, home: &Home, out: &mut dyn Write) -> Result<Status, CliError> {
     let (white, black) = players(args, home)?;
-    // A start that does not read is told with the field it is wrong in.
-    if let Some(text) = args.fen.as_deref().map(str::trim)
-        && text != super::START
-    {
-        crate::with_game!(args.variant, G => G::from_position_string(text).map(|_| ())).map_err(
-            |error| CliError::Reported(diagnostic::position_error("--fen", text, &error)),
-        )?;
-    }
     let setup = GameSetup {
         variant: args.variant,
         position: args.fen.clone().filter(|text| text.trim() != super::START),

@@ -265,7 +265,9 @@ pub fn addressed_to(bytes: &[u8], me: &str) -> bool {
             .any(|address| address.trim().eq_ignore_ascii_case(me))
 }
 
-/// Reads and takes in one mail, and says what it was for the ledger.
+/// Reads one mail (a pbem mail, or a reply typed by hand to one of the player's games),
+/// takes in what it adds at `now`, and says what was done. The ledger is not written:
+/// [`remember`] (or [`Reading::remember`]) does that once the player is told.
 pub fn judge(bytes: &[u8], home: &Home, now: DateTime<Utc>) -> Judged {
     let key = |incoming: Option<&mail::Incoming>| {
         incoming

@@ -132,7 +132,7 @@ pub struct Created {
     pub secret: Option<String>,
 }
 
-/// Starts a game in the home: checks the players and options, writes the record (the
+/// Starts a game in the home: checks the players, the start and the options, writes the record (the
 /// creator's commitment to fair dice, White's first message of a fair deal), and saves it.
 pub fn new_game(home: &Home, setup: &GameSetup) -> Result<Created, DeskError> {
     for address in [&setup.white.email, &setup.black.email] {
@@ -141,6 +141,14 @@ pub fn new_game(home: &Home, setup: &GameSetup) -> Result<Created, DeskError> {
                 "\"{address}\" is not a mail address (expected name@domain)"
             )));
         }
+    }
+    if let Some(text) = setup.position.as_deref().map(str::trim) {
+        crate::with_game!(setup.variant, G => G::from_position_string(text).map(|_| ())).map_err(
+            |error| DeskError::Position {
+                text: text.to_owned(),
+                error,
+            },
+        )?;
     }
     let now = setup.now;
     let entropy = super::random_bytes(8)?;

@@ -1,5 +1,6 @@
-//! Taking in turns typed by hand: a reply to pbem's mail, written in an ordinary mail client by an
-//! opponent who does not run pbem (or is away from it), whose first own line is a turn.
+//! Taking in turns typed by hand: a reply to pbem's mail, written in an ordinary mail
+//! client by an opponent who does not run pbem (or is away from it), whose first own line
+//! is a turn.
 //!
 //! Such a reply is taken in like a turn from pbem: it must come from the opponent's
 //! address, be their turn, and be legal where the local game file stands (the rest of the

@@ -196,3 +196,41 @@ fn a_turn_played_with_the_library_is_taken_in_with_the_library() {
         }
     );
 }
+
+#[test]
+fn a_new_game_with_a_bad_address_or_start_is_refused_before_anything_is_written() {
+    let homes = Homes::new("desk-new", "");
+    let alice = Home::open(Some(&homes.alice.config())).expect("Alice's home");
+    let now = at("2026-11-01T09:00:00Z");
+    let me = who("Alice", "alice@example.org");
+    let bad_start = GameSetup {
+        position: Some("8/8/8 w".to_owned()),
+        ..GameSetup::new(me.clone(), who("Bob", "bob@example.org"), now)
+    };
+    let refused = play::new_game(&alice, &bad_start);
+    assert!(
+        matches!(&refused, Err(DeskError::Position { text, .. }) if text == "8/8/8 w"),
+        "{refused:?}"
+    );
+    // An address that is not one is told first, as `pbem new` tells it.
+    let bad_address = GameSetup {
+        black: who("Bob", "bob"),
+        ..bad_start
+    };
+    let refused = play::new_game(&alice, &bad_address);
+    assert!(
+        matches!(&refused, Err(DeskError::Cannot(why)) if why == "\"bob\" is not a mail address (expected name@domain)"),
+        "{refused:?}"
+    );
+    let games = homes.alice.dir.join("games");
+    let written = std::fs::read_dir(&games).map_or(0, |entries| {
+        entries
+            .filter(|entry| {
+                entry
+                    .as_ref()
+                    .is_ok_and(|entry| entry.path().extension().is_some_and(|ext| ext == "pgn"))
+            })
+            .count()
+    });
+    assert_eq!(written, 0, "{}", games.display());
+}
