@@ -34,8 +34,11 @@
 //! the pieces: by default the last turn's places are those whose pieces differ in
 //! `Game::snapshot` before and after it plus the places its canonical token names (a
 //! chain's landings), and check comes from the token's `+`/`#` unless the game says
-//! (`checked`). `svg`, `marks` and `final_svg` (a record's last position with its last
-//! turn) are the entry points; `png` rasterises with resvg (default features off: no
+//! (`checked`). Each game also says what a player clicks to build a turn (`clicks`, for
+//! [`crate::board`]) and draws the play page's hit areas (`hit_areas`: a transparent
+//! square, hex cell or wicket patch per place, carrying `data-place="NAME"`), which only
+//! `board_svg` lays on top of the picture. `svg`, `marks`, `board_svg` and `final_svg` (a
+//! record's last position with its last turn) are the entry points; `png` rasterises with resvg (default features off: no
 //! text, no system fonts, no raster images) at `PNG_SIZE` (560) on the longer side.
 //! `html` writes the replay page as it replays, one ply at a time (`write_head`,
 //! `write_game`, `write_tail`; the command streams it through `store::write_atomically_with`),
@@ -123,6 +126,16 @@ pub trait Render: Game {
     fn checked(&self) -> Option<Vec<String>> {
         None
     }
+
+    /// The places a player clicks to build `turn` (a legal turn of this position), in
+    /// order, named as the notation names them: a piece's place, then each place it goes
+    /// to. Never empty. See [`crate::board`] for what each game clicks.
+    fn clicks(&self, turn: &Self::Turn) -> Vec<String>;
+
+    /// Draws the play page's hit areas: one transparent element over every place a click
+    /// may name, carrying `data-place="NAME"` (the shape of the place: a square, a hex
+    /// cell, a wicket's patch).
+    fn hit_areas(&self, svg: &mut svg::Svg);
 }
 
 /// The marks of `position`, reached by `last` (the position before and the turn) if
@@ -152,6 +165,21 @@ pub fn marks<G: Render>(position: &G, last: Option<(&G, &G::Turn)>) -> Marks {
 /// marked if given.
 pub fn svg<G: Render>(position: &G, last: Option<(&G, &G::Turn)>) -> String {
     position.draw(&marks(position, last))
+}
+
+/// The SVG of `position` as the play page shows it: [`svg()`]'s picture with the hit
+/// areas ([`Render::hit_areas`]) drawn last, in a group with the id `places` whose fill
+/// is transparent, so that a click anywhere on a place hits its `data-place` element.
+/// Only the play page has them: `show`, the mails' pictures and `html` keep their bytes.
+pub fn board_svg<G: Render>(position: &G, last: Option<(&G, &G::Turn)>) -> String {
+    let mut picture = svg(position, last);
+    let mut layer = svg::Svg::fragment();
+    layer.open("id=\"places\" fill=\"#000\" fill-opacity=\"0\"");
+    position.hit_areas(&mut layer);
+    layer.close();
+    let end = picture.rfind("</svg>").unwrap_or(picture.len());
+    picture.insert_str(end, &layer.finish_fragment());
+    picture
 }
 
 /// The SVG of the position at the end of a record's main line (as far as it replays),
