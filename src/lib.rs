@@ -101,6 +101,7 @@ extern crate self as pbem;
 
 pub mod batch;
 pub mod clock;
+pub mod conditional;
 pub mod config;
 pub mod convert;
 pub mod correspondence;

@@ -125,6 +125,7 @@ impl Home {
                 ),
             }
         }
+        super::conditional::repair(self)?;
         let mut removed = 0;
         for folder in [self.games.dir(), self.settings.outbox.as_path()] {
             removed +=

@@ -13,6 +13,7 @@ mod chesica;
 mod chess;
 mod chesscala;
 mod cli;
+mod conditional;
 mod config_file;
 mod convert;
 mod fair_cards;
