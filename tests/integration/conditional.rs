@@ -7,7 +7,7 @@
 
 use std::path::PathBuf;
 
-use crate::support::homes::{Homes, Player, game_path, kill_9, ok, text};
+use crate::support::homes::{Homes, Player, game_path, game_words, kill_9, ok, text};
 
 /// Two homes playing through `<root>/shared`.
 fn homes(name: &str) -> Homes {
@@ -166,11 +166,10 @@ fn three_turns_each_answered_by_sync_alone() {
         );
     }
     // Reflection time zero for each conditional reply: sent when it was received.
-    let record = std::fs::read_to_string(game_path(alice, &id)).unwrap();
+    let words = game_words(alice, &id);
     assert!(
-        record.contains("Nf3 {[%sent 2026-11-02T10:00:00Z]}")
-            || record.contains("[%sent 2026-11-02T10:00:00Z]"),
-        "{record}"
+        words.contains("Nf3 {[%received 2026-11-02T10:00:00Z] [%sent 2026-11-02T10:00:00Z]}"),
+        "{words}"
     );
     // The tree is used up: nothing waits, and the Sicilian line never left Alice's home.
     let status = ok(&alice.run("2026-11-05T10:00:00Z", &["status"]));
@@ -411,4 +410,64 @@ fn a_pbem_killed_after_the_reply_sends_its_mail_once() {
 #[test]
 fn a_pbem_killed_while_the_reply_enters_the_outbox_sends_it_once() {
     killed_between_the_reply_and_its_mail("outbox");
+}
+
+#[test]
+fn a_dice_branch_is_chosen_by_the_roll() {
+    use crate::support::homes::wickets_to_the_attempt;
+    let (homes, id) = wickets_to_the_attempt("cond-dice", "dice");
+    let (alice, bob) = (&homes.alice, &homes.bob);
+    // From here on the two homes play through a shared folder.
+    std::fs::create_dir_all(homes.root.join("shared")).unwrap();
+    for player in [alice, bob] {
+        let config = std::fs::read_to_string(player.config()).unwrap();
+        std::fs::write(
+            player.config(),
+            format!("{config}shared_folder: ../shared\n"),
+        )
+        .unwrap();
+    }
+    // Bob answers White's attempt on his wicket by its roll: the King takes the Knight
+    // after a failure (1 to 4), and after a success (5 or 6, his Defender sees the
+    // wicket) he first names the g8 Knight his new Defender.
+    let lines: Vec<String> = (1..=6)
+        .map(|roll| {
+            let reply = if roll <= 4 { "Kxe5" } else { "Dg8:Kxe5" };
+            format!("4. Nxe5:w9_r{roll} {reply}")
+        })
+        .collect();
+    let args: Vec<&str> = ["if", id.as_str()]
+        .into_iter()
+        .chain(lines.iter().map(String::as_str))
+        .collect();
+    let added = ok(&bob.run("2026-11-07T09:00:00Z", &args));
+    assert!(added.contains("6 conditional lines added"), "{added}");
+
+    ok(&alice.run("2026-11-07T10:00:00Z", &["move", &id, "Nxe5:w9"]));
+    ok(&alice.run("2026-11-07T10:00:00Z", &["send", &id]));
+    let synced = ok(&bob.run("2026-11-07T11:00:00Z", &["sync"]));
+    let record = std::fs::read_to_string(game_path(bob, &id)).unwrap();
+    let roll: u8 = record
+        .split_whitespace()
+        .find_map(|word| word.strip_prefix("Nxe5:w9_r"))
+        .and_then(|rest| rest[..1].parse().ok())
+        .unwrap_or_else(|| panic!("{record}"));
+    let reply = if roll <= 4 { "Kxe5" } else { "Dg8:Kxe5" };
+    assert!(
+        synced.contains(&format!("{id}: played your conditional reply 4... {reply}")),
+        "roll {roll}: {synced}"
+    );
+    assert!(
+        synced.contains("5 conditional lines no longer match"),
+        "{synced}"
+    );
+    let synced = ok(&alice.run("2026-11-07T12:00:00Z", &["sync"]));
+    assert!(synced.contains(&format!("played 4... {reply}")), "{synced}");
+    // The branches of the other rolls never left Bob's home.
+    let others: Vec<String> = (1..=6)
+        .filter(|other| *other != roll)
+        .map(|other| format!("Nxe5:w9_r{other}"))
+        .collect();
+    let others: Vec<&str> = others.iter().map(String::as_str).collect();
+    assert_never_mailed(&homes, &id, &others);
 }
