@@ -5,7 +5,8 @@
 //! African Chess, Cascudo), replays whole records to find what is wrong with them
 //! ([`replay`]) and many files of them in parallel ([`batch`]), draws their boards ([`render`]), converts other programs' records
 //! ([`convert`]), and carries games by mail with fair chance ([`correspondence`],
-//! [`mail`], [`fair`], [`store`]). The `pbem` binary is a thin layer over it ([`cli`]).
+//! [`mail`], [`fair`], [`store`]), with replies played for a player from the lines they
+//! gave in advance ([`conditional`]). The `pbem` binary is a thin layer over it ([`cli`]).
 //! What follows are the four things a user of the library does.
 //!
 //! # Read a file of games and validate it

@@ -12,7 +12,9 @@
 //! a file, a Maildir's `new/` and `cur/`, or an IMAP folder, judged through the mail ledger;
 //! `sync`; the SMTP and IMAP halves of `config check`; `mail::folder`: `send` and `sync`
 //! through the shared folder, each home taking in only the mails addressed to its player
-//! and not from them, through the same ledger and `Run` as a Maildir), `config_cmd` (`config init`, `config check`); completions come from
+//! and not from them, through the same ledger and `Run` as a Maildir), `conditional` (`if`,
+//! `book`, and the replies `receive` and `sync` play from them once the mails are in),
+//! `config_cmd` (`config init`, `config check`); completions come from
 //! clap_complete. `home` loads the config (`--config`, `$PBEM_CONFIG`, the per-user place;
 //! refused, as ssh does, when another user owns it or others can write it or its folder,
 //! since its `password_command` runs; `Home::open` also takes the data lock and repairs what a killed pbem left), gives `now`
