@@ -471,3 +471,35 @@ fn a_dice_branch_is_chosen_by_the_roll() {
     let others: Vec<&str> = others.iter().map(String::as_str).collect();
     assert_never_mailed(&homes, &id, &others);
 }
+
+#[test]
+fn receive_plays_the_reply_and_leaves_its_mail_in_the_outbox() {
+    use crate::support::homes::{after_e4, post};
+    let (homes, id) = after_e4("cond-receive");
+    let (alice, bob) = (&homes.alice, &homes.bob);
+    ok(&alice.run("2026-11-01T10:00:00Z", &["if", &id, "e5 Nf3"]));
+    post(alice, bob, "2026-11-01T11:00:00Z", &id, "m0");
+    ok(&bob.run("2026-11-02T10:00:00Z", &["move", &id, "e5"]));
+    let taken = post(bob, alice, "2026-11-02T11:00:00Z", &id, "m1");
+    assert!(
+        taken.contains(&format!("{id}: played your conditional reply 2. Nf3")),
+        "{taken}"
+    );
+    assert!(
+        taken.contains(
+            "the reply waits in the outbox: `pbem send --retry` (or `pbem sync`) sends it"
+        ),
+        "{taken}"
+    );
+    let status = ok(&alice.run("2026-11-02T11:00:00Z", &["status"]));
+    assert!(
+        status.contains(&format!(
+            "outbox: {id} (ply 3) to bob@example.org waits to be sent"
+        )),
+        "{status}"
+    );
+    // Taking the same mail in again plays nothing more.
+    let again = post(bob, alice, "2026-11-02T12:00:00Z", &id, "m1-again");
+    assert!(!again.contains("played your"), "{again}");
+    assert_eq!(main_line(alice, &id), "e4 e5 Nf3");
+}
