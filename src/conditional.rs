@@ -155,13 +155,8 @@ fn extend_in<G: Game>(record: &Record, tokens: &[String]) -> Result<Vec<String>,
             "the game has no playable position".to_owned(),
         ));
     };
+    let mut whole = history(record);
     let mut history = History::of_line(&start, &replayed.turns);
-    let mut whole: Vec<String> = record
-        .moves
-        .turns
-        .iter()
-        .map(|node| node.token.to_string())
-        .collect();
     for (index, token) in tokens.iter().enumerate() {
         let stops = |reason: String| LineError::Stops {
             index,
@@ -190,6 +185,17 @@ fn extend_in<G: Game>(record: &Record, tokens: &[String]) -> Result<Vec<String>,
         history.enter(&position);
     }
     Ok(whole)
+}
+
+/// A game's history as the lines compare it: its main line's tokens.
+#[must_use]
+pub fn history(record: &Record) -> Vec<String> {
+    record
+        .moves
+        .turns
+        .iter()
+        .map(|node| node.token.to_string())
+        .collect()
 }
 
 /// The start of a game (its position string), as a book's lines begin from it.

@@ -103,7 +103,7 @@ pub fn run_if(args: &IfArgs, home: &Home, out: &mut dyn Write) -> Result<Status,
             home.settings.player.email
         ))
     })?;
-    let history = history_of(&record);
+    let history = conditional::history(&record);
     let mut tree = load_tree(home, &id)?;
     if args.clear {
         let count = tree.lines.len();
@@ -338,7 +338,7 @@ pub fn answer(home: &Home, out: &mut dyn Write, send: bool) -> Result<(), CliErr
         if !answers_now(&record, you) {
             continue;
         }
-        let history = history_of(&record);
+        let history = conditional::history(&record);
         let pruned = conditional::prune(&tree.lines, &history);
         if pruned.dropped > 0 {
             let expected: Vec<String> = pruned
@@ -422,7 +422,7 @@ pub fn answer(home: &Home, out: &mut dyn Write, send: bool) -> Result<(), CliErr
         let after = home.games.load(&path)?;
         mail_reply(home, &id, after.moves.turns.len())?;
         tree.playing = None;
-        tree.lines = conditional::prune(&tree.lines, &history_of(&after)).kept;
+        tree.lines = conditional::prune(&tree.lines, &conditional::history(&after)).kept;
         save_tree(home, &id, &tree)?;
         writeln!(
             out,
@@ -457,20 +457,7 @@ pub fn answer(home: &Home, out: &mut dyn Write, send: bool) -> Result<(), CliErr
 /// Finishes what a killed pbem left of a conditional reply (see the module's text): the
 /// reply's mail is put in the outbox once, unless it waits there already.
 pub fn repair(home: &Home) -> Result<(), CliError> {
-    let dir = trees_dir(home);
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        return Ok(());
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        let Some(id) = path
-            .file_name()
-            .and_then(|name| name.to_str())
-            .and_then(|name| name.strip_suffix(".yaml"))
-            .map(str::to_owned)
-        else {
-            continue;
-        };
+    for (id, _) in yaml_files(&trees_dir(home)) {
         let mut tree = load_tree(home, &id)?;
         let Some(before) = tree.playing else {
             continue;
@@ -490,7 +477,7 @@ pub fn repair(home: &Home) -> Result<(), CliError> {
             );
         }
         tree.playing = None;
-        tree.lines = conditional::prune(&tree.lines, &history_of(&record)).kept;
+        tree.lines = conditional::prune(&tree.lines, &conditional::history(&record)).kept;
         save_tree(home, &id, &tree)?;
     }
     Ok(())
@@ -501,7 +488,7 @@ pub fn waiting_note(record: &Record, home: &Home) -> Option<String> {
     let id = correspondence::game_id(record)?;
     let you = correspondence::side_of(record, &home.settings.player.email)?;
     let tree = load_tree(home, id).ok()?;
-    let history = history_of(record);
+    let history = conditional::history(record);
     let game = correspondence::state(record).ok()?;
     // The player's turns are those of the side to move now, every other one.
     let first_mine = usize::from(game.to_move != you || game.awaited.is_some());
@@ -599,16 +586,6 @@ fn label(record: &Record, line: &[String], at: usize) -> String {
     correspondence::turn_label(&numbered, at).unwrap_or_else(|| line[at].clone())
 }
 
-/// The game's main line, as tokens.
-fn history_of(record: &Record) -> Vec<String> {
-    record
-        .moves
-        .turns
-        .iter()
-        .map(|node| node.token.to_string())
-        .collect()
-}
-
 /// The lines of a PGN with variations, each with its text for messages.
 fn lines_in_file(file: &Path) -> Result<Vec<(String, Vec<String>)>, CliError> {
     let shown = file.display().to_string();
@@ -698,20 +675,8 @@ fn save_tree(home: &Home, id: &str, tree: &Tree) -> Result<(), CliError> {
 }
 
 fn load_books(home: &Home) -> Result<Vec<(String, Book)>, CliError> {
-    let dir = books_dir(home);
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        return Ok(Vec::new());
-    };
     let mut books = Vec::new();
-    for entry in entries.flatten() {
-        let path = entry.path();
-        let Some(name) = path
-            .file_name()
-            .and_then(|name| name.to_str())
-            .and_then(|name| name.strip_suffix(".yaml"))
-        else {
-            continue;
-        };
+    for (name, path) in yaml_files(&books_dir(home)) {
         let text = std::fs::read_to_string(&path).map_err(|source| CliError::Io {
             path: path.display().to_string(),
             source,
@@ -722,8 +687,28 @@ fn load_books(home: &Home) -> Result<Vec<(String, Book)>, CliError> {
                 path.display()
             ))
         })?;
-        books.push((name.to_owned(), book));
+        books.push((name, book));
     }
-    books.sort_by(|a, b| a.0.cmp(&b.0));
     Ok(books)
+}
+
+/// The `NAME.yaml` files of a folder (none when it does not exist), by name.
+fn yaml_files(dir: &Path) -> Vec<(String, PathBuf)> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut files: Vec<(String, PathBuf)> = entries
+        .flatten()
+        .filter_map(|entry| {
+            let path = entry.path();
+            let name = path
+                .file_name()?
+                .to_str()?
+                .strip_suffix(".yaml")?
+                .to_owned();
+            Some((name, path))
+        })
+        .collect();
+    files.sort();
+    files
 }

@@ -56,6 +56,25 @@ fn play(player: &Player, now: &str, id: &str, turn: &str) {
     ok(&player.run(now, &["send", id]));
 }
 
+/// Bob takes in what waits for him on day `day` of November and plays `turn` in game
+/// `id`; then Alice, an hour later, runs nothing but `pbem sync`: returns what it said.
+fn bob_plays(homes: &Homes, day: u32, id: &str, turn: &str) -> String {
+    let now = format!("2026-11-{day:02}T10:00:00Z");
+    ok(&homes.bob.run(&now, &["sync"]));
+    play(&homes.bob, &now, id, turn);
+    ok(&homes
+        .alice
+        .run(&format!("2026-11-{day:02}T11:00:00Z"), &["sync"]))
+}
+
+/// A game in which Alice has played and sent 1. e4; returns the homes and its id.
+fn after_e4(name: &str) -> (Homes, String) {
+    let homes = homes(name);
+    let id = homes.start("2026-11-01T09:00:00Z", &[]);
+    play(&homes.alice, "2026-11-01T10:00:00Z", &id, "e4");
+    (homes, id)
+}
+
 /// The main line of a player's copy of the game: its movetext without the comments.
 fn main_line(player: &Player, id: &str) -> String {
     let record = std::fs::read_to_string(game_path(player, id)).unwrap();
@@ -180,14 +199,10 @@ fn three_turns_each_answered_by_sync_alone() {
 
 #[test]
 fn a_turn_no_line_expects_drops_the_lines_and_says_so() {
-    let homes = homes("cond-drop");
-    let (alice, bob) = (&homes.alice, &homes.bob);
-    let id = homes.start("2026-11-01T09:00:00Z", &[]);
-    play(alice, "2026-11-01T10:00:00Z", &id, "e4");
+    let (homes, id) = after_e4("cond-drop");
+    let alice = &homes.alice;
     ok(&alice.run("2026-11-01T10:00:00Z", &["if", &id, "e5 Nf3", "c5 Nc3"]));
-    ok(&bob.run("2026-11-02T10:00:00Z", &["sync"]));
-    play(bob, "2026-11-02T10:00:00Z", &id, "d5");
-    let synced = ok(&alice.run("2026-11-02T11:00:00Z", &["sync"]));
+    let synced = bob_plays(&homes, 2, &id, "d5");
     assert!(
         synced.contains(&format!(
             "{id}: 2 conditional lines no longer match the game and are dropped (the game went 1... d5 where they expected 1... c5 or 1... e5)"
@@ -208,10 +223,8 @@ fn a_turn_no_line_expects_drops_the_lines_and_says_so() {
 
 #[test]
 fn a_tree_from_a_pgn_with_variations() {
-    let homes = homes("cond-pgn");
-    let (alice, bob) = (&homes.alice, &homes.bob);
-    let id = homes.start("2026-11-01T09:00:00Z", &[]);
-    play(alice, "2026-11-01T10:00:00Z", &id, "e4");
+    let (homes, id) = after_e4("cond-pgn");
+    let alice = &homes.alice;
     let tree = homes.root.join("tree.pgn");
     std::fs::write(
         &tree,
@@ -230,9 +243,7 @@ fn a_tree_from_a_pgn_with_variations() {
     ] {
         assert!(added.contains(line), "{line}: {added}");
     }
-    ok(&bob.run("2026-11-02T10:00:00Z", &["sync"]));
-    play(bob, "2026-11-02T10:00:00Z", &id, "c5");
-    let synced = ok(&alice.run("2026-11-02T11:00:00Z", &["sync"]));
+    let synced = bob_plays(&homes, 2, &id, "c5");
     assert!(
         synced.contains("played your conditional reply 2. Nc3"),
         "{synced}"
@@ -241,9 +252,7 @@ fn a_tree_from_a_pgn_with_variations() {
         synced.contains("1 conditional line no longer matches"),
         "{synced}"
     );
-    ok(&bob.run("2026-11-03T10:00:00Z", &["sync"]));
-    play(bob, "2026-11-03T10:00:00Z", &id, "d6");
-    let synced = ok(&alice.run("2026-11-03T11:00:00Z", &["sync"]));
+    let synced = bob_plays(&homes, 3, &id, "d6");
     assert!(
         synced.contains("played your conditional reply 3. d4"),
         "{synced}"
@@ -326,10 +335,8 @@ fn a_book_answers_in_two_games_at_once() {
 
 #[test]
 fn a_reply_that_is_not_legal_is_never_played() {
-    let homes = homes("cond-illegal");
-    let (alice, bob) = (&homes.alice, &homes.bob);
-    let id = homes.start("2026-11-01T09:00:00Z", &[]);
-    play(alice, "2026-11-01T10:00:00Z", &id, "e4");
+    let (homes, id) = after_e4("cond-illegal");
+    let alice = &homes.alice;
     ok(&alice.run("2026-11-01T10:00:00Z", &["if", &id, "e5 Nf3"]));
     // The tree is the player's own file: one edited by hand (or by an older pbem) may
     // hold a reply the rules refuse by the time it is due.
@@ -338,9 +345,7 @@ fn a_reply_that_is_not_legal_is_never_played() {
         .unwrap()
         .replace("Nf3", "Nf4");
     std::fs::write(&path, edited).unwrap();
-    ok(&bob.run("2026-11-02T10:00:00Z", &["sync"]));
-    play(bob, "2026-11-02T10:00:00Z", &id, "e5");
-    let synced = ok(&alice.run("2026-11-02T11:00:00Z", &["sync"]));
+    let synced = bob_plays(&homes, 2, &id, "e5");
     assert!(
         synced.contains(&format!(
             "{id}: your conditional reply Nf4 is not legal now and was not played"
@@ -359,10 +364,8 @@ fn a_reply_that_is_not_legal_is_never_played() {
 /// Alice's sync is killed at `point`, after her conditional reply is in her game file;
 /// the next sync sends the reply exactly once and plays nothing more.
 fn killed_between_the_reply_and_its_mail(point: &str) {
-    let homes = homes(&format!("cond-crash-{point}"));
+    let (homes, id) = after_e4(&format!("cond-crash-{point}"));
     let (alice, bob) = (&homes.alice, &homes.bob);
-    let id = homes.start("2026-11-01T09:00:00Z", &[]);
-    play(alice, "2026-11-01T10:00:00Z", &id, "e4");
     ok(&alice.run("2026-11-01T10:00:00Z", &["if", &id, "e5 Nf3 Nc6 Bb5"]));
     ok(&bob.run("2026-11-02T10:00:00Z", &["sync"]));
     play(bob, "2026-11-02T10:00:00Z", &id, "e5");
