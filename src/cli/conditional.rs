@@ -134,10 +134,24 @@ pub fn run_if(args: &IfArgs, home: &Home, out: &mut dyn Write) -> Result<Status,
     if !open {
         return Err(CliError::Usage(format!("{id}: the game is over")));
     }
-    if game.awaited.is_some() || game.to_move == you {
-        return Err(CliError::Usage(format!(
-            "{id}: it is your turn: play it first (`pbem move {id} TURN`), then add lines that start with your opponent's reply"
-        )));
+    match game.awaited {
+        Some(side) if side != you => {
+            return Err(CliError::Usage(format!(
+                "{id}: the last turn awaits your opponent's {}: add lines once it is complete (a line starts with a whole turn of your opponent's)",
+                game.awaited_part
+            )));
+        }
+        Some(_) => {
+            return Err(CliError::Usage(format!(
+                "{id}: the last turn awaits your card: play it first (`pbem legal {id}` lists them), then add lines that start with your opponent's next turn"
+            )));
+        }
+        None if game.to_move == you => {
+            return Err(CliError::Usage(format!(
+                "{id}: it is your turn: play it first (`pbem move {id} TURN`), then add lines that start with your opponent's reply"
+            )));
+        }
+        None => {}
     }
     let mine = |at: usize| at > history.len() && (at - history.len()) % 2 == 1;
     let mut added = 0;
@@ -512,7 +526,9 @@ fn answers_now(record: &Record, you: Color) -> bool {
     let Ok(game) = correspondence::state(record) else {
         return false;
     };
-    open && game.awaited.is_none()
+    // A conditional move is a reply: the player's first turn is their own to play.
+    open && !record.moves.turns.is_empty()
+        && game.awaited.is_none()
         && game.to_move == you
         && correspondence::last_actor(record, &game.turns) == Some(you.other())
 }

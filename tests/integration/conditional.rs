@@ -506,3 +506,44 @@ fn receive_plays_the_reply_and_leaves_its_mail_in_the_outbox() {
     assert!(!again.contains("played your"), "{again}");
     assert_eq!(main_line(alice, &id), "e4 e5 Nf3");
 }
+
+#[test]
+fn lines_that_cannot_be_added_say_why_and_change_nothing() {
+    use crate::support::homes::assert_error;
+    let (homes, id) = after_e4("cond-refused");
+    let (alice, bob) = (&homes.alice, &homes.bob);
+    // A line starts with the opponent's turn: Bob plays his own first.
+    ok(&bob.run("2026-11-01T11:00:00Z", &["sync"]));
+    let mine = bob.run("2026-11-01T11:00:00Z", &["if", &id, "e5 Nf3 Nc6"]);
+    assert_error(
+        &mine,
+        &format!(
+            "{id}: it is your turn: play it first (`pbem move {id} TURN`), then add lines that start with your opponent's reply"
+        ),
+    );
+    ok(&alice.run("2026-11-01T10:00:00Z", &["if", &id, "e5 Nf3"]));
+    let short = alice.run("2026-11-01T10:00:00Z", &["if", &id, "1... c5"]);
+    assert_eq!(short.status.code(), Some(1), "{}", text(&short.stderr));
+    assert!(
+        text(&short.stderr).contains("the line \"1... c5\" needs your opponent's turn and your reply to it; nothing was added"),
+        "{}",
+        text(&short.stderr)
+    );
+    let other = alice.run("2026-11-01T10:00:00Z", &["if", &id, "e5 Bc4"]);
+    assert_eq!(other.status.code(), Some(1), "{}", text(&other.stderr));
+    assert!(
+        text(&other.stderr).contains(&format!(
+            "the line \"e5 Bc4\" answers with 2. Bc4 where your lines answer with Nf3 (one reply to each turn): `pbem if {id}` lists them"
+        )),
+        "{}",
+        text(&other.stderr)
+    );
+    let listed = ok(&alice.run("2026-11-01T10:00:00Z", &["if", &id]));
+    assert!(listed.contains("  1... e5 2. Nf3\n"), "{listed}");
+    assert!(!listed.contains("Bc4"), "{listed}");
+    let dropped = ok(&alice.run("2026-11-01T10:00:00Z", &["if", &id, "--clear"]));
+    assert!(
+        dropped.contains(&format!("{id}: 1 conditional line dropped")),
+        "{dropped}"
+    );
+}
