@@ -547,3 +547,37 @@ fn lines_that_cannot_be_added_say_why_and_change_nothing() {
         "{dropped}"
     );
 }
+
+#[test]
+fn a_book_for_black_answers_white_s_first_move() {
+    let homes = homes("cond-black-book");
+    let (alice, bob) = (&homes.alice, &homes.bob);
+    let book = homes.root.join("defences.pgn");
+    std::fs::write(&book, "1. e4 (1. d4 Nf6 2. c4 e6) 1... c5 *\n").unwrap();
+    let added = ok(&bob.run(
+        "2026-11-01T09:00:00Z",
+        &[
+            "book",
+            "add",
+            book.to_str().unwrap(),
+            "--as",
+            "black",
+            "--name",
+            "mine",
+        ],
+    ));
+    assert!(
+        added.contains("book mine: 2 conditional lines of Chess for Black"),
+        "{added}"
+    );
+    let id = homes.start("2026-11-01T09:00:00Z", &[]);
+    play(alice, "2026-11-01T10:00:00Z", &id, "d4");
+    let synced = ok(&bob.run("2026-11-01T11:00:00Z", &["sync"]));
+    assert!(
+        synced.contains(&format!("{id}: played your book mine's reply 1... Nf6")),
+        "{synced}"
+    );
+    let synced = ok(&alice.run("2026-11-01T12:00:00Z", &["sync"]));
+    assert!(synced.contains("played 1... Nf6"), "{synced}");
+    assert_never_mailed(&homes, &id, &["mine", "defences"]);
+}
