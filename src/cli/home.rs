@@ -7,7 +7,9 @@
 //! takes the data lock (waiting up to `PBEM_LOCK_WAIT` seconds, 5 by default, for
 //! another pbem to finish), then repairs what a killed pbem left: it finishes the game
 //! steps left in journals, gives outbox messages whose envelope was not written their
-//! envelope again (so `pbem send --retry` sends them), and removes stale temporary files.
+//! envelope again (so `pbem send --retry` sends them), puts in the outbox the mail of a
+//! conditional reply a killed pbem played but did not mail (`conditional::repair`), and
+//! removes stale temporary files.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
