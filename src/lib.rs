@@ -6,7 +6,8 @@
 //! ([`replay`]) and many files of them in parallel ([`batch`]), draws their boards ([`render`]) and what a player clicks on them ([`board`]), converts other programs' records
 //! ([`convert`]), and carries games by mail with fair chance ([`correspondence`],
 //! [`mail`], [`fair`], [`store`], and [`desk`], which does what the play and mail
-//! commands do). The `pbem` binary is a thin layer over it ([`cli`]).
+//! commands do), with replies played for a player from the lines they gave in advance
+//! ([`conditional`]). The `pbem` binary is a thin layer over it ([`cli`]).
 //! What follows are the four things a user of the library does.
 //!
 //! # Read a file of games and validate it
@@ -103,6 +104,7 @@ extern crate self as pbem;
 pub mod batch;
 pub mod board;
 pub mod clock;
+pub mod conditional;
 pub mod config;
 pub mod convert;
 pub mod correspondence;

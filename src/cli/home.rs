@@ -1,7 +1,9 @@
 //! The player's home for the commands: [`Home`] is the library's ([`crate::desk::Home`]:
 //! the config, the folders it names, the data lock, the repair of what a killed pbem
 //! left); here are what only the command line decides: `now` (the wall clock, or
-//! `PBEM_NOW`), and telling on standard error what opening the home repaired.
+//! `PBEM_NOW`), telling on standard error what opening the home repaired, and the one
+//! repair that needs the commands: the mail of a conditional reply a killed pbem played
+//! but did not mail goes into the outbox (`conditional::repair`) before anything is sent.
 
 use std::path::{Path, PathBuf};
 
@@ -23,6 +25,7 @@ pub fn open(flag: Option<&Path>) -> Result<Home, CliError> {
     for line in &home.repaired {
         eprintln!("pbem: {line}");
     }
+    super::conditional::repair(&home)?;
     Ok(home)
 }
 

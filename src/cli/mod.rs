@@ -14,7 +14,9 @@
 //! by `desk::inbox` through the mail ledger; `sync`; the SMTP and IMAP halves of `config
 //! check`; `mail::folder`: `send` and `sync` through the shared folder, each home taking in
 //! only the mails addressed to its player and not from them, through the same ledger and
-//! `Run` as a Maildir), `config_cmd` (`config init`, `config check`); completions come
+//! `Run` as a Maildir), `conditional` (`if`,
+//! `book`, and the replies `receive` and `sync` play from them once the mails are in),
+//! `config_cmd` (`config init`, `config check`); completions come
 //! from clap_complete. `home` opens the player's home (`desk::Home`: the config from
 //! `--config`, `$PBEM_CONFIG` or the per-user place, refused, as ssh does, when another
 //! user owns it or others can write it or its folder, since its `password_command` runs;
@@ -71,6 +73,7 @@ use clap::{CommandFactory, Parser, Subcommand};
 use crate::games::Variant;
 
 mod bench;
+mod conditional;
 mod config_cmd;
 mod convert;
 mod diagnostic;
@@ -369,6 +372,42 @@ Examples:
   pbem sync
   */15 * * * * pbem sync >> ~/pbem-sync.log 2>&1     (a crontab line)")]
     Sync(mail::SyncArgs),
+    /// Add conditional lines to a game (replies played for you when your opponent's turn
+    /// matches), list them, or drop them.
+    #[command(
+        name = "if",
+        after_help = "\
+A line starts with your opponent's next turn and alternates with your replies, in the
+game's notation (move numbers may be written or not). Each line is checked through the
+rules when it is added. When `pbem receive` or `pbem sync` takes in a turn of your
+opponent's that a line expects, pbem plays your reply at once as `pbem move` does (sync
+sends it too); lines the game has left are dropped, and you are told. The lines stay in
+your games folder: they are never in the record nor in any mail.
+
+Examples:
+  pbem if g-2026 \"12... Nf6 13. e5 Nd5 14. c4\"
+  pbem if g-2026 \"Nf6 e5\" \"Nc6 d5\"       two lines: one reply to each
+  pbem if g-2026 --file tree.pgn           a PGN with variations
+  pbem if g-2026                           list the lines
+  pbem if g-2026 --clear                   drop them"
+    )]
+    If(conditional::IfArgs),
+    /// Opening books: repertoires (PGN with variations) whose replies are played as
+    /// conditional moves in every game that follows them.
+    #[command(
+        subcommand,
+        after_help = "\
+In every game of the book's variant in which you play the book's side and whose turns so
+far are a line of the book, the book's reply to your opponent's turn is played as a
+conditional move (a game's own `pbem if` lines come first). Books stay in your games
+folder: never in a record nor in any mail.
+
+Examples:
+  pbem book add najdorf.pgn --as black
+  pbem book list
+  pbem book remove najdorf"
+    )]
+    Book(conditional::BookCommand),
     /// List your games (opponent, whose turn, card or roll is awaited and since when,
     /// time used and left), mails waiting in the outbox and refused mails.
     #[command(after_help = "\
@@ -470,8 +509,20 @@ pub fn execute(
         Command::AllowTyped(args) => play::allow_typed(&args, &home()?, out),
         Command::Status(args) => status::run(&args, &home()?, out),
         Command::Send(args) => mail::send(&args, &home()?, out),
-        Command::Receive(args) => mail::receive(&args, &home()?, out),
-        Command::Sync(args) => mail::sync(&args, &home()?, out),
+        Command::Receive(args) => {
+            let home = home()?;
+            let status = mail::receive(&args, &home, out)?;
+            conditional::answer(&home, out, false)?;
+            Ok(status)
+        }
+        Command::Sync(args) => {
+            let home = home()?;
+            let synced = mail::sync(&args, &home, out);
+            conditional::answer(&home, out, true)?;
+            synced
+        }
+        Command::If(args) => conditional::run_if(&args, &home()?, out),
+        Command::Book(command) => conditional::run_book(&command, &home()?, out),
         Command::Dismiss(args) => status::dismiss(&args, &home()?, out),
         Command::Config(command) => config_cmd::run(&command, config, out),
         Command::Validate(args) => validate::run(&args, out),

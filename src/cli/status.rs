@@ -147,6 +147,9 @@ pub fn run(args: &Args, home: &Home, out: &mut dyn Write) -> Result<Status, CliE
                 if !finished && let Some((_, _, hand)) = super::play::own_hand(&record, home) {
                     line.push_str(&format!("; {}", super::play::hand_line(&hand)));
                 }
+                if !finished && let Some(note) = super::conditional::waiting_note(&record, home) {
+                    line.push_str(&format!("; {note}"));
+                }
                 if !finished && times.iter().any(PlayerTime::overdue) {
                     overdue += 1;
                 }

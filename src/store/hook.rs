@@ -13,6 +13,8 @@
 //!   the state file are not written yet.
 //! - `game`: the game file is written, the state file (the time the turn arrived) not yet.
 //! - `outbox`: a mail's message is in the outbox, its envelope not yet.
+//! - `conditional`: a conditional reply is in the game file (played by `receive` or
+//!   `sync`), its mail not yet in the outbox.
 //! - `delivered`: a mail is in the shared folder and still in the outbox.
 //! - `taken`: a mail has been taken in, and the mail ledger does not record it yet.
 

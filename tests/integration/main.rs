@@ -14,6 +14,7 @@ mod chesica;
 mod chess;
 mod chesscala;
 mod cli;
+mod conditional;
 mod config_file;
 mod convert;
 mod desk;

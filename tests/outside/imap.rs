@@ -57,7 +57,7 @@ pub fn probe() -> Result<(), String> {
         })
 }
 
-const PASSWORD_VARIABLE: &str = "PBEM_TEST_IMAP_PASSWORD";
+pub const PASSWORD_VARIABLE: &str = "PBEM_TEST_IMAP_PASSWORD";
 /// The password of both users.
 pub const PASSWORD: &str = "imap horse";
 

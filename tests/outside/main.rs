@@ -21,6 +21,7 @@ use libtest_mimic::{Arguments, Completion, Failed, Trial};
 mod support;
 
 mod browser;
+mod conditional;
 mod email;
 mod imap;
 mod links;
@@ -161,6 +162,7 @@ fn main() -> ExitCode {
         browser::tests(),
         email::tests(),
         imap::tests(),
+        conditional::tests(),
         links::tests(),
         perft_tables::tests(),
         reference::tests(),

@@ -582,6 +582,11 @@ fn the_readme_one_machine_try_out_prints_what_it_says() {
     }
     let _ = std::fs::remove_dir_all(&root);
     assert!(steps >= 4, "the README's try-out has {steps} steps");
+    // One of its steps is a conditional reply played by `pbem sync` (issue 35).
+    assert!(
+        readme.contains("played your conditional reply"),
+        "the README's try-out shows no conditional reply"
+    );
     assert!(
         failures.is_empty(),
         "{} of {steps} steps of the README's try-out differ:\n\n{}",

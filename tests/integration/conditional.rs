@@ -1,0 +1,583 @@
+//! Conditional moves and opening books (issue 35), between two homes that share a folder:
+//! the player runs nothing but `pbem sync` and its replies are played and sent; lines the
+//! game leaves are dropped and the player told; a tree from a PGN with variations; a book
+//! used in two games at once; a reply that is not legal never played; a pbem killed
+//! between the reply and its mail sends it once; nothing of a tree or a book in any mail
+//! or record.
+
+use std::path::PathBuf;
+
+use crate::support::homes::{Homes, Player, game_path, game_words, kill_9, ok, text};
+
+/// Two homes playing through `<root>/shared`.
+fn homes(name: &str) -> Homes {
+    let homes = Homes::new(name, "shared_folder: ../shared\n");
+    std::fs::create_dir_all(homes.root.join("shared")).unwrap();
+    homes
+}
+
+/// The mails in the shared folder, oldest name first, with their text.
+fn mails(homes: &Homes) -> Vec<(String, String)> {
+    let mut mails: Vec<(String, String)> = std::fs::read_dir(homes.root.join("shared"))
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.is_file())
+        .map(|path| {
+            (
+                path.file_name().unwrap().to_string_lossy().into_owned(),
+                // The text of the mail, without the picture's base64.
+                text(&std::fs::read(&path).unwrap())
+                    .split("Content-Type: image/")
+                    .next()
+                    .unwrap_or_default()
+                    .to_owned(),
+            )
+        })
+        .collect();
+    mails.sort();
+    mails
+}
+
+/// How many of the shared folder's mails carry the record ending at this turn label
+/// (their subject names it).
+fn mails_of_turn(homes: &Homes, label: &str) -> usize {
+    mails(homes)
+        .iter()
+        .filter(|(_, mail)| {
+            mail.lines()
+                .any(|line| line.starts_with("Subject:") && line.contains(label))
+        })
+        .count()
+}
+
+/// `player` plays `turn` and sends it.
+fn play(player: &Player, now: &str, id: &str, turn: &str) {
+    ok(&player.run(now, &["move", id, turn]));
+    ok(&player.run(now, &["send", id]));
+}
+
+/// Bob takes in what waits for him on day `day` of November and plays `turn` in game
+/// `id`; then Alice, an hour later, runs nothing but `pbem sync`: returns what it said.
+fn bob_plays(homes: &Homes, day: u32, id: &str, turn: &str) -> String {
+    let now = format!("2026-11-{day:02}T10:00:00Z");
+    ok(&homes.bob.run(&now, &["sync"]));
+    play(&homes.bob, &now, id, turn);
+    ok(&homes
+        .alice
+        .run(&format!("2026-11-{day:02}T11:00:00Z"), &["sync"]))
+}
+
+/// A game in which Alice has played and sent 1. e4; returns the homes and its id.
+fn after_e4(name: &str) -> (Homes, String) {
+    let homes = homes(name);
+    let id = homes.start("2026-11-01T09:00:00Z", &[]);
+    play(&homes.alice, "2026-11-01T10:00:00Z", &id, "e4");
+    (homes, id)
+}
+
+/// The main line of a player's copy of the game: its movetext without the comments.
+fn main_line(player: &Player, id: &str) -> String {
+    let record = std::fs::read_to_string(game_path(player, id)).unwrap();
+    let movetext: String = record
+        .lines()
+        .filter(|line| !line.starts_with('['))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let mut plain = String::new();
+    let mut depth = 0;
+    for c in movetext.chars() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            _ if depth == 0 => plain.push(c),
+            _ => {}
+        }
+    }
+    // Tokens only: no move numbers, no result.
+    plain
+        .split_whitespace()
+        .filter(|word| *word != "*" && !word.ends_with('.'))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Asserts that no mail in the shared folder and no game file of either player holds
+/// any of `secrets` (turns of conditional lines or books never played) or the word
+/// "conditional".
+fn assert_never_mailed(homes: &Homes, id: &str, secrets: &[&str]) {
+    let mut texts: Vec<(String, String)> = mails(homes);
+    for player in [&homes.alice, &homes.bob] {
+        let path = game_path(player, id);
+        texts.push((
+            path.display().to_string(),
+            std::fs::read_to_string(&path).unwrap(),
+        ));
+    }
+    for (name, body) in texts {
+        assert!(
+            !body.to_lowercase().contains("conditional"),
+            "{name}: {body}"
+        );
+        for secret in secrets {
+            assert!(!body.contains(secret), "{name} holds {secret}: {body}");
+        }
+    }
+}
+
+fn tree_file(player: &Player, id: &str) -> PathBuf {
+    player
+        .dir
+        .join("games")
+        .join("conditional")
+        .join(format!("{id}.yaml"))
+}
+
+#[test]
+fn three_turns_each_answered_by_sync_alone() {
+    let homes = homes("cond-three");
+    let (alice, bob) = (&homes.alice, &homes.bob);
+    let id = homes.start("2026-11-01T09:00:00Z", &[]);
+    play(alice, "2026-11-01T10:00:00Z", &id, "e4");
+    ok(&bob.run("2026-11-01T11:00:00Z", &["sync"]));
+
+    // Alice's tree: the Ruy Lopez if Bob plays e5, and a reply to the Sicilian.
+    let added = ok(&alice.run(
+        "2026-11-01T12:00:00Z",
+        &[
+            "if",
+            &id,
+            "1... e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4",
+            "1...c5 2.Qh5",
+        ],
+    ));
+    assert!(added.contains("2 conditional lines added"), "{added}");
+    assert!(
+        added.contains("1... e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4"),
+        "{added}"
+    );
+    let status = ok(&alice.run("2026-11-01T12:00:00Z", &["status"]));
+    assert!(status.contains("4 conditional replies wait"), "{status}");
+
+    for (day, (theirs, mine)) in [("e5", "2. Nf3"), ("Nc6", "3. Bb5"), ("a6", "4. Ba4")]
+        .into_iter()
+        .enumerate()
+    {
+        let now = format!("2026-11-0{}T10:00:00Z", day + 2);
+        // Bob takes in Alice's last turn and plays.
+        ok(&bob.run(&now, &["sync"]));
+        play(bob, &now, &id, theirs);
+        // Alice runs nothing but sync: her reply is played and sent.
+        let synced = ok(&alice.run(&now, &["sync"]));
+        assert!(
+            synced.contains(&format!("{id}: played your conditional reply {mine}")),
+            "{synced}"
+        );
+        assert!(synced.contains("delivered"), "{synced}");
+        assert_eq!(mails_of_turn(&homes, mine), 1, "{:?}", mails(&homes));
+    }
+    let synced = ok(&bob.run("2026-11-05T10:00:00Z", &["sync"]));
+    assert!(synced.contains("played 4. Ba4"), "{synced}");
+    for player in [alice, bob] {
+        assert!(
+            main_line(player, &id) == "e4 e5 Nf3 Nc6 Bb5 a6 Ba4",
+            "{}",
+            main_line(player, &id)
+        );
+    }
+    // Reflection time zero for each conditional reply: sent when it was received.
+    let words = game_words(alice, &id);
+    assert!(
+        words.contains("Nf3 {[%received 2026-11-02T10:00:00Z] [%sent 2026-11-02T10:00:00Z]}"),
+        "{words}"
+    );
+    // The tree is used up: nothing waits, and the Sicilian line never left Alice's home.
+    let status = ok(&alice.run("2026-11-05T10:00:00Z", &["status"]));
+    assert!(!status.contains("conditional"), "{status}");
+    assert!(!tree_file(alice, &id).exists());
+    assert_never_mailed(&homes, &id, &["Qh5"]);
+}
+
+#[test]
+fn a_turn_no_line_expects_drops_the_lines_and_says_so() {
+    let (homes, id) = after_e4("cond-drop");
+    let alice = &homes.alice;
+    ok(&alice.run("2026-11-01T10:00:00Z", &["if", &id, "e5 Nf3", "c5 Nc3"]));
+    let synced = bob_plays(&homes, 2, &id, "d5");
+    assert!(
+        synced.contains(&format!(
+            "{id}: 2 conditional lines no longer match the game and are dropped (the game went 1... d5 where they expected 1... c5 or 1... e5)"
+        )),
+        "{synced}"
+    );
+    assert!(!synced.contains("played your"), "{synced}");
+    let listed = ok(&alice.run("2026-11-02T11:00:00Z", &["if", &id]));
+    assert!(listed.contains("no conditional lines"), "{listed}");
+    // Nothing was played for Alice: it is her turn, and only Bob's mail is new.
+    assert!(
+        main_line(alice, &id) == "e4 d5",
+        "{}",
+        main_line(alice, &id)
+    );
+    assert_never_mailed(&homes, &id, &["Nf3", "Nc3"]);
+}
+
+#[test]
+fn a_tree_from_a_pgn_with_variations() {
+    let (homes, id) = after_e4("cond-pgn");
+    let alice = &homes.alice;
+    let tree = homes.root.join("tree.pgn");
+    std::fs::write(
+        &tree,
+        "1... e5 (1... c5 2. Nc3 Nc6 (2... d6 3. d4) 3. Bc4) 2. Nf3 *\n",
+    )
+    .unwrap();
+    let added = ok(&alice.run(
+        "2026-11-01T10:00:00Z",
+        &["if", &id, "--file", tree.to_str().unwrap()],
+    ));
+    assert!(added.contains("3 conditional lines added"), "{added}");
+    for line in [
+        "1... c5 2. Nc3 Nc6 3. Bc4",
+        "1... c5 2. Nc3 d6 3. d4",
+        "1... e5 2. Nf3",
+    ] {
+        assert!(added.contains(line), "{line}: {added}");
+    }
+    let synced = bob_plays(&homes, 2, &id, "c5");
+    assert!(
+        synced.contains("played your conditional reply 2. Nc3"),
+        "{synced}"
+    );
+    assert!(
+        synced.contains("1 conditional line no longer matches"),
+        "{synced}"
+    );
+    let synced = bob_plays(&homes, 3, &id, "d6");
+    assert!(
+        synced.contains("played your conditional reply 3. d4"),
+        "{synced}"
+    );
+    assert_never_mailed(&homes, &id, &["Bc4", "Nf3"]);
+
+    // A line the rules refuse is told with its place, and nothing is added.
+    std::fs::write(&tree, "3... cxd4 (3... Nf6 4. Ke3) 4. Qxd4 *\n").unwrap();
+    let refused = alice.run(
+        "2026-11-03T11:00:00Z",
+        &["if", &id, "--file", tree.to_str().unwrap()],
+    );
+    assert_eq!(refused.status.code(), Some(1), "{}", text(&refused.stdout));
+    assert!(
+        text(&refused.stderr).contains("turn 2 of the line, \"Ke3\""),
+        "{}",
+        text(&refused.stderr)
+    );
+    assert!(!tree_file(alice, &id).exists());
+}
+
+#[test]
+fn a_book_answers_in_two_games_at_once() {
+    let homes = homes("cond-book");
+    let (alice, bob) = (&homes.alice, &homes.bob);
+    let book = homes.root.join("open-games.pgn");
+    std::fs::write(
+        &book,
+        "[Event \"Alice's repertoire\"]\n\n1. e4 e5 (1... c5 2. Nf3 d6 3. Bc4) 2. Nf3 Nc6 3. Bb5 *\n",
+    )
+    .unwrap();
+    let added = ok(&alice.run(
+        "2026-11-01T09:00:00Z",
+        &["book", "add", book.to_str().unwrap(), "--as", "white"],
+    ));
+    assert!(
+        added.contains("book open-games: 2 conditional lines of Chess for White"),
+        "{added}"
+    );
+    let listed = ok(&alice.run("2026-11-01T09:00:00Z", &["book", "list"]));
+    assert!(
+        listed.contains("open-games: Chess, plays White, 2 conditional lines"),
+        "{listed}"
+    );
+
+    let first = homes.start("2026-11-01T09:00:00Z", &[]);
+    let second = homes.start("2026-11-01T09:00:01Z", &[]);
+    for id in [&first, &second] {
+        play(alice, "2026-11-01T10:00:00Z", id, "e4");
+    }
+    ok(&bob.run("2026-11-02T10:00:00Z", &["sync"]));
+    play(bob, "2026-11-02T10:00:00Z", &first, "e5");
+    play(bob, "2026-11-02T10:00:00Z", &second, "c5");
+    let synced = ok(&alice.run("2026-11-02T11:00:00Z", &["sync"]));
+    for id in [&first, &second] {
+        assert!(
+            synced.contains(&format!("{id}: played your book open-games's reply 2. Nf3")),
+            "{synced}"
+        );
+    }
+    ok(&bob.run("2026-11-03T10:00:00Z", &["sync"]));
+    play(bob, "2026-11-03T10:00:00Z", &first, "Nc6");
+    play(bob, "2026-11-03T10:00:00Z", &second, "Nc6");
+    let synced = ok(&alice.run("2026-11-03T11:00:00Z", &["sync"]));
+    assert!(
+        synced.contains(&format!(
+            "{first}: played your book open-games's reply 3. Bb5"
+        )),
+        "{synced}"
+    );
+    // Out of the book in the second game: nothing is played there.
+    assert!(!synced.contains(&format!("{second}: played")), "{synced}");
+    for id in [&first, &second] {
+        assert_never_mailed(&homes, id, &["Bc4", "Alice's repertoire", "open-games"]);
+    }
+    ok(&alice.run("2026-11-03T11:00:00Z", &["book", "remove", "open-games"]));
+    let listed = ok(&alice.run("2026-11-03T11:00:00Z", &["book", "list"]));
+    assert!(listed.contains("no books"), "{listed}");
+}
+
+#[test]
+fn a_reply_that_is_not_legal_is_never_played() {
+    let (homes, id) = after_e4("cond-illegal");
+    let alice = &homes.alice;
+    ok(&alice.run("2026-11-01T10:00:00Z", &["if", &id, "e5 Nf3"]));
+    // The tree is the player's own file: one edited by hand (or by an older pbem) may
+    // hold a reply the rules refuse by the time it is due.
+    let path = tree_file(alice, &id);
+    let edited = std::fs::read_to_string(&path)
+        .unwrap()
+        .replace("Nf3", "Nf4");
+    std::fs::write(&path, edited).unwrap();
+    let synced = bob_plays(&homes, 2, &id, "e5");
+    assert!(
+        synced.contains(&format!(
+            "{id}: your conditional reply Nf4 is not legal now and was not played"
+        )),
+        "{synced}"
+    );
+    assert!(
+        main_line(alice, &id) == "e4 e5",
+        "{}",
+        main_line(alice, &id)
+    );
+    assert!(!path.exists());
+    assert_eq!(mails(&homes).len(), 2, "{:?}", mails(&homes));
+}
+
+/// Alice's sync is killed at `point`, after her conditional reply is in her game file;
+/// the next sync sends the reply exactly once and plays nothing more.
+fn killed_between_the_reply_and_its_mail(point: &str) {
+    let (homes, id) = after_e4(&format!("cond-crash-{point}"));
+    let (alice, bob) = (&homes.alice, &homes.bob);
+    ok(&alice.run("2026-11-01T10:00:00Z", &["if", &id, "e5 Nf3 Nc6 Bb5"]));
+    ok(&bob.run("2026-11-02T10:00:00Z", &["sync"]));
+    play(bob, "2026-11-02T10:00:00Z", &id, "e5");
+
+    let (child, _flag) = alice.spawn_paused("2026-11-02T11:00:00Z", &["sync"], &[], point);
+    kill_9(child);
+    assert!(
+        main_line(alice, &id) == "e4 e5 Nf3",
+        "{}",
+        main_line(alice, &id)
+    );
+    assert_eq!(mails_of_turn(&homes, "2. Nf3"), 0);
+
+    let again = alice.run("2026-11-02T12:00:00Z", &["sync"]);
+    let said = ok(&again);
+    assert!(
+        text(&again.stderr)
+            .contains("the conditional reply an interrupted pbem played waits in the outbox now")
+            || point == "outbox",
+        "{}",
+        text(&again.stderr)
+    );
+    assert!(!said.contains("played your"), "{said}");
+    assert_eq!(mails_of_turn(&homes, "2. Nf3"), 1, "{:?}", mails(&homes));
+    // Once more: nothing is sent twice, no second reply.
+    let third = ok(&alice.run("2026-11-02T13:00:00Z", &["sync"]));
+    assert!(third.contains("the outbox is empty"), "{third}");
+    assert_eq!(mails_of_turn(&homes, "2. Nf3"), 1, "{:?}", mails(&homes));
+    assert!(
+        main_line(alice, &id) == "e4 e5 Nf3",
+        "{}",
+        main_line(alice, &id)
+    );
+    let synced = ok(&bob.run("2026-11-03T10:00:00Z", &["sync"]));
+    assert!(synced.contains("played 2. Nf3"), "{synced}");
+    let status = ok(&alice.run("2026-11-03T10:00:00Z", &["status"]));
+    assert!(status.contains("1 conditional reply waits"), "{status}");
+}
+
+#[test]
+fn a_pbem_killed_after_the_reply_sends_its_mail_once() {
+    killed_between_the_reply_and_its_mail("conditional");
+}
+
+#[test]
+fn a_pbem_killed_while_the_reply_enters_the_outbox_sends_it_once() {
+    killed_between_the_reply_and_its_mail("outbox");
+}
+
+#[test]
+fn a_dice_branch_is_chosen_by_the_roll() {
+    use crate::support::homes::wickets_to_the_attempt;
+    let (homes, id) = wickets_to_the_attempt("cond-dice", "dice");
+    let (alice, bob) = (&homes.alice, &homes.bob);
+    // From here on the two homes play through a shared folder.
+    std::fs::create_dir_all(homes.root.join("shared")).unwrap();
+    for player in [alice, bob] {
+        let config = std::fs::read_to_string(player.config()).unwrap();
+        std::fs::write(
+            player.config(),
+            format!("{config}shared_folder: ../shared\n"),
+        )
+        .unwrap();
+    }
+    // Bob answers White's attempt on his wicket by its roll: the King takes the Knight
+    // after a failure (1 to 4), and after a success (5 or 6, his Defender sees the
+    // wicket) he first names the g8 Knight his new Defender.
+    let lines: Vec<String> = (1..=6)
+        .map(|roll| {
+            let reply = if roll <= 4 { "Kxe5" } else { "Dg8:Kxe5" };
+            format!("4. Nxe5:w9_r{roll} {reply}")
+        })
+        .collect();
+    let args: Vec<&str> = ["if", id.as_str()]
+        .into_iter()
+        .chain(lines.iter().map(String::as_str))
+        .collect();
+    let added = ok(&bob.run("2026-11-07T09:00:00Z", &args));
+    assert!(added.contains("6 conditional lines added"), "{added}");
+
+    ok(&alice.run("2026-11-07T10:00:00Z", &["move", &id, "Nxe5:w9"]));
+    ok(&alice.run("2026-11-07T10:00:00Z", &["send", &id]));
+    let synced = ok(&bob.run("2026-11-07T11:00:00Z", &["sync"]));
+    let record = std::fs::read_to_string(game_path(bob, &id)).unwrap();
+    let roll: u8 = record
+        .split_whitespace()
+        .find_map(|word| word.strip_prefix("Nxe5:w9_r"))
+        .and_then(|rest| rest[..1].parse().ok())
+        .unwrap_or_else(|| panic!("{record}"));
+    let reply = if roll <= 4 { "Kxe5" } else { "Dg8:Kxe5" };
+    assert!(
+        synced.contains(&format!("{id}: played your conditional reply 4... {reply}")),
+        "roll {roll}: {synced}"
+    );
+    assert!(
+        synced.contains("5 conditional lines no longer match"),
+        "{synced}"
+    );
+    let synced = ok(&alice.run("2026-11-07T12:00:00Z", &["sync"]));
+    assert!(synced.contains(&format!("played 4... {reply}")), "{synced}");
+    // The branches of the other rolls never left Bob's home.
+    let others: Vec<String> = (1..=6)
+        .filter(|other| *other != roll)
+        .map(|other| format!("Nxe5:w9_r{other}"))
+        .collect();
+    let others: Vec<&str> = others.iter().map(String::as_str).collect();
+    assert_never_mailed(&homes, &id, &others);
+}
+
+#[test]
+fn receive_plays_the_reply_and_leaves_its_mail_in_the_outbox() {
+    use crate::support::homes::{after_e4, post};
+    let (homes, id) = after_e4("cond-receive");
+    let (alice, bob) = (&homes.alice, &homes.bob);
+    ok(&alice.run("2026-11-01T10:00:00Z", &["if", &id, "e5 Nf3"]));
+    post(alice, bob, "2026-11-01T11:00:00Z", &id, "m0");
+    ok(&bob.run("2026-11-02T10:00:00Z", &["move", &id, "e5"]));
+    let taken = post(bob, alice, "2026-11-02T11:00:00Z", &id, "m1");
+    assert!(
+        taken.contains(&format!("{id}: played your conditional reply 2. Nf3")),
+        "{taken}"
+    );
+    assert!(
+        taken.contains(
+            "the reply waits in the outbox: `pbem send --retry` (or `pbem sync`) sends it"
+        ),
+        "{taken}"
+    );
+    let status = ok(&alice.run("2026-11-02T11:00:00Z", &["status"]));
+    assert!(
+        status.contains(&format!(
+            "outbox: {id} (ply 3) to bob@example.org waits to be sent"
+        )),
+        "{status}"
+    );
+    // Taking the same mail in again plays nothing more.
+    let again = post(bob, alice, "2026-11-02T12:00:00Z", &id, "m1-again");
+    assert!(!again.contains("played your"), "{again}");
+    assert_eq!(main_line(alice, &id), "e4 e5 Nf3");
+}
+
+#[test]
+fn lines_that_cannot_be_added_say_why_and_change_nothing() {
+    use crate::support::homes::assert_error;
+    let (homes, id) = after_e4("cond-refused");
+    let (alice, bob) = (&homes.alice, &homes.bob);
+    // A line starts with the opponent's turn: Bob plays his own first.
+    ok(&bob.run("2026-11-01T11:00:00Z", &["sync"]));
+    let mine = bob.run("2026-11-01T11:00:00Z", &["if", &id, "e5 Nf3 Nc6"]);
+    assert_error(
+        &mine,
+        &format!(
+            "{id}: it is your turn: play it first (`pbem move {id} TURN`), then add lines that start with your opponent's reply"
+        ),
+    );
+    ok(&alice.run("2026-11-01T10:00:00Z", &["if", &id, "e5 Nf3"]));
+    let short = alice.run("2026-11-01T10:00:00Z", &["if", &id, "1... c5"]);
+    assert_eq!(short.status.code(), Some(1), "{}", text(&short.stderr));
+    assert!(
+        text(&short.stderr).contains("the line \"1... c5\" needs your opponent's turn and your reply to it; nothing was added"),
+        "{}",
+        text(&short.stderr)
+    );
+    let other = alice.run("2026-11-01T10:00:00Z", &["if", &id, "e5 Bc4"]);
+    assert_eq!(other.status.code(), Some(1), "{}", text(&other.stderr));
+    assert!(
+        text(&other.stderr).contains(&format!(
+            "the line \"e5 Bc4\" answers with 2. Bc4 where your lines answer with Nf3 (one reply to each turn): `pbem if {id}` lists them"
+        )),
+        "{}",
+        text(&other.stderr)
+    );
+    let listed = ok(&alice.run("2026-11-01T10:00:00Z", &["if", &id]));
+    assert!(listed.contains("  1... e5 2. Nf3\n"), "{listed}");
+    assert!(!listed.contains("Bc4"), "{listed}");
+    let dropped = ok(&alice.run("2026-11-01T10:00:00Z", &["if", &id, "--clear"]));
+    assert!(
+        dropped.contains(&format!("{id}: 1 conditional line dropped")),
+        "{dropped}"
+    );
+}
+
+#[test]
+fn a_book_for_black_answers_white_s_first_move() {
+    let homes = homes("cond-black-book");
+    let (alice, bob) = (&homes.alice, &homes.bob);
+    let book = homes.root.join("defences.pgn");
+    std::fs::write(&book, "1. e4 (1. d4 Nf6 2. c4 e6) 1... c5 *\n").unwrap();
+    let added = ok(&bob.run(
+        "2026-11-01T09:00:00Z",
+        &[
+            "book",
+            "add",
+            book.to_str().unwrap(),
+            "--as",
+            "black",
+            "--name",
+            "mine",
+        ],
+    ));
+    assert!(
+        added.contains("book mine: 2 conditional lines of Chess for Black"),
+        "{added}"
+    );
+    let id = homes.start("2026-11-01T09:00:00Z", &[]);
+    play(alice, "2026-11-01T10:00:00Z", &id, "d4");
+    let synced = ok(&bob.run("2026-11-01T11:00:00Z", &["sync"]));
+    assert!(
+        synced.contains(&format!("{id}: played your book mine's reply 1... Nf6")),
+        "{synced}"
+    );
+    let synced = ok(&alice.run("2026-11-01T12:00:00Z", &["sync"]));
+    assert!(synced.contains("played 1... Nf6"), "{synced}");
+    assert_never_mailed(&homes, &id, &["mine", "defences"]);
+}
