@@ -17,6 +17,14 @@ fn play(player: &Player, extra: &[&str]) -> Command {
     player.command(NOW, &args)
 }
 
+/// Two homes with a new game (Alice White), and Alice's `pbem play` of it.
+fn serving(name: &str, extra: &[&str]) -> (Homes, String, Server) {
+    let homes = Homes::new(name, "");
+    let id = homes.start(NOW, &[]);
+    let server = Server::start(play(&homes.alice, &[&[id.as_str()][..], extra].concat()));
+    (homes, id, server)
+}
+
 /// A folder copied with everything in it.
 fn copy_folder(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
@@ -33,9 +41,7 @@ fn copy_folder(from: &Path, to: &Path) {
 
 #[test]
 fn the_play_server_refuses_what_does_not_come_from_its_page() {
-    let homes = Homes::new("page-refusals", "");
-    let id = homes.start(NOW, &[]);
-    let server = Server::start(play(&homes.alice, &[&id]));
+    let (homes, id, server) = serving("page-refusals", &[]);
     assert!(
         server.address.starts_with("http://127.0.0.1:"),
         "{}",
@@ -156,9 +162,7 @@ fn the_play_server_refuses_what_does_not_come_from_its_page() {
 
 #[test]
 fn the_first_load_with_the_token_sets_the_cookie_and_drops_the_token_from_the_address() {
-    let homes = Homes::new("page-cookie", "");
-    let id = homes.start(NOW, &[]);
-    let server = Server::start(play(&homes.alice, &[&id]));
+    let (_homes, id, server) = serving("page-cookie", &[]);
     let reply = server.raw(
         &format!(
             "GET /?token={} HTTP/1.1\r\nHost: {}",
@@ -307,10 +311,8 @@ fn a_turn_is_mailed_at_once_when_the_config_says_send_auto() {
 
 #[test]
 fn pbem_play_stops_after_its_idle_time() {
-    let homes = Homes::new("page-idle", "");
-    let id = homes.start(NOW, &[]);
     // 0.02 minutes: 1.2 seconds without a request.
-    let server = Server::start(play(&homes.alice, &[&id, "--idle", "0.02"]));
+    let (homes, _id, server) = serving("page-idle", &["--idle", "0.02"]);
     assert_eq!(server.get("/page.css").status, 200);
     let (status, rest) = server
         .wait(Duration::from_secs(60))
@@ -416,9 +418,7 @@ fn other_addresses() -> Vec<std::net::IpAddr> {
 
 #[test]
 fn pbem_play_listens_on_127_0_0_1_only() {
-    let homes = Homes::new("page-bind", "");
-    let id = homes.start(NOW, &[]);
-    let server = Server::start(play(&homes.alice, &[&id]));
+    let (_homes, _id, server) = serving("page-bind", &[]);
     assert!(
         server
             .address
