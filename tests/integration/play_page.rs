@@ -566,3 +566,75 @@ fn in_a_cards_game_the_page_shows_the_hand_and_offers_the_cards_that_may_answer(
             .contains(card.as_str())
     );
 }
+
+#[test]
+fn pbem_play_stops_on_ctrl_c() {
+    let (_homes, _id, server) = serving("page-interrupt", &[]);
+    assert_eq!(server.get("/page.css").status, 200);
+    let interrupted = Command::new("kill")
+        .args(["-INT", &server.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(interrupted.success());
+    let (status, rest) = server
+        .wait(Duration::from_secs(60))
+        .expect("pbem play stops on Ctrl-C");
+    assert!(status.success(), "{status}");
+    assert_eq!(rest, "pbem play: stopped (Ctrl-C)\n");
+}
+
+#[test]
+fn pbem_play_opens_the_address_with_the_browser_or_says_to_open_it() {
+    let homes = Homes::new("page-browser", "");
+    let id = homes.start(NOW, &[]);
+    // $BROWSER is given the address.
+    let opened = homes.root.join("opened");
+    let browser = homes.root.join("browser");
+    std::fs::write(
+        &browser,
+        format!("#!/bin/sh\necho \"$1\" > {}\n", opened.display()),
+    )
+    .unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&browser, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let mut command = homes.alice.command(NOW, &["play", &id]);
+    command.env("BROWSER", &browser);
+    let server = Server::start(command);
+    let until = std::time::Instant::now() + Duration::from_secs(30);
+    while std::fs::read_to_string(&opened).map_or(true, |text| text.is_empty()) {
+        assert!(std::time::Instant::now() < until, "the browser never ran");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(
+        std::fs::read_to_string(&opened).unwrap(),
+        format!("{}\n", server.address)
+    );
+    drop(server);
+    // A browser that cannot start: the address is still printed, with what to do.
+    let mut child = homes
+        .alice
+        .command(NOW, &["play", &id])
+        .env("BROWSER", homes.root.join("no-such-browser"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    std::io::BufRead::read_line(&mut stderr, &mut line).unwrap();
+    child.kill().unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(
+        text(&output.stdout).starts_with("pbem play: open http://127.0.0.1:"),
+        "{}",
+        text(&output.stdout)
+    );
+    assert!(
+        line.starts_with("pbem play: no browser opened (")
+            && line.ends_with("): open the address above\n"),
+        "{line}"
+    );
+}
