@@ -7,7 +7,7 @@ use std::process::Command;
 use std::time::Duration;
 
 use crate::support::homes::{
-    Homes, Player, count, game_path, kill_9, ok, play_by_maildir, text, wickets_to_the_attempt,
+    Homes, Player, game_path, kill_9, ok, play_by_maildir, text, wickets_to_the_attempt,
 };
 use crate::support::page::Server;
 
@@ -280,16 +280,20 @@ fn a_turn_played_on_the_page_is_saved_as_pbem_move_saves_it() {
 }
 
 #[test]
-fn a_turn_is_mailed_at_once_when_the_config_says_send_auto() {
+fn a_turn_is_mailed_at_once_when_the_config_says_send_auto_and_synced_in_by_the_page() {
     let homes = Homes::new(
         "page-auto-send",
         "shared_folder: ../shared\nplay:\n  send: auto\n",
     );
     std::fs::create_dir_all(homes.root.join("shared")).unwrap();
     let id = homes.start(NOW, &[]);
+    ok(&homes.alice.run(NOW, &["send", &id]));
+    ok(&homes.bob.run(NOW, &["sync"]));
     let server = Server::start(play(&homes.alice, &[&id]));
+    let bob = Server::start(play(&homes.bob, &[&id]));
     let view = format!("/api/game/{id}");
     assert_eq!(server.get(&view).json()["auto_send"], true);
+    let before = bob.get(&view).json();
     let played = server
         .post(&format!("{view}/move"), "{\"token\": \"e4\"}")
         .json();
@@ -308,7 +312,17 @@ fn a_turn_is_mailed_at_once_when_the_config_says_send_auto() {
         ),
         "{output}"
     );
-    assert_eq!(count(&homes.root.join("shared")), 1);
+    // Bob's sync button takes it in, with the words of `pbem sync`; his page shows it.
+    let synced = bob.post(&format!("{view}/sync"), "").json();
+    assert_eq!(synced["ok"], true, "{synced}");
+    assert!(
+        synced["output"].as_str().unwrap().contains("1. e4"),
+        "{synced}"
+    );
+    assert_ne!(synced["version"], before["version"]);
+    let after = bob.get(&view).json();
+    assert_eq!(after["plies"], serde_json::json!(["e4"]));
+    assert_eq!(after["turn"], "your turn (Black)");
 }
 
 #[test]
