@@ -508,6 +508,24 @@ fn pbem_play_with_a_file_plays_it_locally_without_mail() {
     let send = server.post("/api/game/local/send", "");
     assert_eq!(send.status, 400, "{send:?}");
     assert!(send.body.contains("played locally"), "{}", send.body);
+    // A file of two games is refused at the start, with what is wrong.
+    let two = dir.join("two.pgn");
+    std::fs::write(
+        &two,
+        "[Event \"a\"]\n[Result \"*\"]\n\n1. e4 *\n\n[Event \"b\"]\n[Result \"*\"]\n\n1. d4 *\n",
+    )
+    .unwrap();
+    let refused = Command::new(env!("CARGO_BIN_EXE_pbem"))
+        .args(["--config", dir.join("none.yaml").to_str().unwrap()])
+        .args(["play", "--no-open", two.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(1));
+    let said = text(&refused.stderr);
+    assert!(
+        said.contains("found another game (game 2, line 6, column 1): `pbem play FILE` plays a file that holds one game"),
+        "{said}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
