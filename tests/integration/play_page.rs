@@ -670,3 +670,80 @@ fn pbem_play_opens_the_address_with_the_browser_or_says_to_open_it() {
         "{line}"
     );
 }
+
+#[test]
+fn a_file_played_locally_takes_the_card_a_turn_awaits() {
+    let dir = std::env::temp_dir().join(format!("pbem-page-card-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("wickets.pgn");
+    std::fs::write(
+        &file,
+        "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"?\"]\n\
+         [Black \"?\"]\n[Result \"*\"]\n[Variant \"Chess with wickets\"]\n[Decision \"Cards\"]\n\
+         [Dealing \"by hand\"]\n\n1. e4 e5 2. Ke2:f3 Ke7 3. Nxf3 Kd6 4. Nxe5:w9 *\n",
+    )
+    .unwrap();
+    let mut command = Command::new(env!("CARGO_BIN_EXE_pbem"));
+    command
+        .args(["--config", dir.join("none.yaml").to_str().unwrap()])
+        .args(["play", "--no-open", file.to_str().unwrap()]);
+    let server = Server::start(command);
+    let view = server.get("/api/game/local").json();
+    assert_eq!(
+        view["turn"],
+        "White's part is awaited: the scoring attempt awaits White's card",
+        "{}",
+        brief(&view)
+    );
+    // The parts offered are those `pbem legal` lists.
+    let legal = Command::new(env!("CARGO_BIN_EXE_pbem"))
+        .arg("legal")
+        .arg(&file)
+        .output()
+        .unwrap();
+    let legal: Vec<&str> = std::str::from_utf8(&legal.stdout)
+        .unwrap()
+        .lines()
+        .collect();
+    assert_eq!(view["awaited_parts"], serde_json::json!(legal));
+    let refused = server
+        .post("/api/game/local/move", "{\"token\": \"Nf3\"}")
+        .json();
+    assert_eq!(refused["ok"], false, "{refused}");
+    assert!(
+        refused["output"]
+            .as_str()
+            .unwrap()
+            .contains("the scoring attempt awaits White's card: \"Nf3\" is not one of them"),
+        "{refused}"
+    );
+    let played = server
+        .post("/api/game/local/move", "{\"token\": \"S5\"}")
+        .json();
+    assert_eq!(played["ok"], true, "{played}");
+    let saved = std::fs::read_to_string(&file).unwrap();
+    assert!(saved.contains("4. Nxe5:w9_cS5"), "{saved}");
+    let after = server.get("/api/game/local").json();
+    assert_eq!(
+        after["awaiting"],
+        "the scoring attempt awaits Black's card in reply to White's S5",
+        "{}",
+        brief(&after)
+    );
+    // Black answers: the attempt is decided, and the turn is Black's.
+    let answered = server
+        .post("/api/game/local/move", "{\"token\": \"H9\"}")
+        .json();
+    assert_eq!(answered["ok"], true, "{answered}");
+    let saved = std::fs::read_to_string(&file).unwrap();
+    assert!(saved.contains("4. Nxe5:w9_cS5_cH9"), "{saved}");
+    let decided = server.get("/api/game/local").json();
+    assert_eq!(
+        decided["awaiting"],
+        serde_json::Value::Null,
+        "{}",
+        brief(&decided)
+    );
+    assert_eq!(decided["turn"], "Black to move", "{}", brief(&decided));
+    let _ = std::fs::remove_dir_all(&dir);
+}
