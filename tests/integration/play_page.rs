@@ -743,3 +743,32 @@ fn a_file_played_locally_takes_the_card_a_turn_awaits() {
     assert_eq!(decided["turn"], "Black to move", "{}", brief(&decided));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn pbem_play_listens_on_the_port_asked_or_says_it_is_taken() {
+    let homes = Homes::new("page-port", "");
+    let id = homes.start(NOW, &[]);
+    let taken = std::net::TcpListener::bind(("127.0.0.1", 0)).unwrap();
+    let port = taken.local_addr().unwrap().port().to_string();
+    let refused = homes
+        .alice
+        .run(NOW, &["play", "--no-open", "--port", &port, &id]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(
+        text(&refused.stderr)
+            .starts_with(&format!("pbem: error: cannot listen on 127.0.0.1:{port}: ")),
+        "{}",
+        text(&refused.stderr)
+    );
+    assert!(
+        text(&refused.stderr).ends_with(
+            "(another port: `pbem play --port N`, or leave --port out for a free one)\n"
+        ),
+        "{}",
+        text(&refused.stderr)
+    );
+    drop(taken);
+    let server = Server::start(play(&homes.alice, &["--port", &port, &id]));
+    assert_eq!(server.port.to_string(), port);
+    assert_eq!(server.get("/page.css").status, 200);
+}
