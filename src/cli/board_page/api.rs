@@ -14,10 +14,10 @@ use serde::{Deserialize, Serialize};
 use super::super::home::Home;
 use super::super::mail::{SendArgs, SyncArgs};
 use super::super::play::{self, DrawAction, DrawArgs, GameArg, MoveArgs};
-use crate::desk::play::{hand_line, own_hand};
 use super::super::{CliError, Status, status};
 use super::{App, LOCAL, Target, local};
 use crate::correspondence;
+use crate::desk::play::{hand_line, own_hand};
 use crate::games::Color;
 use crate::store::Ledger;
 
@@ -182,8 +182,8 @@ fn game_view(
     }
     let (clocks, refused) = match &home {
         Some(home) => (
-            status_line(home, id).map_err(|error| (StatusCode::INTERNAL_SERVER_ERROR, error.into()))?,
-            refusals(home, id).map_err(|error| (StatusCode::INTERNAL_SERVER_ERROR, error.into()))?,
+            status_line(home, id).map_err(|error| (StatusCode::INTERNAL_SERVER_ERROR, error))?,
+            refusals(home, id).map_err(|error| (StatusCode::INTERNAL_SERVER_ERROR, error))?,
         ),
         None => (None, Vec::new()),
     };
