@@ -9,7 +9,8 @@
 //!   awaited, nothing and status 1 when the game is over).
 //! - Over random playouts of every game (fixed seed): every legal turn has clicks, every
 //!   click is a `data-place` of the view's picture, exactly once, and the view lists each
-//!   legal token once.
+//!   legal token once; the tokens written from one list of the turns
+//!   (`Game::write_turns_except`) are each turn's own (`Game::write_turn_except`).
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -261,6 +262,14 @@ fn check_playout<G: Game>(head: &str, start: G, choices: &[u32]) -> Result<(), T
         text.push_str(&format!(" {token}"));
         position.play(turn);
         history.enter(&position);
+    }
+    // The tokens written from one list of the turns are each turn's own token.
+    let listed = history.legal_turns_written(&position);
+    for (token, turn) in &listed {
+        prop_assert_eq!(
+            token,
+            &position.write_turn_except(turn, history.forbidden())
+        );
     }
     text.push_str(" *\n");
     let record = parse_record(&text).map_err(|e| TestCaseError::fail(format!("{e}: {text}")))?;
