@@ -34,6 +34,9 @@
 //!   # move_to: pbem       # the folder for `after: move`
 //! # maildir: ~/Maildir    # optional: `pbem sync` reads this Maildir when there is no imap
 //! # shared_folder: ~/Sync/pbem   # optional: play without mail servers (see below)
+//! # play:                 # optional: how `pbem play` behaves
+//! #   send: auto          # mail a turn as soon as it is played on the page (default: button)
+//! #   idle_minutes: 30    # stop the server after this many minutes without a request
 //! ```
 //!
 //! `shared_folder` names a folder both players reach (synced by Syncthing or Dropbox, on
@@ -180,6 +183,38 @@ pub struct Settings {
     /// Whether move mails carry a picture of the position (`pictures: false` turns it
     /// off; on by default).
     pub pictures: bool,
+    /// What `pbem play` does (the `play:` section).
+    pub play: PlaySettings,
+}
+
+/// The `play:` section: how the page of `pbem play` behaves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlaySettings {
+    /// Mail a turn as soon as it is played on the page (`send: auto`); otherwise the
+    /// page's send button mails it (`send: button`, the default).
+    pub auto_send: bool,
+    /// Minutes without a request after which the server stops (`idle_minutes`, 30 by
+    /// default; `--idle` overrides it).
+    pub idle_minutes: u32,
+}
+
+impl Default for PlaySettings {
+    fn default() -> PlaySettings {
+        PlaySettings {
+            auto_send: false,
+            idle_minutes: 30,
+        }
+    }
+}
+
+/// When the page of `pbem play` mails a turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum SendWhen {
+    /// Right after the turn is played.
+    Auto,
+    /// When the player presses the send button.
+    Button,
 }
 
 /// A config file that cannot be used, with the place and the cause.
@@ -216,6 +251,14 @@ struct FileConfig {
     imap: Option<FileImap>,
     maildir: Option<String>,
     shared_folder: Option<String>,
+    play: Option<FilePlay>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FilePlay {
+    send: Option<SendWhen>,
+    idle_minutes: Option<u32>,
 }
 
 #[derive(Deserialize)]
@@ -416,6 +459,22 @@ impl Settings {
             }
             other => other.map(resolve),
         };
+        let play = match file.play {
+            None => PlaySettings::default(),
+            Some(play) => {
+                let idle_minutes = play.idle_minutes.unwrap_or(30);
+                if idle_minutes == 0 {
+                    return Err(invalid(
+                        "play.idle_minutes",
+                        "must be at least 1".to_owned(),
+                    ));
+                }
+                PlaySettings {
+                    auto_send: play.send == Some(SendWhen::Auto),
+                    idle_minutes,
+                }
+            }
+        };
         Ok(Settings {
             player: Player { name, email },
             games: resolve(file.games.as_deref().unwrap_or("games")),
@@ -425,6 +484,7 @@ impl Settings {
             maildir: file.maildir.as_deref().map(resolve),
             shared_folder,
             pictures: file.pictures.unwrap_or(true),
+            play,
         })
     }
 
@@ -559,6 +619,10 @@ mod tests {
                 "player: {name: A, email: a@b}\nimap: {host: h, user: u, password_env: X, after: move}\n",
                 "imap.move_to",
             ),
+            (
+                "player: {name: A, email: a@b}\nplay: {idle_minutes: 0}\n",
+                "play.idle_minutes",
+            ),
         ];
         for (text, field) in cases {
             let error = read(text).unwrap_err().to_string();
@@ -568,6 +632,22 @@ mod tests {
                 "{error}"
             );
         }
+    }
+
+    #[test]
+    fn the_play_section_reads_with_defaults() {
+        let plain = read("player: {name: A, email: a@b}\n").unwrap();
+        assert_eq!(plain.play, PlaySettings::default());
+        assert!(!plain.play.auto_send);
+        assert_eq!(plain.play.idle_minutes, 30);
+        let set =
+            read("player: {name: A, email: a@b}\nplay: {send: auto, idle_minutes: 5}\n").unwrap();
+        assert!(set.play.auto_send);
+        assert_eq!(set.play.idle_minutes, 5);
+        let button = read("player: {name: A, email: a@b}\nplay: {send: button}\n").unwrap();
+        assert!(!button.play.auto_send);
+        let error = read("player: {name: A, email: a@b}\nplay: {send: later}\n").unwrap_err();
+        assert!(matches!(error, ConfigError::Syntax { .. }), "{error}");
     }
 
     #[test]
