@@ -57,7 +57,8 @@ pub fn probe() -> Result<(), String> {
         })
 }
 
-const PASSWORD_VARIABLE: &str = "PBEM_TEST_IMAP_PASSWORD";
+/// The environment variable that the configs of [`ImapServer::config`] read the password from.
+pub const PASSWORD_VARIABLE: &str = "PBEM_TEST_IMAP_PASSWORD";
 /// The password of both users.
 pub const PASSWORD: &str = "imap horse";
 
