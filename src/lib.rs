@@ -100,6 +100,7 @@
 extern crate self as pbem;
 
 pub mod batch;
+pub mod board;
 pub mod clock;
 pub mod config;
 pub mod convert;

@@ -6,6 +6,7 @@ use super::glyphs;
 use super::grid::Grid;
 use super::svg::{Svg, escape};
 use super::{Marks, Render};
+use crate::games::african::{Turn, TurnKind};
 use crate::games::{African, Color, Game, Man};
 
 impl Render for African {
@@ -53,6 +54,35 @@ impl Render for African {
                 })
                 .unwrap_or_default(),
         )
+    }
+
+    /// A step: the stone's square and its target. A sowing: the group's square and the
+    /// first square of its direction, then the square where the touchstone ends when
+    /// the token names it (`d1N=d3`: when several are legal).
+    fn clicks(&self, turn: &Turn) -> Vec<String> {
+        let from = turn.from();
+        let mut clicks = vec![from.to_string()];
+        match turn.kind() {
+            TurnKind::Step { to, .. } => clicks.push(to.to_string()),
+            TurnKind::Sow {
+                direction,
+                touchstone,
+            } => {
+                if let Some(first) = direction.walk(from, 1) {
+                    clicks.push(first.to_string());
+                }
+                if let Some(touchstone) = touchstone
+                    && self.write_turn(turn).contains('=')
+                {
+                    clicks.push(touchstone.to_string());
+                }
+            }
+        }
+        clicks
+    }
+
+    fn hit_areas(&self, svg: &mut Svg) {
+        super::chess::square_hit_areas(svg, 8, 8);
     }
 }
 

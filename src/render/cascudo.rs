@@ -6,6 +6,7 @@ use super::grid::{FRAME, INK, TOUCHED, check_glow};
 use super::pieces::{self, Shape};
 use super::svg::{Svg, escape};
 use super::{Marks, Render, kings};
+use crate::games::cascudo::Turn;
 use crate::games::cascudo::hex::{self, Cell, Colour};
 use crate::games::{Cascudo, Color, Game};
 
@@ -119,6 +120,22 @@ impl Render for Cascudo {
             Some(snapshot) if self.is_check() => kings(&snapshot, self.side_to_move()),
             _ => Vec::new(),
         })
+    }
+
+    /// The first mover's cell, then each move's destination in order: a cascade is
+    /// clicked link by link.
+    fn clicks(&self, turn: &Turn) -> Vec<String> {
+        turn.cells().iter().map(ToString::to_string).collect()
+    }
+
+    fn hit_areas(&self, svg: &mut Svg) {
+        for cell in Cell::all() {
+            let (cx, cy) = centre(cell);
+            svg.polygon(
+                &corners(cx, cy, R),
+                &format!("data-place=\"{}\"", escape(&cell.to_string())),
+            );
+        }
     }
 }
 

@@ -4,6 +4,7 @@
 use super::grid::{self, Grid};
 use super::svg::Svg;
 use super::{Marks, Render};
+use crate::games::chesica::Turn;
 use crate::games::{Chesica, Game, Man};
 
 impl Render for Chesica {
@@ -28,6 +29,18 @@ impl Render for Chesica {
     /// Chesica has no King and no check.
     fn checked(&self) -> Option<Vec<String>> {
         Some(Vec::new())
+    }
+
+    /// The piece's square, then every square it lands on (each jump of a chain).
+    fn clicks(&self, turn: &Turn) -> Vec<String> {
+        std::iter::once(turn.from())
+            .chain(turn.landings().iter().copied())
+            .map(|square| square.to_string())
+            .collect()
+    }
+
+    fn hit_areas(&self, svg: &mut Svg) {
+        super::chess::square_hit_areas(svg, 8, 8);
     }
 }
 

@@ -1,7 +1,9 @@
 //! Orthodox chess: the 8 by 8 board and the chess pieces.
 
 use super::grid::{self, Grid};
+use super::svg::Svg;
 use super::{Marks, Render, kings};
+use crate::games::chess::Move;
 use crate::games::{Chess, Game};
 
 impl Render for Chess {
@@ -24,4 +26,20 @@ impl Render for Chess {
             _ => Vec::new(),
         })
     }
+
+    /// The piece's square and its target; castling is the King's two squares, and the
+    /// promotion piece is told apart by the token.
+    fn clicks(&self, turn: &Move) -> Vec<String> {
+        vec![turn.from.to_string(), turn.to.to_string()]
+    }
+
+    fn hit_areas(&self, svg: &mut Svg) {
+        square_hit_areas(svg, 8, 8);
+    }
+}
+
+/// The hit areas of a plain board of `files` by `ranks` squares.
+pub(super) fn square_hit_areas(svg: &mut Svg, files: u8, ranks: u8) {
+    let grid = Grid::new(files, ranks);
+    grid.hit_areas(svg, |file, row| Some(grid.square_name(file, row)));
 }

@@ -9,7 +9,7 @@ use super::grid::Grid;
 use super::pieces::{self, Shape};
 use super::svg::{Svg, escape, num};
 use super::{Marks, Render, kings};
-use crate::games::chesscala::{Role, Sq};
+use crate::games::chesscala::{Move, Role, Sq, Turn};
 use crate::games::{Chesscala, Color, Game};
 
 /// The circuits' colours, a-b, c-d, e-f.
@@ -91,6 +91,41 @@ impl Render for Chesscala {
             }
         }
         Some(places)
+    }
+
+    /// Each move's places in turn: a capture's piece and its victim's square (the
+    /// Hammer's landing between them; a Bomb in its own stack names that square twice),
+    /// a sowing's square and every square a piece is laid on, in order (the order of the
+    /// pieces is told apart by the token), a King step or double move's two squares.
+    fn clicks(&self, turn: &Turn) -> Vec<String> {
+        let mut position = self.clone();
+        let mut clicks = Vec::new();
+        for step in turn.moves() {
+            let laid = position.apply(step);
+            match *step {
+                Move::Capture {
+                    from, to, target, ..
+                } => {
+                    clicks.push(from);
+                    if to != target {
+                        clicks.push(to);
+                    }
+                    clicks.push(target);
+                }
+                Move::Sow { from, len, .. } => {
+                    clicks.push(from);
+                    clicks.extend_from_slice(&laid[..usize::from(len)]);
+                }
+                Move::King { from, to } | Move::Double { from, to } => {
+                    clicks.extend([from, to]);
+                }
+            }
+        }
+        clicks.iter().map(ToString::to_string).collect()
+    }
+
+    fn hit_areas(&self, svg: &mut Svg) {
+        super::chess::square_hit_areas(svg, 6, 8);
     }
 }
 

@@ -152,6 +152,35 @@ impl Grid {
         }
     }
 
+    /// The name of the square at `file` (0 = a) and `row` (0 = bottom): `e4`, `e0`.
+    #[must_use]
+    pub fn square_name(&self, file: u8, row: u8) -> String {
+        format!(
+            "{}{}",
+            char::from(b'a' + file),
+            u16::from(row) + u16::from(self.first_rank)
+        )
+    }
+
+    /// The play page's hit areas: a square over every place that `name` names (`None`:
+    /// no place there), carrying `data-place="NAME"`.
+    pub fn hit_areas(&self, svg: &mut Svg, name: impl Fn(u8, u8) -> Option<String>) {
+        for row in 0..self.rows {
+            for file in 0..self.files {
+                if let Some(name) = name(file, row) {
+                    let (x, y) = self.corner(file, row);
+                    svg.rect(
+                        x,
+                        y,
+                        self.cell,
+                        self.cell,
+                        &format!("data-place=\"{}\"", escape(&name)),
+                    );
+                }
+            }
+        }
+    }
+
     /// The side-to-move marker in the frame right of the board: beside the bottom row
     /// for White, the top row for Black (the edge each side plays from).
     pub fn side_to_move(&self, svg: &mut Svg, side: Color) {

@@ -123,6 +123,16 @@ pub trait Render: Game {
     fn checked(&self) -> Option<Vec<String>> {
         None
     }
+
+    /// The places a player clicks to build `turn` (a legal turn of this position), in
+    /// order, named as the notation names them: a piece's place, then each place it goes
+    /// to. Never empty. See [`crate::board`] for what each game clicks.
+    fn clicks(&self, turn: &Self::Turn) -> Vec<String>;
+
+    /// Draws the play page's hit areas: one transparent element over every place a click
+    /// may name, carrying `data-place="NAME"` (the shape of the place: a square, a hex
+    /// cell, a wicket's patch).
+    fn hit_areas(&self, svg: &mut svg::Svg);
 }
 
 /// The marks of `position`, reached by `last` (the position before and the turn) if
@@ -152,6 +162,21 @@ pub fn marks<G: Render>(position: &G, last: Option<(&G, &G::Turn)>) -> Marks {
 /// marked if given.
 pub fn svg<G: Render>(position: &G, last: Option<(&G, &G::Turn)>) -> String {
     position.draw(&marks(position, last))
+}
+
+/// The SVG of `position` as the play page shows it: [`svg()`]'s picture with the hit
+/// areas ([`Render::hit_areas`]) drawn last, in a group with the id `places` whose fill
+/// is transparent, so that a click anywhere on a place hits its `data-place` element.
+/// Only the play page has them: `show`, the mails' pictures and `html` keep their bytes.
+pub fn board_svg<G: Render>(position: &G, last: Option<(&G, &G::Turn)>) -> String {
+    let mut picture = svg(position, last);
+    let mut layer = svg::Svg::fragment();
+    layer.open("id=\"places\" fill=\"#000\" fill-opacity=\"0\"");
+    position.hit_areas(&mut layer);
+    layer.close();
+    let end = picture.rfind("</svg>").unwrap_or(picture.len());
+    picture.insert_str(end, &layer.finish_fragment());
+    picture
 }
 
 /// The SVG of the position at the end of a record's main line (as far as it replays),

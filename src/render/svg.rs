@@ -61,6 +61,25 @@ impl Svg {
         Svg { out, depth: 0 }
     }
 
+    /// A part of a document (no `<svg>` element round it), to be put into one that is
+    /// written elsewhere: the play page's hit areas.
+    #[must_use]
+    pub fn fragment() -> Svg {
+        Svg {
+            out: String::with_capacity(8 * 1024),
+            depth: 0,
+        }
+    }
+
+    /// Ends a [`Svg::fragment`] and returns its markup.
+    #[must_use]
+    pub fn finish_fragment(mut self) -> String {
+        while self.depth > 0 {
+            self.close();
+        }
+        self.out
+    }
+
     /// A rectangle.
     pub fn rect(&mut self, x: f32, y: f32, width: f32, height: f32, attrs: &str) {
         let _ = write!(

@@ -7,7 +7,7 @@ use super::grid::{self, Grid};
 use super::pieces;
 use super::svg::{Svg, escape};
 use super::{Marks, Render, kings};
-use crate::games::wickets::Loc;
+use crate::games::wickets::{Decision, Loc, Turn};
 use crate::games::{Color, Game, Wickets};
 
 /// The pitch under a wicket.
@@ -24,11 +24,7 @@ fn grid_name(name: &str) -> String {
 
 impl Render for Wickets {
     fn draw(&self, marks: &Marks) -> String {
-        let grid = Grid {
-            rows: 10,
-            first_rank: 0,
-            ..Grid::new(8, 10)
-        };
+        let grid = wickets_grid();
         let mut svg = grid.start(&format!("Chess with wickets: {}", self.position_string()));
         grid.squares(&mut svg, |file, row| match row {
             0 | 9 => (file == 4).then_some(PITCH),
@@ -100,6 +96,44 @@ impl Render for Wickets {
             Some(snapshot) if self.in_check(side) => kings(&snapshot, side),
             _ => Vec::new(),
         })
+    }
+
+    /// In the order the parts happen: the new Defender's place when one is named, the
+    /// piece's place and its target (castling: the King's), where a captured Ball is
+    /// dropped, where the Ball is thrown (a wicket, `w0` or `w9`, for a scoring attempt),
+    /// and each sacrificed piece's place. Rolls and cards are no places: the token tells
+    /// them apart.
+    fn clicks(&self, turn: &Turn) -> Vec<String> {
+        let sacrifices = turn.decision.iter().filter_map(|step| match step {
+            Decision::Sacrifice(place) => Some(*place),
+            _ => None,
+        });
+        turn.naming
+            .into_iter()
+            .chain([turn.mv.from, turn.mv.to])
+            .chain(turn.drop)
+            .chain(turn.throw)
+            .chain(sacrifices)
+            .map(|place| place.to_string())
+            .collect()
+    }
+
+    fn hit_areas(&self, svg: &mut Svg) {
+        let grid = wickets_grid();
+        grid.hit_areas(svg, |file, row| match row {
+            0 => (file == 4).then(|| "w0".to_owned()),
+            9 => (file == 4).then(|| "w9".to_owned()),
+            _ => Some(grid.square_name(file, row)),
+        });
+    }
+}
+
+/// The wickets' board: ranks 1 to 8 with a row below and above for the wickets.
+fn wickets_grid() -> Grid {
+    Grid {
+        rows: 10,
+        first_rank: 0,
+        ..Grid::new(8, 10)
     }
 }
 

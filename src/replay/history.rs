@@ -230,15 +230,25 @@ impl<G: Game> History<G> {
     /// canonically among them, in sorted order: what `pbem legal` lists.
     #[must_use]
     pub fn legal_tokens(&self, position: &G) -> Vec<String> {
+        self.legal_turns_written(position)
+            .into_iter()
+            .map(|(token, _)| token)
+            .collect()
+    }
+
+    /// [`History::legal_tokens`] with each token's turn (the play page's clicks come
+    /// from the turn).
+    #[must_use]
+    pub fn legal_turns_written(&self, position: &G) -> Vec<(String, G::Turn)> {
         let forbidden = self.forbidden();
         let mut turns = Vec::new();
         position.legal_turns_except(forbidden, &mut turns);
-        let mut tokens: Vec<String> = turns
-            .iter()
-            .map(|turn| position.write_turn_except(turn, forbidden))
+        let mut written: Vec<(String, G::Turn)> = turns
+            .into_iter()
+            .map(|turn| (position.write_turn_except(&turn, forbidden), turn))
             .collect();
-        tokens.sort();
-        tokens
+        written.sort_by(|a, b| a.0.cmp(&b.0));
+        written
     }
 
     /// Counts one more occurrence of `position`; returns how many there are now.
