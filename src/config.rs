@@ -180,6 +180,38 @@ pub struct Settings {
     /// Whether move mails carry a picture of the position (`pictures: false` turns it
     /// off; on by default).
     pub pictures: bool,
+    /// What `pbem play` does (the `play:` section).
+    pub play: PlaySettings,
+}
+
+/// The `play:` section: how the page of `pbem play` behaves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlaySettings {
+    /// Mail a turn as soon as it is played on the page (`send: auto`); otherwise the
+    /// page's send button mails it (`send: button`, the default).
+    pub auto_send: bool,
+    /// Minutes without a request after which the server stops (`idle_minutes`, 30 by
+    /// default; `--idle` overrides it).
+    pub idle_minutes: u32,
+}
+
+impl Default for PlaySettings {
+    fn default() -> PlaySettings {
+        PlaySettings {
+            auto_send: false,
+            idle_minutes: 30,
+        }
+    }
+}
+
+/// When the page of `pbem play` mails a turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum SendWhen {
+    /// Right after the turn is played.
+    Auto,
+    /// When the player presses the send button.
+    Button,
 }
 
 /// A config file that cannot be used, with the place and the cause.
@@ -216,6 +248,14 @@ struct FileConfig {
     imap: Option<FileImap>,
     maildir: Option<String>,
     shared_folder: Option<String>,
+    play: Option<FilePlay>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FilePlay {
+    send: Option<SendWhen>,
+    idle_minutes: Option<u32>,
 }
 
 #[derive(Deserialize)]
@@ -416,6 +456,22 @@ impl Settings {
             }
             other => other.map(resolve),
         };
+        let play = match file.play {
+            None => PlaySettings::default(),
+            Some(play) => {
+                let idle_minutes = play.idle_minutes.unwrap_or(30);
+                if idle_minutes == 0 {
+                    return Err(invalid(
+                        "play.idle_minutes",
+                        "must be at least 1".to_owned(),
+                    ));
+                }
+                PlaySettings {
+                    auto_send: play.send == Some(SendWhen::Auto),
+                    idle_minutes,
+                }
+            }
+        };
         Ok(Settings {
             player: Player { name, email },
             games: resolve(file.games.as_deref().unwrap_or("games")),
@@ -425,6 +481,7 @@ impl Settings {
             maildir: file.maildir.as_deref().map(resolve),
             shared_folder,
             pictures: file.pictures.unwrap_or(true),
+            play,
         })
     }
 

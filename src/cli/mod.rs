@@ -7,7 +7,8 @@
 //! # How it is built
 //!
 //! clap 4 derive definitions and one module per command or group: `validate`, `show`
-//! (text, SVG or PNG), `html`, `legal`, `fmt`, `convert`, `perft`, `bench`; `play` (`new`,
+//! (text, SVG or PNG), `html`, `legal`, `fmt`, `convert`, `perft`, `bench`; `board_page`
+//! (`pbem play`: the local web server of the play page, see its text); `play` (`new`,
 //! `move`, `draw`, `resign`, `secret`, `allow-typed`), `status` (and `dismiss`), `mail` (`send`, `receive`:
 //! a file, a Maildir's `new/` and `cur/`, or an IMAP folder, judged through the mail ledger;
 //! `sync`; the SMTP and IMAP halves of `config check`; `mail::folder`: `send` and `sync`
@@ -68,6 +69,7 @@ use clap::{CommandFactory, Parser, Subcommand};
 use crate::games::Variant;
 
 mod bench;
+mod board_page;
 mod config_cmd;
 mod convert;
 mod diagnostic;
@@ -337,6 +339,23 @@ Examples:
   pbem allow-typed g-2026 --off"
     )]
     AllowTyped(play::AllowTypedArgs),
+    /// Play from the board: a local web page (on 127.0.0.1) where you click your turns.
+    #[command(after_help = "\
+Prints `pbem play: open http://127.0.0.1:PORT/?token=TOKEN` and opens it in the browser
+($BROWSER, else xdg-open or open) unless --no-open; then serves until Ctrl-C or until
+--idle minutes pass without a request (the config's play.idle_minutes, 30 by default).
+The address's token is the key to the page: only this machine's browser with it may use
+the server. Every change goes through the command that makes it (`pbem move`, `draw`,
+`resign`, `send`, `sync`), with your data locked for it. A game of yours is played by
+mail (a turn is mailed by the send button, or at once with `play: { send: auto }` in the
+config); any other game file is played locally, both sides, without mail.
+
+Examples:
+  pbem play                                   your games by mail; pick one
+  pbem play g-2026                            that game's page
+  pbem play --no-open --port 8765 g-2026      print the address only, on a fixed port
+  pbem play analysis.pgn                      a game file played locally, no mail")]
+    Play(board_page::Args),
     /// Mail the latest turn of a game to the opponent (through the outbox).
     #[command(after_help = "\
 The mail names the game and the turn in its subject, holds the turn, a diagram, a
@@ -466,6 +485,7 @@ pub fn execute(
         Command::Secret(args) => play::secret(&args, &home()?, out),
         Command::AllowTyped(args) => play::allow_typed(&args, &home()?, out),
         Command::Status(args) => status::run(&args, &home()?, out),
+        Command::Play(args) => board_page::run(&args, config, out),
         Command::Send(args) => mail::send(&args, &home()?, out),
         Command::Receive(args) => mail::receive(&args, &home()?, out),
         Command::Sync(args) => mail::sync(&args, &home()?, out),

@@ -1,0 +1,109 @@
+//! A game file played locally by `pbem play FILE`: both sides at one board, no mail. A
+//! turn is checked by the rules as `pbem move` checks one, refused with the same kind of
+//! diagnostic, and the file is replaced atomically with the game in canonical form.
+
+use std::io::Write;
+use std::path::Path;
+
+use super::super::{CliError, Status, diagnostic, display_path, record_variant};
+use crate::correspondence;
+use crate::games::Game;
+use crate::notation::{Record, Span, TurnNode, parse_record};
+use crate::replay::{self, History};
+
+/// Reads the game of a file played locally.
+pub(super) fn load(path: &Path) -> Result<Record, CliError> {
+    let text = std::fs::read_to_string(path).map_err(|source| CliError::Io {
+        path: display_path(path),
+        source,
+    })?;
+    parse_record(&text).map_err(|error| {
+        CliError::Invalid(format!(
+            "{}: {error} (`pbem validate {}` shows where)",
+            display_path(path),
+            display_path(path)
+        ))
+    })
+}
+
+/// Adds `token` to the game of the file (whichever side is to move) and saves it.
+pub(super) fn play(path: &Path, token: &str, out: &mut dyn Write) -> Result<Status, CliError> {
+    let mut record = load(path)?;
+    let variant = record_variant(&record)?;
+    let label = crate::with_game!(variant, G => append::<G>(&mut record, token.trim(), path))?;
+    crate::store::write_atomically(path, correspondence::to_text(&record).as_bytes()).map_err(
+        |source| CliError::Io {
+            path: display_path(path),
+            source,
+        },
+    )?;
+    writeln!(out, "{}: {label}", display_path(path))?;
+    Ok(Status::Ok)
+}
+
+/// Checks `token` against the end of the record's main line and adds it, canonical, with
+/// the result when it ends the game; returns the turn with its number and the result.
+fn append<G: Game>(record: &mut Record, token: &str, path: &Path) -> Result<String, CliError> {
+    let shown = display_path(path);
+    let replayed = replay::replay_game::<G>(record);
+    let (Some(start), Some(mut position)) = (replayed.start, replayed.position) else {
+        return Err(CliError::Invalid(format!(
+            "{shown}: the game does not replay (`pbem validate {shown}` shows why)"
+        )));
+    };
+    if !replayed.report.is_valid() {
+        return Err(CliError::Invalid(format!(
+            "{shown}: the game has an error before its end (`pbem validate {shown}` shows where)"
+        )));
+    }
+    let mut history = History::of_line(&start, &replayed.turns);
+    if let Some(outcome) = history.outcome(&position) {
+        return Err(CliError::Invalid(format!(
+            "{shown}: the game is over: {outcome}"
+        )));
+    }
+    if let Some(awaited) = position.awaiting() {
+        return Err(CliError::Invalid(format!(
+            "{shown}: {awaited}; a part is added only in a game by mail (`pbem play GAME`)"
+        )));
+    }
+    if let Some(finding) = replay::diagnose_turn(&position, &history, token) {
+        let source = diagnostic::Source {
+            path: "TURN",
+            text: token,
+            start: Span::START,
+        };
+        let mut text = diagnostic::render_about(&finding, None, &source, false);
+        text.push_str(&format!("\npbem: {shown} is unchanged"));
+        return Err(CliError::Reported(text));
+    }
+    let syntax = G::parse_turn(token).map_err(|error| {
+        CliError::Invalid(format!("cannot read \"{token}\": {}", error.message))
+    })?;
+    let turn = position
+        .resolve_except(&syntax, history.forbidden())
+        .map_err(|error| {
+            CliError::Invalid(format!("illegal turn \"{token}\": {}", error.message))
+        })?;
+    let canonical = position.write_turn_except(&turn, history.forbidden());
+    let number = move_label(&position);
+    position.play(&turn);
+    history.enter(&position);
+    record.moves.turns.push(TurnNode::new(&canonical));
+    let mut label = format!("{number} {canonical}");
+    if let Some(outcome) = history.outcome(&position) {
+        let result = outcome.result();
+        record.set_tag("Result", result.as_str());
+        record.result = Some(result);
+        label.push_str(&format!(", game over: {}", result.as_str()));
+    }
+    Ok(label)
+}
+
+/// `12.` or `12...` for the turn about to be played in `position`.
+fn move_label<G: Game>(position: &G) -> String {
+    match position.side_to_move() {
+        crate::games::Color::White => format!("{}.", position.fullmove_number()),
+        crate::games::Color::Black => format!("{}...", position.fullmove_number()),
+    }
+}
