@@ -23,7 +23,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::support::homes::{Homes, Player, game_path, text, wickets_to_the_attempt};
+use crate::support::homes::{Homes, Player, game_path, ok, text, wickets_to_the_attempt};
 use crate::webdriver::{Driver, Session, changed, screenshots_dir};
 use crate::{Need, Test};
 
@@ -317,43 +317,51 @@ enum Position {
     Wickets(&'static str),
 }
 
-/// The turns clicked: where, and the turn (a token ending in `*`: the first legal turn
-/// that starts with the rest, as a card of the player's hand).
-const CLICKED: &[(&str, Position, &str)] = &[
+/// The turns clicked: what, where, the turn (as `pbem legal` lists it there), and whether
+/// the player then adds the part it awaits: a card of the player's hand, chosen among
+/// the page's buttons.
+const CLICKED: &[(&str, Position, &str, bool)] = &[
     (
         "a promotion to a knight (the choice of piece)",
         Position::Fen("Chess", "7k/P7/8/8/8/8/8/K7 w - - 0 1"),
         "a8=N",
+        false,
     ),
     (
         "Chesscala: a capture and a sowing in a chosen order",
         Position::Example("chesscala", 1),
         "Bd7xHb5,e8:HONB",
+        false,
     ),
     (
         "Cascudo: a cascade of five moves",
         Position::Example("cascudo", 0),
         "Ra1-b1-e1-c1-d3xb5",
+        false,
     ),
     (
         "African Chess: a sowing whose touchstone and last stone capture",
         Position::Fen("African Chess", "7t/8/8/8/3p4/3(pp)4/8/3(TPP)4 w 1"),
         "d1N=d3xd3xd4",
+        false,
     ),
     (
         "Chesica: a multi-jump",
         Position::Example("chesica", 14),
         "g3xe5xg7",
+        false,
     ),
     (
-        "Chess with wickets, Cards (fair deal): a throw with a card of the hand",
+        "Chess with wickets, Cards (fair deal): a throw, then a card of the hand",
         Position::Wickets("Cards"),
-        "Nxe5:w9_c*",
+        "Nxe5:w9",
+        true,
     ),
     (
         "Chess with wickets, Dice: an attempt",
         Position::Wickets("Dice"),
         "Nxe5:w9",
+        false,
     ),
 ];
 
@@ -377,7 +385,7 @@ fn cut_example(name: &str, ply: usize, dir: &Path) -> PathBuf {
 fn a_turn_of_each_game_is_clicked_in_the_page_and_saved() {
     let driver = Driver::start();
     let session = Session::open(&driver);
-    for (number, (what, position, wanted)) in CLICKED.iter().enumerate() {
+    for (number, (what, position, token, then_a_card)) in CLICKED.iter().enumerate() {
         // Each case in homes of its own: Alice plays (White, or a local file).
         let (homes, file, game, target) = match position {
             Position::Example(name, ply) => {
@@ -399,14 +407,7 @@ fn a_turn_of_each_game_is_clicked_in_the_page_and_saved() {
         let alice = &homes.alice;
         let lines = legal(alice, &[&target])
             .unwrap_or_else(|output| panic!("{what}: pbem legal: {}", text(&output.stderr)));
-        let token = match wanted.strip_suffix('*') {
-            Some(start) => lines
-                .iter()
-                .find(|line| line.starts_with(start))
-                .unwrap_or_else(|| panic!("{what}: no legal turn starts {start}: {lines:?}"))
-                .clone(),
-            None => (*wanted).to_owned(),
-        };
+        let token = (*token).to_owned();
         assert!(
             lines.contains(&token),
             "{what}: {token} is not legal there: {lines:?}"
@@ -424,9 +425,64 @@ fn a_turn_of_each_game_is_clicked_in_the_page_and_saved() {
             "{what}: the game file holds the turn, and only it (the page said {said})"
         );
         assert_valid(alice, &file);
+        if *then_a_card {
+            play_a_card(&server, &session, &homes, &game, what);
+        }
         let errors = session.console_errors();
         assert!(errors.is_empty(), "{what}: console errors {errors:?}");
+        // Away from the page before its server stops, so that its polling fails nowhere.
+        session.go("about:blank");
     }
+}
+
+/// Alice plays the first card of her hand that the page offers for the awaited part of
+/// game `id`, and her file then holds exactly what `pbem move ID CARD` writes in a copy
+/// of her home.
+fn play_a_card(server: &PlayServer, session: &Session, homes: &Homes, id: &str, what: &str) {
+    let twin = Player {
+        dir: homes.root.join("twin"),
+    };
+    let copied = Command::new("cp")
+        .arg("-a")
+        .arg(&homes.alice.dir)
+        .arg(&twin.dir)
+        .status()
+        .expect("cp runs");
+    assert!(copied.success(), "copy Alice's home");
+    let card = session.until(
+        10,
+        "var cards = Array.prototype.map.call(\
+           document.querySelectorAll('#choices button[data-token]'),\
+           function (b) { return b.dataset.token; }).filter(function (t) { return t !== '-'; });\
+         return cards.length > 0 ? cards[0] : null;",
+        &[],
+    );
+    let Some(Value::String(card)) = card else {
+        panic!(
+            "{what}: no card of the hand offered; {}",
+            page_state(session)
+        );
+    };
+    let hand = session.script("return document.querySelector('#hand').textContent;");
+    assert!(
+        hand.as_str().is_some_and(|hand| hand.contains(&card)),
+        "{what}: {card} is not in the hand shown, {hand}"
+    );
+    session.click(&format!("#choices button[data-token=\"{card}\"]"));
+    let said = server.press(session, "#confirm");
+    ok(&twin.run(NOW, &["move", id, &card]));
+    let (file, twins) = (game_path(&homes.alice, id), game_path(&twin, id));
+    assert_eq!(
+        tokens(&file),
+        tokens(&twins),
+        "{what}: the card {card} from the page (which said {said}) and from pbem move"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&file).expect("Alice's file"),
+        std::fs::read_to_string(&twins).expect("the twin's file"),
+        "{what}: the card {card} from the page and from pbem move"
+    );
+    assert_valid(&homes.alice, &file);
 }
 
 /// The homes, Alice's file of game `id`, the game's page name and `pbem play`'s argument.
@@ -498,6 +554,7 @@ fn the_page_builds_exactly_the_legal_turns_at_every_ply_of_the_examples() {
         );
         let errors = session.console_errors();
         assert!(errors.is_empty(), "{example}: console errors {errors:?}");
+        session.go("about:blank");
         std::fs::copy(&source, &file).expect("copy the example");
         assert_eq!(
             std::fs::read(&file).unwrap(),

@@ -293,9 +293,16 @@ impl Session<'_> {
     /// Clicks the first element that `css` selects, as a user does (the pointer at the
     /// element's centre, so what is drawn on top there gets the click).
     pub fn click(&self, css: &str) {
-        let element = self
-            .find(css)
-            .unwrap_or_else(|| panic!("no element {css} to click"));
+        let found = self.driver.try_call(
+            "POST",
+            &self.path("element"),
+            Some(&json!({"using": "css selector", "value": css})),
+        );
+        let element = match &found {
+            Ok(found) => found[ELEMENT].as_str(),
+            Err(_) => None,
+        }
+        .unwrap_or_else(|| panic!("no element {css} to click: {found:?}"));
         self.driver.call(
             "POST",
             &self.path(&format!("element/{element}/click")),
@@ -333,7 +340,7 @@ impl Session<'_> {
 }
 
 /// The key under which WebDriver names an element.
-const ELEMENT: &str = "element-6066-11e4-a52e-4f735a435c5f";
+const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
 
 /// The share of pixels that differ between two screenshots.
 pub fn changed(a: &[u8], b: &[u8]) -> f64 {
