@@ -318,7 +318,7 @@ fn games_page(config: Option<&Path>) -> Result<String, CliError> {
     }
     Ok(format!(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
-         <title>pbem: your games</title>\n<link rel=\"stylesheet\" href=\"/page.css\">\n</head>\n\
+         <title>pbem: your games</title>\n<link rel=\"icon\" href=\"data:,\">\n<link rel=\"stylesheet\" href=\"/page.css\">\n</head>\n\
          <body>\n<h1>Your games</h1>\n<ul id=\"games\">\n{items}</ul>\n</body>\n</html>\n"
     ))
 }
