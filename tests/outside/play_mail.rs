@@ -100,6 +100,19 @@ impl<'a> Table<'a> {
             .script("return location.pathname;")
             .as_str()
             .is_some_and(|path| path.starts_with("/game/"));
+        // Bob's first mail: his list of games (`/`) must take it in too, since the game
+        // is not his yet and no command is run after `pbem play`.
+        assert!(
+            on_a_game || session.find("#sync").is_some(),
+            "{}'s list of games (/) has no #sync to take in the first mail of {}: {}",
+            if ply.is_multiple_of(2) {
+                "Bob"
+            } else {
+                "Alice"
+            },
+            self.id,
+            session.script("return document.body.innerText;")
+        );
         let synced = server.press(session, "#sync");
         assert!(
             synced.contains(&format!("changed: {}", self.id)),

@@ -167,30 +167,32 @@ impl PlayServer {
             );
             session.click(&css);
         }
-        let built =
-            || session.script("return document.querySelector('#built').textContent.trim();");
-        if built() != json!(token) {
-            let button = format!("#choices button[data-token=\"{token}\"]");
-            let offered = session.until(
-                10,
-                "return !!document.querySelector(arguments[0]);",
-                &[json!(button)],
-            );
-            assert!(
-                offered.is_some(),
-                "{token}: no choice button after the clicks {clicks:?}; {}",
+        // The clicks leave the turn alone (confirm is enabled), or with others that
+        // share them, told apart by a button each.
+        let button = format!("#choices button[data-token=\"{token}\"]");
+        let left = session.until(
+            10,
+            "if (document.querySelector(arguments[0])) { return 'button'; }\
+             return !document.querySelector('#confirm').disabled && 'alone';",
+            &[json!(button)],
+        );
+        match left {
+            Some(left) if left == json!("button") => session.click(&button),
+            Some(_) => {}
+            None => panic!(
+                "{token}: neither alone nor a choice after the clicks {clicks:?}; {}",
                 page_state(session)
-            );
-            session.click(&button);
+            ),
         }
         let shown = session.until(
             10,
-            "return document.querySelector('#built').textContent.trim() === arguments[0];",
+            "return document.querySelector('#built').textContent.trim() === arguments[0]\
+               && !document.querySelector('#confirm').disabled;",
             &[json!(token)],
         );
         assert!(
             shown.is_some(),
-            "{token}: #built does not show the turn; {}",
+            "{token}: #built does not show the turn, or #confirm is disabled; {}",
             page_state(session)
         );
         self.press(session, "#confirm")
