@@ -11,7 +11,8 @@
 //! - For every position of every example, the turns the page can build by its own
 //!   clicks (`window.pbem.buildableAt`) are exactly the lines of `pbem legal --ply K`.
 //! - A turn made in one tab shows in another without a reload.
-//! - The picture of the page with a piece picked and its targets marked is written to
+//! - The picture of the page of a game by mail with a piece picked and its targets
+//!   marked is written to
 //!   `docs/play.png` when `PBEM_UPDATE_DOCS=1` is set (the README shows it), else under
 //!   `target/browser-screenshots/`, so that a plain `cargo test` changes no tracked file.
 
@@ -23,7 +24,9 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::support::homes::{Homes, Player, game_path, ok, text, wickets_to_the_attempt};
+use crate::support::homes::{
+    Homes, Player, game_path, ok, play_by_maildir, text, wickets_to_the_attempt,
+};
 use crate::webdriver::{Driver, Session, changed, screenshots_dir};
 use crate::{Need, Test};
 
@@ -602,27 +605,31 @@ fn a_turn_made_in_one_tab_shows_in_the_other() {
 }
 
 fn the_page_marks_the_targets_of_a_picked_piece_as_docs_play_png_shows() {
-    // The Immortal Game after 9. Nf5 c6: White's knight on f5 picked.
+    // A game by mail between Alice and Bob, the Immortal Game's first eight plies played
+    // by Maildir; Alice's page with her bishop on c4 picked.
     let homes = Homes::new("play-picture", "");
-    let file = cut_example("immortal", 18, &homes.root);
-    let path = file.to_str().expect("a path");
-    let server = PlayServer::start(&homes.alice, &[path], &[]);
+    let id = homes.start("2026-11-01T09:00:00Z", &["--time-control", "10/50d"]);
+    let immortal = cut_example("immortal", 8, &homes.root);
+    for (ply, token) in tokens(&immortal).iter().enumerate() {
+        play_by_maildir(&homes, &id, ply, token);
+    }
+    let server = PlayServer::start(&homes.alice, &[&id], &[]);
     let driver = Driver::start();
     let session = Session::open(&driver);
-    server.open(&session, "local");
+    server.open(&session, &id);
     let before = session.screenshot();
-    session.click("#board [data-place=\"f5\"]");
+    session.click("#board [data-place=\"c4\"]");
     let marked = session.until(
         10,
         "return Array.prototype.map.call(document.querySelectorAll('#board .target'),\
            function (e) { return e.getAttribute('data-place'); }).sort().join(' ');",
         &[],
     );
-    // Nf5's moves as `pbem legal --ply 18` lists them: Nd4, Nd6+, Ne3, Ne7, Ng3, Nh4,
-    // Nh6 and Nxg7+.
+    // Bc4's turns as `pbem legal --ply 8` lists them: Bb3, Bd3, Bd5, Be2, Be6, Bxb5 and
+    // Bxf7+.
     assert_eq!(
         marked,
-        Some(json!("d4 d6 e3 e7 g3 g7 h4 h6")),
+        Some(json!("b3 b5 d3 d5 e2 e6 f7")),
         "{}",
         page_state(&session)
     );
