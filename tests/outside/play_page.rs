@@ -76,7 +76,9 @@ impl PlayServer {
         PlayServer::spawn(command, log)
     }
 
-    fn spawn(mut command: Command, log: PathBuf) -> PlayServer {
+    /// Starts `command` (a `pbem play`), its standard error going to `log`, and reads
+    /// the address it prints.
+    pub fn spawn(mut command: Command, log: PathBuf) -> PlayServer {
         let mut child = command
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
@@ -157,18 +159,7 @@ impl PlayServer {
     pub fn click_turn(&self, session: &Session, token: &str) -> String {
         let clicks = clicks_of(session, token);
         for place in &clicks {
-            let css = format!("#board [data-place=\"{place}\"]");
-            let marked = session.until(
-                10,
-                "return !!document.querySelector(arguments[0]);",
-                &[json!(format!("{css}.target"))],
-            );
-            assert!(
-                marked.is_some(),
-                "{token}: the place {place} is not marked as a target (clicks {clicks:?}); {}",
-                page_state(session)
-            );
-            session.click(&css);
+            self.click_place(session, place);
         }
         // The clicks leave the turn alone (confirm is enabled), or with others that
         // share them, told apart by a button each.
@@ -199,6 +190,22 @@ impl PlayServer {
             page_state(session)
         );
         self.press(session, "#confirm")
+    }
+
+    /// Clicks the place `place` of the board, which must be marked as a target first.
+    pub fn click_place(&self, session: &Session, place: &str) {
+        let css = format!("#board [data-place=\"{place}\"]");
+        let marked = session.until(
+            10,
+            "return !!document.querySelector(arguments[0]);",
+            &[json!(format!("{css}.target"))],
+        );
+        assert!(
+            marked.is_some(),
+            "the place {place} is not marked as a target; {}",
+            page_state(session)
+        );
+        session.click(&css);
     }
 
     /// Clicks the button `css` (accepting the dialog it may open), waits until
