@@ -24,6 +24,7 @@ mod mail;
 mod mistyped;
 mod notation;
 mod play;
+mod play_page;
 mod properties;
 mod render;
 mod robustness;

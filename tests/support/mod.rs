@@ -4,5 +4,6 @@
 
 pub mod homes;
 pub mod mail;
+pub mod page;
 pub mod playouts;
 pub mod records;

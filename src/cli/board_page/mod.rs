@@ -29,6 +29,7 @@ use axum::routing::{get, post};
 
 use super::home::{self, Home};
 use super::{CliError, Status};
+use crate::render::svg::escape;
 
 /// Arguments of `pbem play`.
 #[derive(Debug, clap::Args)]
@@ -311,9 +312,9 @@ fn games_page(config: Option<&Path>) -> Result<String, CliError> {
         items.push_str(&match game {
             Some(id) => format!(
                 "<li><a data-game=\"{id}\" href=\"/game/{id}\">{}</a></li>\n",
-                escape_html(line)
+                escape(line)
             ),
-            None => format!("<li>{}</li>\n", escape_html(line)),
+            None => format!("<li>{}</li>\n", escape(line)),
         });
     }
     Ok(format!(
@@ -321,22 +322,6 @@ fn games_page(config: Option<&Path>) -> Result<String, CliError> {
          <title>pbem: your games</title>\n<link rel=\"icon\" href=\"data:,\">\n<link rel=\"stylesheet\" href=\"/page.css\">\n</head>\n\
          <body>\n<h1>Your games</h1>\n<ul id=\"games\">\n{items}</ul>\n</body>\n</html>\n"
     ))
-}
-
-/// `&`, `<`, `>` and quotes written as entities.
-fn escape_html(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 /// `/game/ID`: the play page (its script reads the game from the address).

@@ -1,0 +1,496 @@
+//! `pbem play`: the local web server of the play page, spoken to by a plain HTTP client
+//! as a browser (and anything else) would. What the page does in a browser is in
+//! `tests/outside/`.
+
+use std::path::Path;
+use std::process::Command;
+use std::time::Duration;
+
+use crate::support::homes::{Homes, Player, count, game_path, kill_9, ok, text};
+use crate::support::page::Server;
+
+const NOW: &str = "2026-11-01T10:00:00Z";
+
+/// `pbem play --no-open` for the player, with `extra` arguments.
+fn play(player: &Player, extra: &[&str]) -> Command {
+    let args = [&["play", "--no-open"][..], extra].concat();
+    player.command(NOW, &args)
+}
+
+/// Two homes with a new game (Alice White), and Alice's `pbem play` of it.
+fn serving(name: &str, extra: &[&str]) -> (Homes, String, Server) {
+    let homes = Homes::new(name, "");
+    let id = homes.start(NOW, &[]);
+    let server = Server::start(play(&homes.alice, &[&[id.as_str()][..], extra].concat()));
+    (homes, id, server)
+}
+
+/// A folder copied with everything in it.
+fn copy_folder(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_folder(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+#[test]
+fn the_play_server_refuses_what_does_not_come_from_its_page() {
+    let (homes, id, server) = serving("page-refusals", &[]);
+    assert!(
+        server.address.starts_with("http://127.0.0.1:"),
+        "{}",
+        server.address
+    );
+    let port = server.port;
+    let token = &server.token;
+    let wrong = "0".repeat(token.len());
+    let host = format!("Host: 127.0.0.1:{port}");
+    let cookie = format!("Cookie: pbem_token={token}");
+    let origin = format!("Origin: http://127.0.0.1:{port}");
+    let view = format!("/api/game/{id}");
+    let mv = format!("/api/game/{id}/move");
+    // (what, request head, what the refusal says)
+    let refused = [
+        ("no token", format!("GET / HTTP/1.1\r\n{host}"), "no token"),
+        (
+            "no token for the view",
+            format!("GET {view} HTTP/1.1\r\n{host}"),
+            "no token",
+        ),
+        (
+            "a wrong token in the cookie",
+            format!("GET {view} HTTP/1.1\r\n{host}\r\nCookie: pbem_token={wrong}"),
+            "the token is not this server's",
+        ),
+        (
+            "a wrong token in the address",
+            format!("GET /?token={wrong} HTTP/1.1\r\n{host}"),
+            "the address's token is not this server's",
+        ),
+        (
+            "a foreign Host (DNS rebinding)",
+            format!("GET {view} HTTP/1.1\r\nHost: attacker.example:{port}\r\n{cookie}"),
+            "\"attacker.example:",
+        ),
+        (
+            "another port in Host",
+            format!("GET {view} HTTP/1.1\r\nHost: 127.0.0.1:1\r\n{cookie}"),
+            "(Host header), not this one",
+        ),
+        (
+            "no Host",
+            format!("GET {view} HTTP/1.0\r\n{cookie}"),
+            "(Host header), not this one",
+        ),
+        (
+            "a move from a foreign Origin",
+            format!("POST {mv} HTTP/1.1\r\n{host}\r\n{cookie}\r\nOrigin: http://attacker.example"),
+            "a change asked by another page (Origin \"http://attacker.example\")",
+        ),
+        (
+            "a move without an Origin",
+            format!("POST {mv} HTTP/1.1\r\n{host}\r\n{cookie}"),
+            "(Origin \"none\")",
+        ),
+        (
+            "a move with the token but no cookie",
+            format!("POST {mv} HTTP/1.1\r\n{host}\r\n{origin}"),
+            "no token",
+        ),
+        (
+            "a move from localhost's origin to 127.0.0.1",
+            format!("POST {mv} HTTP/1.1\r\n{host}\r\n{cookie}\r\nOrigin: http://localhost:{port}"),
+            "only the page of this server",
+        ),
+    ];
+    for (what, head, says) in &refused {
+        let reply = server.raw(head, "{\"token\": \"e4\"}");
+        assert_eq!(reply.status, 403, "{what}: {reply:?}");
+        assert!(reply.body.contains(says), "{what}: {}", reply.body);
+        assert_eq!(
+            reply.header("content-security-policy"),
+            Some(
+                "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'"
+            ),
+            "{what}"
+        );
+    }
+    // Nothing was played.
+    assert!(
+        !std::fs::read_to_string(game_path(&homes.alice, &id))
+            .unwrap()
+            .contains("e4")
+    );
+    // With the token: the page, its script and style, the view; by either name of the host.
+    for (path, kind, holds) in [
+        (format!("/game/{id}"), "text/html", "id=\"board\""),
+        ("/page.js".to_owned(), "text/javascript", "window.pbem"),
+        ("/page.css".to_owned(), "text/css", "#board"),
+        (
+            view.clone(),
+            "application/json",
+            "\"side_to_move\":\"white\"",
+        ),
+    ] {
+        for name in ["127.0.0.1", "localhost"] {
+            let reply = server.raw(
+                &format!("GET {path} HTTP/1.1\r\nHost: {name}:{port}\r\n{cookie}"),
+                "",
+            );
+            assert_eq!(reply.status, 200, "{path}: {reply:?}");
+            assert!(
+                reply.header("content-type").unwrap_or("").starts_with(kind),
+                "{path}: {reply:?}"
+            );
+            assert!(reply.body.contains(holds), "{path}: {}", reply.body);
+            for (header, value) in [
+                ("x-content-type-options", "nosniff"),
+                ("referrer-policy", "no-referrer"),
+                ("cache-control", "no-store"),
+            ] {
+                assert_eq!(reply.header(header), Some(value), "{path}");
+            }
+        }
+    }
+}
+
+#[test]
+fn the_first_load_with_the_token_sets_the_cookie_and_drops_the_token_from_the_address() {
+    let (_homes, id, server) = serving("page-cookie", &[]);
+    let reply = server.raw(
+        &format!(
+            "GET /?token={} HTTP/1.1\r\nHost: {}",
+            server.token, server.host
+        ),
+        "",
+    );
+    assert_eq!(reply.status, 303, "{reply:?}");
+    assert_eq!(reply.header("location"), Some("/"));
+    assert_eq!(
+        reply.header("set-cookie"),
+        Some(
+            format!(
+                "pbem_token={}; HttpOnly; SameSite=Strict; Path=/",
+                server.token
+            )
+            .as_str()
+        )
+    );
+    // `/` of a server started on a game leads to that game's page.
+    let index = server.get("/");
+    assert_eq!(index.status, 303, "{index:?}");
+    assert_eq!(
+        index.header("location"),
+        Some(format!("/game/{id}").as_str())
+    );
+}
+
+#[test]
+fn without_a_game_the_play_server_lists_the_games_as_status_does() {
+    let homes = Homes::new("page-list", "");
+    let id = homes.start(NOW, &[]);
+    let status = ok(&homes.alice.run(NOW, &["status"]));
+    let server = Server::start(play(&homes.alice, &[]));
+    let reply = server.get("/");
+    assert_eq!(reply.status, 200, "{reply:?}");
+    let line = status.lines().next().unwrap();
+    assert!(
+        reply.body.contains(&format!(
+            "<a data-game=\"{id}\" href=\"/game/{id}\">{line}</a>"
+        )),
+        "{}",
+        reply.body
+    );
+}
+
+#[test]
+fn a_turn_played_on_the_page_is_saved_as_pbem_move_saves_it() {
+    let homes = Homes::new("page-move", "");
+    let id = homes.start(NOW, &[]);
+    // A twin of Alice's home, where she types the same turns.
+    let twin = Player {
+        dir: homes.root.join("twin"),
+    };
+    copy_folder(&homes.alice.dir, &twin.dir);
+    let server = Server::start(play(&homes.alice, &[&id]));
+    let view = format!("/api/game/{id}");
+    let before = server.get(&view).json();
+    assert_eq!(before["you"], "white");
+    assert_eq!(before["turn"], "your turn (White)");
+    let version = before["version"].as_u64().unwrap();
+    // Polling an unchanged game answers with its version alone.
+    let same = server.get(&format!("{view}?since={version}")).json();
+    assert_eq!(same["unchanged"], true, "{same}");
+
+    // An illegal turn is refused with the words of `pbem move`, and changes nothing.
+    let refused = server.post(&format!("{view}/move"), "{\"token\": \"e5\"}");
+    assert_eq!(refused.status, 200, "{refused:?}");
+    let refused = refused.json();
+    let typed = twin.run(NOW, &["move", &id, "e5"]);
+    assert_eq!(typed.status.code(), Some(1));
+    assert_eq!(refused["ok"], false);
+    assert_eq!(
+        refused["output"],
+        format!("{}", text(&typed.stderr)),
+        "{refused}"
+    );
+    assert_eq!(refused["version"].as_u64(), Some(version));
+
+    // A legal one is saved exactly as `pbem move` saves it.
+    let played = server
+        .post(&format!("{view}/move"), "{\"token\": \"e4\"}")
+        .json();
+    let typed = ok(&twin.run(NOW, &["move", &id, "e4"]));
+    assert_eq!(played["ok"], true, "{played}");
+    assert_eq!(played["output"], typed, "{played}");
+    assert_eq!(
+        std::fs::read_to_string(game_path(&homes.alice, &id)).unwrap(),
+        std::fs::read_to_string(game_path(&twin, &id)).unwrap()
+    );
+    let after = played["version"].as_u64().unwrap();
+    assert_ne!(after, version);
+    let shown = server.get(&format!("{view}?since={version}")).json();
+    assert_eq!(shown["plies"], serde_json::json!(["e4"]), "{shown}");
+    assert_eq!(shown["turn"], "Black to move (your opponent)");
+
+    // A change made beside the page (another tab, `pbem sync`) changes the version the
+    // page polls.
+    ok(&homes.alice.run(NOW, &["draw", "offer", &id]));
+    let polled = server.get(&format!("{view}?since={after}")).json();
+    assert!(polled.get("unchanged").is_none(), "{polled}");
+    assert_ne!(polled["version"].as_u64(), Some(after));
+
+    // Draw offers, resigning, sending: through their commands, with their words.
+    let resigned = server.post(&format!("{view}/resign"), "").json();
+    assert_eq!(resigned["ok"], true, "{resigned}");
+    assert_eq!(
+        resigned["output"],
+        format!("{id}: resigned: 0-1\nsend it with: pbem send {id}\n")
+    );
+    let unknown = server.post(&format!("{view}/castle"), "");
+    assert_eq!(unknown.status, 404, "{unknown:?}");
+}
+
+#[test]
+fn a_turn_is_mailed_at_once_when_the_config_says_send_auto() {
+    let homes = Homes::new(
+        "page-auto-send",
+        "shared_folder: ../shared\nplay:\n  send: auto\n",
+    );
+    std::fs::create_dir_all(homes.root.join("shared")).unwrap();
+    let id = homes.start(NOW, &[]);
+    let server = Server::start(play(&homes.alice, &[&id]));
+    let view = format!("/api/game/{id}");
+    assert_eq!(server.get(&view).json()["auto_send"], true);
+    let played = server
+        .post(&format!("{view}/move"), "{\"token\": \"e4\"}")
+        .json();
+    assert_eq!(played["ok"], true, "{played}");
+    let output = played["output"].as_str().unwrap();
+    assert!(output.starts_with(&format!("{id}: 1. e4\n")), "{output}");
+    // What `pbem send` says, after the move's words.
+    assert_eq!(
+        output.lines().nth(2),
+        Some(
+            format!(
+                "delivered {id} (ply 1) to bob@example.org in {}",
+                homes.alice.dir.join("../shared").display()
+            )
+            .as_str()
+        ),
+        "{output}"
+    );
+    assert_eq!(count(&homes.root.join("shared")), 1);
+}
+
+#[test]
+fn pbem_play_stops_after_its_idle_time() {
+    // 0.02 minutes: 1.2 seconds without a request.
+    let (homes, _id, server) = serving("page-idle", &["--idle", "0.02"]);
+    assert_eq!(server.get("/page.css").status, 200);
+    let (status, rest) = server
+        .wait(Duration::from_secs(60))
+        .expect("pbem play stops when idle");
+    assert!(status.success(), "{status}");
+    assert_eq!(
+        rest,
+        "pbem play: stopped after 0.02 minutes without a request\n"
+    );
+    // A bad idle time is a usage error.
+    let bad = homes.alice.run(NOW, &["play", "--no-open", "--idle", "0"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(text(&bad.stderr).contains("not a number of minutes above 0"));
+}
+
+#[test]
+fn a_play_server_killed_while_it_saves_a_turn_loses_nothing() {
+    let homes = Homes::new("page-kill", "");
+    let id = homes.start(NOW, &[]);
+    let flag = homes.alice.dir.join("paused-journal");
+    let mut command = play(&homes.alice, &[&id]);
+    command
+        .env("PBEM_PAUSE_AT", "journal")
+        .env("PBEM_PAUSE_FILE", &flag);
+    let mut server = Server::start(command);
+    let port = server.port;
+    let (host, token, game) = (server.host.clone(), server.token.clone(), id.clone());
+    // The move's request waits inside the save; it never gets an answer.
+    let request = std::thread::spawn(move || {
+        let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+        let body = "{\"token\": \"e4\"}";
+        let _ = std::io::Write::write_all(
+            &mut stream,
+            format!(
+                "POST /api/game/{game}/move HTTP/1.1\r\nHost: {host}\r\nOrigin: http://{host}\r\n\
+                 Cookie: pbem_token={token}\r\nContent-Length: {}\r\n\r\n{body}",
+                body.len()
+            )
+            .as_bytes(),
+        );
+        let mut answer = String::new();
+        let _ = std::io::Read::read_to_string(&mut stream, &mut answer);
+        answer
+    });
+    let until = std::time::Instant::now() + Duration::from_secs(60);
+    while !flag.exists() {
+        assert!(
+            std::time::Instant::now() < until,
+            "the move never reached the journal"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    kill_9(server.take_child());
+    assert_eq!(
+        request.join().unwrap(),
+        "",
+        "no answer from a killed server"
+    );
+    let games = homes.alice.dir.join("games");
+    assert!(games.join(format!("{id}.journal")).is_file());
+    assert!(
+        !std::fs::read_to_string(game_path(&homes.alice, &id))
+            .unwrap()
+            .contains("e4")
+    );
+    // The next pbem finishes the save.
+    let status = homes.alice.run(NOW, &["status"]);
+    ok(&status);
+    assert!(
+        text(&status.stderr).contains(&format!("{id}: finished saving a turn")),
+        "{}",
+        text(&status.stderr)
+    );
+    assert!(
+        std::fs::read_to_string(game_path(&homes.alice, &id))
+            .unwrap()
+            .contains("1. e4")
+    );
+    assert!(!games.join(format!("{id}.journal")).exists());
+}
+
+/// The machine's own IPv4 addresses other than 127.0.0.1 (Linux: from
+/// `/proc/net/fib_trie`, the addresses marked `/32 host LOCAL`), and 127.0.0.2, which
+/// is this machine too.
+fn other_addresses() -> Vec<std::net::IpAddr> {
+    let mut addresses = vec!["127.0.0.2".parse().unwrap()];
+    if let Ok(trie) = std::fs::read_to_string("/proc/net/fib_trie") {
+        let lines: Vec<&str> = trie.lines().collect();
+        for pair in lines.windows(2) {
+            if pair[1].contains("/32 host LOCAL")
+                && let Some(address) = pair[0].trim().strip_prefix("|-- ")
+                && let Ok(address) = address.parse::<std::net::IpAddr>()
+                && !addresses.contains(&address)
+                && address.to_string() != "127.0.0.1"
+            {
+                addresses.push(address);
+            }
+        }
+    }
+    addresses.push("::1".parse().unwrap());
+    addresses
+}
+
+#[test]
+fn pbem_play_listens_on_127_0_0_1_only() {
+    let (_homes, _id, server) = serving("page-bind", &[]);
+    assert!(
+        server
+            .address
+            .starts_with(&format!("http://127.0.0.1:{}/?token=", server.port))
+    );
+    assert_eq!(server.get("/page.css").status, 200);
+    for address in other_addresses() {
+        let connected = std::net::TcpStream::connect_timeout(
+            &std::net::SocketAddr::new(address, server.port),
+            Duration::from_secs(2),
+        );
+        assert!(
+            connected.is_err(),
+            "{address} answers on port {}",
+            server.port
+        );
+    }
+}
+
+#[test]
+fn pbem_play_with_a_file_plays_it_locally_without_mail() {
+    let dir = std::env::temp_dir().join(format!("pbem-page-local-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("game.pgn");
+    std::fs::write(
+        &file,
+        "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"?\"]\n\
+         [Black \"?\"]\n[Result \"*\"]\n\n1. f3 e5 *\n",
+    )
+    .unwrap();
+    // No config is needed for a file played locally.
+    let mut command = Command::new(env!("CARGO_BIN_EXE_pbem"));
+    command
+        .args(["--config", dir.join("none.yaml").to_str().unwrap()])
+        .args(["play", "--no-open", file.to_str().unwrap()]);
+    let server = Server::start(command);
+    let index = server.get("/");
+    assert_eq!(index.header("location"), Some("/game/local"), "{index:?}");
+    let view = server.get("/api/game/local").json();
+    assert_eq!(view["local"], true);
+    assert_eq!(view["turn"], "White to move");
+    assert_eq!(view["plies"], serde_json::json!(["f3", "e5"]));
+    // Both sides play here; an illegal turn is refused and changes nothing.
+    let refused = server
+        .post("/api/game/local/move", "{\"token\": \"Ke3\"}")
+        .json();
+    assert_eq!(refused["ok"], false, "{refused}");
+    assert!(
+        refused["output"].as_str().unwrap().contains("Ke3"),
+        "{refused}"
+    );
+    let played = server
+        .post("/api/game/local/move", "{\"token\": \"g4\"}")
+        .json();
+    assert_eq!(played["ok"], true, "{played}");
+    let mated = server
+        .post("/api/game/local/move", "{\"token\": \"Qh4\"}")
+        .json();
+    assert_eq!(mated["ok"], true, "{mated}");
+    assert!(
+        mated["output"]
+            .as_str()
+            .unwrap()
+            .ends_with("2... Qh4#, game over: 0-1\n"),
+        "{mated}"
+    );
+    let saved = std::fs::read_to_string(&file).unwrap();
+    assert!(saved.contains("1. f3 e5 2. g4 Qh4# 0-1"), "{saved}");
+    assert!(saved.contains("[Result \"0-1\"]"), "{saved}");
+    // Mail is not for a local game.
+    let send = server.post("/api/game/local/send", "");
+    assert_eq!(send.status, 400, "{send:?}");
+    assert!(send.body.contains("played locally"), "{}", send.body);
+    let _ = std::fs::remove_dir_all(&dir);
+}
