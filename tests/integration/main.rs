@@ -7,6 +7,7 @@ mod support;
 
 mod african;
 mod archives;
+mod board;
 mod by_mail;
 mod cascudo;
 mod chesica;
