@@ -16,17 +16,15 @@
 //!   `docs/play.png` when `PBEM_UPDATE_DOCS=1` is set (the README shows it), else under
 //!   `target/browser-screenshots/`, so that a plain `cargo test` changes no tracked file.
 
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
-use std::sync::mpsc;
-use std::time::Duration;
+use std::process::{Command, Output};
 
 use serde_json::{Value, json};
 
 use crate::support::homes::{
     Homes, Player, game_path, ok, play_by_maildir, text, wickets_to_the_attempt,
 };
+use crate::support::page::Server;
 use crate::webdriver::{Driver, Session, changed, screenshots_dir};
 use crate::{Need, Test};
 
@@ -41,89 +39,43 @@ pub fn tests() -> Vec<Test> {
 /// The instant every pbem of these tests runs at.
 pub const NOW: &str = "2026-11-20T10:00:00Z";
 
-/// A running `pbem play`, stopped when dropped.
+/// A running `pbem play` (the tests' [`Server`]), stopped when dropped, and what a
+/// browser does with its page.
 pub struct PlayServer {
-    child: Child,
+    /// Held: dropping it stops the server.
+    _server: Server,
     /// `http://127.0.0.1:PORT`.
     pub address: String,
     /// The address it printed, with its token.
     pub opening: String,
-    log: PathBuf,
-}
-
-impl Drop for PlayServer {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
 }
 
 impl PlayServer {
     /// Starts `pbem play ARGS --no-open` as `player` at [`NOW`] with `env`, and reads the
-    /// address it prints. Its standard error goes to `play-NAME.log` in the player's
-    /// folder.
+    /// address it prints.
     pub fn start(player: &Player, args: &[&str], env: &[(&str, &str)]) -> PlayServer {
         let all = [&["play"][..], args, &["--no-open"]].concat();
         let mut command = player.command(NOW, &all);
         for (name, value) in env {
             command.env(name, value);
         }
-        let log = player.dir.join(format!(
-            "play-{}.log",
-            args.first()
-                .map_or("home".to_owned(), |arg| arg.replace('/', "_"))
-        ));
-        PlayServer::spawn(command, log)
+        PlayServer::spawn(command)
     }
 
-    /// Starts `command` (a `pbem play`), its standard error going to `log`, and reads
-    /// the address it prints.
-    pub fn spawn(mut command: Command, log: PathBuf) -> PlayServer {
-        let mut child = command
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(std::fs::File::create(&log).expect("the server's log"))
-            .spawn()
-            .expect("pbem play starts");
-        let stdout = child.stdout.take().expect("its standard output");
-        let (sender, receiver) = mpsc::channel();
-        // The first line is the address; what follows is read and dropped so that the
-        // server never blocks on a full pipe.
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                let _ = sender.send(line);
-            }
-        });
-        let Ok(first) = receiver.recv_timeout(Duration::from_secs(60)) else {
-            let _ = child.kill();
-            panic!(
-                "pbem play printed no address: {}",
-                std::fs::read_to_string(&log).unwrap_or_default()
-            );
-        };
-        let opening = first
-            .strip_prefix("pbem play: open ")
-            .unwrap_or_else(|| panic!("pbem play's first line: {first}"))
-            .to_owned();
-        let host_end = opening["http://".len()..]
-            .find('/')
-            .map_or(opening.len(), |at| at + "http://".len());
-        let address = opening[..host_end].to_owned();
+    /// Starts `command` (a `pbem play`) and reads the address it prints, which must be
+    /// on 127.0.0.1.
+    pub fn spawn(command: Command) -> PlayServer {
+        let server = Server::start(command);
         assert!(
-            address.starts_with("http://127.0.0.1:"),
-            "pbem play listens on {address}"
+            server.host.starts_with("127.0.0.1:"),
+            "pbem play listens on {}",
+            server.host
         );
         PlayServer {
-            child,
-            address,
-            opening,
-            log,
+            address: format!("http://{}", server.host),
+            opening: server.address.clone(),
+            _server: server,
         }
-    }
-
-    /// What the server wrote on its standard error so far.
-    pub fn log(&self) -> String {
-        std::fs::read_to_string(&self.log).unwrap_or_default()
     }
 
     /// Opens the printed address in `session` (which sets the token's cookie), then the
@@ -146,9 +98,8 @@ impl PlayServer {
         if ready.is_none() {
             let shown = session.script("return document.body ? document.body.innerText : '';");
             panic!(
-                "the play page did not come up: {shown}\nconsole: {:?}\nserver: {}",
-                session.console_errors(),
-                self.log()
+                "the play page did not come up: {shown}\nconsole: {:?}",
+                session.console_errors()
             );
         }
     }
@@ -234,9 +185,8 @@ impl PlayServer {
         };
         assert!(
             done.is_some() && !error,
-            "{css}: {messages}; {}\nserver: {}",
-            page_state(session),
-            self.log()
+            "{css}: {messages}; {}",
+            page_state(session)
         );
         messages
     }

@@ -515,7 +515,7 @@ fn the_readme_mail_walk_through_prints_what_it_says() {
                 );
                 let mut program = home.command(env!("CARGO_BIN_EXE_pbem"));
                 program.args(&words[1..]);
-                let server = PlayServer::spawn(program, home.dir.join("play.log"));
+                let server = PlayServer::spawn(program);
                 let shown = home.shown(&format!("pbem play: open {}\n", server.opening));
                 failures.extend(step_differs(
                     line,
