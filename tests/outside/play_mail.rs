@@ -39,16 +39,7 @@ impl<'a> Table<'a> {
     fn set(name: &str, extra: &[&str], driver: &'a Driver) -> Table<'a> {
         let imap = imap::start(name);
         let smtp = smtp::start(name, Options::default());
-        let homes = Homes::new(name, "");
-        let section = smtp.config_section();
-        homes.alice.set_sections(&format!(
-            "{section}{}",
-            imap.config("alice@example.org", false, "")
-        ));
-        homes.bob.set_sections(&format!(
-            "{section}{}",
-            imap.config("bob@example.org", true, "")
-        ));
+        let homes = imap::homes_by_mail(name, &smtp, &imap, "");
         let id = homes.start(NOW, extra);
         let env = [
             (imap::PASSWORD_VARIABLE, imap::PASSWORD),

@@ -473,7 +473,11 @@ fn the_readme_mail_walk_through_prints_what_it_says() {
         );
     }
     let mut bindings = Bindings::default();
-    let mut relayed = 0;
+    let mut mail = Mail {
+        smtp: &smtp,
+        imap: &imap,
+        relayed: 0,
+    };
     let mut failures = Vec::new();
     let driver = Driver::start();
     let mut page: Option<(PlayServer, Session, String)> = None;
@@ -501,11 +505,7 @@ fn the_readme_mail_walk_through_prints_what_it_says() {
                 command,
                 line,
             } => {
-                let expected = output_after(&mut blocks, line);
-                let home = homes
-                    .get(&player)
-                    .unwrap_or_else(|| panic!("README.md line {line}: no player {player}"));
-                imap::relay(&smtp, &imap, &mut relayed);
+                let (expected, home) = step_start(&mut blocks, &homes, &player, line, &mut mail);
                 let command = bindings.apply(&command);
                 let words: Vec<&str> = command.split_whitespace().collect();
                 assert_eq!(
@@ -571,11 +571,7 @@ fn the_readme_mail_walk_through_prints_what_it_says() {
                 script,
                 line,
             } => {
-                let expected = output_after(&mut blocks, line);
-                let home = homes
-                    .get(&player)
-                    .unwrap_or_else(|| panic!("README.md line {line}: no player {player}"));
-                imap::relay(&smtp, &imap, &mut relayed);
+                let (expected, home) = step_start(&mut blocks, &homes, &player, line, &mut mail);
                 let script = bindings.apply(&script);
                 let (success, output) = home.run(&script);
                 let shown = home.shown(&output);
@@ -598,18 +594,46 @@ fn the_readme_mail_walk_through_prints_what_it_says() {
         failures.len(),
         failures.join("\n")
     );
-    assert!(relayed > 0, "no mail went from one player to the other");
+    assert!(
+        mail.relayed > 0,
+        "no mail went from one player to the other"
+    );
 }
 
+type Blocks = std::iter::Peekable<std::vec::IntoIter<Block>>;
+
 /// The output block that must follow the block of README.md line `line`.
-fn output_after(
-    blocks: &mut std::iter::Peekable<std::vec::IntoIter<Block>>,
-    line: usize,
-) -> String {
+fn output_after(blocks: &mut Blocks, line: usize) -> String {
     match blocks.next_if(|next| matches!(next, Block::Output { .. })) {
         Some(Block::Output { text }) => text,
         _ => panic!("README.md line {line}: no walk-output block after it"),
     }
+}
+
+/// The start of `player`'s step at README.md line `line`: what the README says it prints
+/// (the output block after it) and the player's home, once the mail the SMTP server
+/// accepted has reached the IMAP mailboxes.
+fn step_start<'h>(
+    blocks: &mut Blocks,
+    homes: &'h HashMap<String, Home>,
+    player: &str,
+    line: usize,
+    mail: &mut Mail,
+) -> (String, &'h Home) {
+    let expected = output_after(blocks, line);
+    let home = homes
+        .get(player)
+        .unwrap_or_else(|| panic!("README.md line {line}: no player {player}"));
+    imap::relay(mail.smtp, mail.imap, &mut mail.relayed);
+    (expected, home)
+}
+
+/// The test mail servers between the players, and how many mails went from one to the
+/// other.
+struct Mail<'s> {
+    smtp: &'s SmtpServer,
+    imap: &'s ImapServer,
+    relayed: usize,
 }
 
 /// How a step of the README (`player` runs `script`, from README.md line `line`) differs
