@@ -34,6 +34,9 @@
 //!   # move_to: pbem       # the folder for `after: move`
 //! # maildir: ~/Maildir    # optional: `pbem sync` reads this Maildir when there is no imap
 //! # shared_folder: ~/Sync/pbem   # optional: play without mail servers (see below)
+//! # play:                 # optional: how `pbem play` behaves
+//! #   send: auto          # mail a turn as soon as it is played on the page (default: button)
+//! #   idle_minutes: 30    # stop the server after this many minutes without a request
 //! ```
 //!
 //! `shared_folder` names a folder both players reach (synced by Syncthing or Dropbox, on
@@ -616,6 +619,10 @@ mod tests {
                 "player: {name: A, email: a@b}\nimap: {host: h, user: u, password_env: X, after: move}\n",
                 "imap.move_to",
             ),
+            (
+                "player: {name: A, email: a@b}\nplay: {idle_minutes: 0}\n",
+                "play.idle_minutes",
+            ),
         ];
         for (text, field) in cases {
             let error = read(text).unwrap_err().to_string();
@@ -625,6 +632,22 @@ mod tests {
                 "{error}"
             );
         }
+    }
+
+    #[test]
+    fn the_play_section_reads_with_defaults() {
+        let plain = read("player: {name: A, email: a@b}\n").unwrap();
+        assert_eq!(plain.play, PlaySettings::default());
+        assert!(!plain.play.auto_send);
+        assert_eq!(plain.play.idle_minutes, 30);
+        let set =
+            read("player: {name: A, email: a@b}\nplay: {send: auto, idle_minutes: 5}\n").unwrap();
+        assert!(set.play.auto_send);
+        assert_eq!(set.play.idle_minutes, 5);
+        let button = read("player: {name: A, email: a@b}\nplay: {send: button}\n").unwrap();
+        assert!(!button.play.auto_send);
+        let error = read("player: {name: A, email: a@b}\nplay: {send: later}\n").unwrap_err();
+        assert!(matches!(error, ConfigError::Syntax { .. }), "{error}");
     }
 
     #[test]

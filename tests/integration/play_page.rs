@@ -6,7 +6,9 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
-use crate::support::homes::{Homes, Player, count, game_path, kill_9, ok, text};
+use crate::support::homes::{
+    Homes, Player, count, game_path, kill_9, ok, play_by_maildir, text, wickets_to_the_attempt,
+};
 use crate::support::page::Server;
 
 const NOW: &str = "2026-11-01T10:00:00Z";
@@ -493,4 +495,74 @@ fn pbem_play_with_a_file_plays_it_locally_without_mail() {
     assert_eq!(send.status, 400, "{send:?}");
     assert!(send.body.contains("played locally"), "{}", send.body);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A view without its picture, for messages.
+fn brief(view: &serde_json::Value) -> String {
+    let mut view = view.clone();
+    view["svg"] = serde_json::Value::Null;
+    view.to_string()
+}
+
+#[test]
+fn in_a_cards_game_the_page_shows_the_hand_and_offers_the_cards_that_may_answer() {
+    let (homes, id) = wickets_to_the_attempt("page-cards", "cards");
+    // White attempts on w9 and mails it; White's card is awaited.
+    play_by_maildir(&homes, &id, 6, "Nxe5:w9");
+    let now = "2026-11-08T10:00:00Z";
+    let status = ok(&homes.alice.run(now, &["status"]));
+    let server = Server::start(homes.alice.command(now, &["play", "--no-open", &id]));
+    let view = server.get(&format!("/api/game/{id}")).json();
+    assert_eq!(view["you"], "white", "{}", brief(&view));
+    assert_eq!(
+        view["turn"],
+        "your part is awaited (White): the scoring attempt awaits White's card",
+        "{}",
+        brief(&view)
+    );
+    let hand = view["hand"].as_str().unwrap();
+    assert!(hand.starts_with("your hand: "), "{hand}");
+    assert!(status.contains(hand), "{status}\n{hand}");
+    assert_eq!(
+        view["clocks"].as_str(),
+        status
+            .lines()
+            .find(|line| line.starts_with(&format!("{id}  ")))
+    );
+    // The cards offered are cards of the hand (and `-` where one may decline).
+    let parts: Vec<String> = view["awaited_parts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|part| part.as_str().unwrap().to_owned())
+        .collect();
+    assert!(!parts.is_empty(), "{}", brief(&view));
+    for part in &parts {
+        assert!(
+            part == "-" || hand.contains(part.as_str()),
+            "{part} in {hand}"
+        );
+    }
+    // Bob, whose card is not awaited, is offered none.
+    let bob = Server::start(homes.bob.command(now, &["play", "--no-open", &id]));
+    let his = bob.get(&format!("/api/game/{id}")).json();
+    assert_eq!(
+        his["awaited_parts"],
+        serde_json::json!([]),
+        "{}",
+        brief(&his)
+    );
+    let card = parts.iter().find(|part| *part != "-").unwrap();
+    let played = server
+        .post(
+            &format!("/api/game/{id}/move"),
+            &format!("{{\"token\": \"{card}\"}}"),
+        )
+        .json();
+    assert_eq!(played["ok"], true, "{played}");
+    assert!(
+        std::fs::read_to_string(game_path(&homes.alice, &id))
+            .unwrap()
+            .contains(card.as_str())
+    );
 }

@@ -156,6 +156,13 @@ fn game_view(
     let you = home
         .as_ref()
         .and_then(|home| correspondence::side_of(&record, &home.settings.player.email));
+    // A part awaited of the opponent is not the player's to add.
+    if home.is_some()
+        && board.awaiting.is_some()
+        && you.map(color_name) != Some(board.side_to_move.as_str())
+    {
+        board.awaited_parts.clear();
+    }
     let mut hand = None;
     if let Some(home) = &home
         && let Some((side, dealer, cards)) = play::own_hand(&record, home)
