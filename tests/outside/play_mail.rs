@@ -2,8 +2,10 @@
 //! `pbem play` in their own home, whose config sends through the test SMTP server and
 //! takes mail in from the test IMAP server (Dovecot), and each drives their page in a
 //! browser session of its own. After `pbem new` no command is run: every turn is clicked,
-//! sent with `#send`, and taken in by the other page's `#sync` (the mail system between
-//! them is [`crate::imap::relay`]). At the end both game files are the same and validate.
+//! sent (Alice with `#send`; Bob's config says `play: send: auto`, so his page mails a
+//! turn as soon as it is played), and taken in by the other page's `#sync` (the mail
+//! system between them is [`crate::imap::relay`]). At the end both game files are the
+//! same and validate.
 
 use serde_json::json;
 
@@ -40,6 +42,9 @@ impl<'a> Table<'a> {
         let imap = imap::start(name);
         let smtp = smtp::start(name, Options::default());
         let homes = imap::homes_by_mail(name, &smtp, &imap, "");
+        let config = std::fs::read_to_string(homes.bob.config()).expect("Bob's config");
+        std::fs::write(homes.bob.config(), format!("{config}play:\n  send: auto\n"))
+            .expect("Bob's config");
         let id = homes.start(NOW, extra);
         let env = [
             (imap::PASSWORD_VARIABLE, imap::PASSWORD),
@@ -71,19 +76,24 @@ impl<'a> Table<'a> {
         }
     }
 
-    /// The mover at ply `ply` clicks `token` and sends it; the mail reaches the other,
+    /// The mover at ply `ply` clicks `token`, which is sent; the mail reaches the other,
     /// whose page takes it in with `#sync` and shows it.
     fn play(&mut self, ply: usize, token: &str) {
         let ((server, session), _) = self.sides(ply);
-        server.click_turn(session, token);
-        self.send_and_take_in(ply, Some(token));
+        let said = server.click_turn(session, token);
+        self.send_and_take_in(ply, &said, Some(token));
     }
 
-    /// The mover at ply `ply` sends with `#send`; the other's page takes the mail in and
-    /// must show `shows` at ply `ply + 1` of its move list, if given.
-    fn send_and_take_in(&mut self, ply: usize, shows: Option<&str>) {
+    /// The mover at ply `ply`, whose page said `said`, sends the game: Alice with
+    /// `#send`, Bob's page sent it already (`play: send: auto`). The other's page takes
+    /// the mail in and must show `shows` at ply `ply + 1` of its move list, if given.
+    fn send_and_take_in(&mut self, ply: usize, said: &str, shows: Option<&str>) {
         let ((server, session), _) = self.sides(ply);
-        let sent = server.press(session, "#send");
+        let sent = if ply.is_multiple_of(2) {
+            server.press(session, "#send")
+        } else {
+            said.to_owned()
+        };
         assert!(sent.contains(&format!("sent {}", self.id)), "{sent}");
         imap::relay(&self.smtp, &self.imap, &mut self.relayed);
         let (_, (server, session)) = self.sides(ply);
@@ -206,13 +216,13 @@ fn a_wickets_dice_game_is_played_from_two_pages_by_mail_to_a_resignation() {
         .as_str()
         .unwrap_or_else(|| panic!("Bob has no turn after the attempt: {view}"))
         .to_owned();
-    server.click_turn(session, &reply);
-    table.send_and_take_in(7, Some(&reply));
+    let said = server.click_turn(session, &reply);
+    table.send_and_take_in(7, &said, Some(&reply));
     // Alice resigns from her page.
     let ((server, session), _) = table.sides(8);
     let resigned = server.press(session, "#resign");
     assert!(resigned.contains("resign"), "#resign: {resigned}");
-    table.send_and_take_in(8, None);
+    table.send_and_take_in(8, &resigned, None);
     let game = table.assert_same_and_valid();
     assert!(game.contains("[%resign]"), "{game}");
     assert!(game.contains("[Result \"0-1\"]"), "{game}");
