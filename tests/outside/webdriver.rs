@@ -67,7 +67,14 @@ impl Driver {
         path: &str,
         body: Option<&Value>,
     ) -> Result<Value, String> {
-        let mut stream = TcpStream::connect(("127.0.0.1", self.port)).map_err(|e| e.to_string())?;
+        // A signal to this process may interrupt the connection or a read: they are
+        // tried again, as `write_all` and `read_to_end` do.
+        let mut stream = loop {
+            match TcpStream::connect(("127.0.0.1", self.port)) {
+                Err(error) if error.kind() == std::io::ErrorKind::Interrupted => {}
+                connected => break connected.map_err(|e| e.to_string())?,
+            }
+        };
         stream
             .set_read_timeout(Some(Duration::from_secs(60)))
             .map_err(|e| e.to_string())?;
@@ -85,7 +92,7 @@ impl Driver {
         let mut response = Vec::new();
         let mut buffer = [0u8; 65536];
         let (split, length) = loop {
-            let read = stream.read(&mut buffer).map_err(|e| e.to_string())?;
+            let read = read_some(&mut stream, &mut buffer)?;
             if read == 0 {
                 return Err("the connection closed early".to_owned());
             }
@@ -102,7 +109,7 @@ impl Driver {
         let head = String::from_utf8_lossy(&response[..split]).to_ascii_lowercase();
         if let Some(length) = length {
             while response.len() < split + 4 + length {
-                let read = stream.read(&mut buffer).map_err(|e| e.to_string())?;
+                let read = read_some(&mut stream, &mut buffer)?;
                 if read == 0 {
                     break;
                 }
@@ -128,6 +135,16 @@ impl Driver {
     pub fn call(&self, method: &str, path: &str, body: Option<&Value>) -> Value {
         self.try_call(method, path, body)
             .unwrap_or_else(|error| panic!("webdriver: {error}"))
+    }
+}
+
+/// One read from `stream`, again when a signal interrupted it.
+fn read_some(stream: &mut TcpStream, buffer: &mut [u8]) -> Result<usize, String> {
+    loop {
+        match stream.read(buffer) {
+            Err(error) if error.kind() == std::io::ErrorKind::Interrupted => {}
+            read => return read.map_err(|e| e.to_string()),
+        }
     }
 }
 
