@@ -7,7 +7,7 @@ use std::process::Command;
 use std::time::Duration;
 
 use crate::support::homes::{
-    Homes, Player, count, game_path, kill_9, ok, play_by_maildir, text, wickets_to_the_attempt,
+    Homes, Player, game_path, kill_9, ok, play_by_maildir, text, wickets_to_the_attempt,
 };
 use crate::support::page::Server;
 
@@ -280,16 +280,20 @@ fn a_turn_played_on_the_page_is_saved_as_pbem_move_saves_it() {
 }
 
 #[test]
-fn a_turn_is_mailed_at_once_when_the_config_says_send_auto() {
+fn a_turn_is_mailed_at_once_when_the_config_says_send_auto_and_synced_in_by_the_page() {
     let homes = Homes::new(
         "page-auto-send",
         "shared_folder: ../shared\nplay:\n  send: auto\n",
     );
     std::fs::create_dir_all(homes.root.join("shared")).unwrap();
     let id = homes.start(NOW, &[]);
+    ok(&homes.alice.run(NOW, &["send", &id]));
+    ok(&homes.bob.run(NOW, &["sync"]));
     let server = Server::start(play(&homes.alice, &[&id]));
+    let bob = Server::start(play(&homes.bob, &[&id]));
     let view = format!("/api/game/{id}");
     assert_eq!(server.get(&view).json()["auto_send"], true);
+    let before = bob.get(&view).json();
     let played = server
         .post(&format!("{view}/move"), "{\"token\": \"e4\"}")
         .json();
@@ -308,7 +312,17 @@ fn a_turn_is_mailed_at_once_when_the_config_says_send_auto() {
         ),
         "{output}"
     );
-    assert_eq!(count(&homes.root.join("shared")), 1);
+    // Bob's sync button takes it in, with the words of `pbem sync`; his page shows it.
+    let synced = bob.post(&format!("{view}/sync"), "").json();
+    assert_eq!(synced["ok"], true, "{synced}");
+    assert!(
+        synced["output"].as_str().unwrap().contains("1. e4"),
+        "{synced}"
+    );
+    assert_ne!(synced["version"], before["version"]);
+    let after = bob.get(&view).json();
+    assert_eq!(after["plies"], serde_json::json!(["e4"]));
+    assert_eq!(after["turn"], "your turn (Black)");
 }
 
 #[test]
@@ -494,6 +508,24 @@ fn pbem_play_with_a_file_plays_it_locally_without_mail() {
     let send = server.post("/api/game/local/send", "");
     assert_eq!(send.status, 400, "{send:?}");
     assert!(send.body.contains("played locally"), "{}", send.body);
+    // A file of two games is refused at the start, with what is wrong.
+    let two = dir.join("two.pgn");
+    std::fs::write(
+        &two,
+        "[Event \"a\"]\n[Result \"*\"]\n\n1. e4 *\n\n[Event \"b\"]\n[Result \"*\"]\n\n1. d4 *\n",
+    )
+    .unwrap();
+    let refused = Command::new(env!("CARGO_BIN_EXE_pbem"))
+        .args(["--config", dir.join("none.yaml").to_str().unwrap()])
+        .args(["play", "--no-open", two.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(1));
+    let said = text(&refused.stderr);
+    assert!(
+        said.contains("found another game (game 2, line 6, column 1): `pbem play FILE` plays a file that holds one game"),
+        "{said}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -564,5 +596,77 @@ fn in_a_cards_game_the_page_shows_the_hand_and_offers_the_cards_that_may_answer(
         std::fs::read_to_string(game_path(&homes.alice, &id))
             .unwrap()
             .contains(card.as_str())
+    );
+}
+
+#[test]
+fn pbem_play_stops_on_ctrl_c() {
+    let (_homes, _id, server) = serving("page-interrupt", &[]);
+    assert_eq!(server.get("/page.css").status, 200);
+    let interrupted = Command::new("kill")
+        .args(["-INT", &server.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(interrupted.success());
+    let (status, rest) = server
+        .wait(Duration::from_secs(60))
+        .expect("pbem play stops on Ctrl-C");
+    assert!(status.success(), "{status}");
+    assert_eq!(rest, "pbem play: stopped (Ctrl-C)\n");
+}
+
+#[test]
+fn pbem_play_opens_the_address_with_the_browser_or_says_to_open_it() {
+    let homes = Homes::new("page-browser", "");
+    let id = homes.start(NOW, &[]);
+    // $BROWSER is given the address.
+    let opened = homes.root.join("opened");
+    let browser = homes.root.join("browser");
+    std::fs::write(
+        &browser,
+        format!("#!/bin/sh\necho \"$1\" > {}\n", opened.display()),
+    )
+    .unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&browser, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let mut command = homes.alice.command(NOW, &["play", &id]);
+    command.env("BROWSER", &browser);
+    let server = Server::start(command);
+    let until = std::time::Instant::now() + Duration::from_secs(30);
+    while std::fs::read_to_string(&opened).map_or(true, |text| text.is_empty()) {
+        assert!(std::time::Instant::now() < until, "the browser never ran");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(
+        std::fs::read_to_string(&opened).unwrap(),
+        format!("{}\n", server.address)
+    );
+    drop(server);
+    // A browser that cannot start: the address is still printed, with what to do.
+    let mut child = homes
+        .alice
+        .command(NOW, &["play", &id])
+        .env("BROWSER", homes.root.join("no-such-browser"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    std::io::BufRead::read_line(&mut stderr, &mut line).unwrap();
+    child.kill().unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(
+        text(&output.stdout).starts_with("pbem play: open http://127.0.0.1:"),
+        "{}",
+        text(&output.stdout)
+    );
+    assert!(
+        line.starts_with("pbem play: no browser opened (")
+            && line.ends_with("): open the address above\n"),
+        "{line}"
     );
 }

@@ -135,6 +135,11 @@ impl Server {
         }
     }
 
+    /// The server's process id.
+    pub fn id(&self) -> u32 {
+        self.child.as_ref().expect("running").id()
+    }
+
     /// The server's process, to kill it.
     pub fn take_child(&mut self) -> Child {
         self.child.take().expect("running")

@@ -18,10 +18,10 @@ pub(super) fn load(path: &Path) -> Result<Record, CliError> {
         source,
     })?;
     parse_record(&text).map_err(|error| {
+        let shown = display_path(path);
         CliError::Invalid(format!(
-            "{}: {error} (`pbem validate {}` shows where)",
-            display_path(path),
-            display_path(path)
+            "{shown}: {error}: `pbem play FILE` plays a file that holds one game that reads \
+             (`pbem validate {shown}` tells what is wrong)"
         ))
     })
 }

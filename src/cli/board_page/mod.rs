@@ -197,6 +197,8 @@ fn target(args: &Args, config: Option<&Path>) -> Result<(Target, u32), CliError>
             Err(_) => {}
         }
     }
+    // A file that cannot be played is told now, not on the page.
+    local::load(Path::new(game))?;
     Ok((Target::Local(PathBuf::from(game)), idle))
 }
 
