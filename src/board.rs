@@ -5,9 +5,10 @@
 //! picture with a transparent hit area on every place ([`crate::render::board_svg`]:
 //! an element carrying `data-place="NAME"` per square, hex cell or wicket, drawn last),
 //! the side to move, the move list, and the legal turns, each a [`Buildable`]: its token,
-//! exactly as `pbem legal FILE --ply N` prints it ([`History::legal_turns_written`]; in
-//! a game with fair dice the attempt without its roll, [`crate::fair::as_typed`]), and its
-//! clicks ([`Render::clicks`]), the places named as the notation names them.
+//! exactly as `pbem legal FILE --ply N` prints it (both come from [`offer`]: the turns
+//! of [`History::legal_turns_written`], in a game with fair dice the attempt without its
+//! roll, [`crate::fair::as_typed`]), and its clicks ([`Render::clicks`]), the places named
+//! as the notation names them.
 //!
 //! What each game clicks, as a player thinks of the turn:
 //!
@@ -36,7 +37,7 @@
 //! (`tests/integration/board.rs`): every legal turn has clicks, every click is the
 //! `data-place` of a hit area of the view's picture, and the tokens are `pbem legal`'s.
 
-use crate::games::Color;
+use crate::games::{Color, Game, Outcome};
 use crate::notation::Record;
 use crate::render::{self, Render};
 use crate::replay::{self, History};
@@ -184,34 +185,93 @@ fn view_of<G: Render>(record: &Record, ply: Option<usize>) -> Result<View, Board
         plies,
         ply: wanted,
         turns: Vec::new(),
-        awaiting: position.awaiting(),
+        awaiting: None,
         awaited_parts: Vec::new(),
         outcome: None,
     };
-    if view.awaiting.is_some() {
-        view.awaited_parts = position.awaited_parts();
-        return Ok(view);
+    match offer(&position, &history, Written::of(record)) {
+        Offer::Awaiting { what, parts } => {
+            view.awaiting = Some(what);
+            view.awaited_parts = parts;
+        }
+        Offer::Over(outcome) => view.outcome = Some(outcome.to_string()),
+        Offer::Turns(turns) => {
+            view.turns = turns
+                .into_iter()
+                .map(|(token, turn)| Buildable {
+                    token,
+                    clicks: position.clicks(&turn),
+                })
+                .collect();
+        }
     }
-    if let Some(outcome) = history.outcome(&position) {
-        view.outcome = Some(outcome.to_string());
-        return Ok(view);
-    }
-    let typed = crate::fair::uses_dice(record);
-    for (token, turn) in history.legal_turns_written(&position) {
-        let token = if typed {
-            crate::fair::as_typed(&token)
-        } else {
-            token
-        };
-        view.turns.push(Buildable {
-            token,
-            clicks: position.clicks(&turn),
-        });
-    }
-    // As typed, the rolls of an attempt are one turn (`fair::typed_turns`).
-    view.turns.sort_by(|a, b| a.token.cmp(&b.token));
-    view.turns.dedup_by(|a, b| a.token == b.token);
     Ok(view)
+}
+
+/// How the turns of a position are written for the player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Written {
+    /// Canonically, as a record holds them.
+    Canonical,
+    /// As the player types them in a game with fair dice: attempts without their rolls
+    /// ([`crate::fair::as_typed`]), the rolls of an attempt one turn.
+    AsTyped,
+}
+
+impl Written {
+    /// How the turns of `record`'s game are written: as typed when it uses fair dice.
+    #[must_use]
+    pub fn of(record: &Record) -> Written {
+        if crate::fair::uses_dice(record) {
+            Written::AsTyped
+        } else {
+            Written::Canonical
+        }
+    }
+}
+
+/// What a position offers the side to move: what `pbem legal` lists and the play page
+/// builds.
+#[derive(Clone, Debug)]
+pub enum Offer<T> {
+    /// The last turn awaits a part (a card): what, in words, and the parts that may be
+    /// added ([`Game::awaited_parts`]).
+    Awaiting {
+        /// What is awaited, and from whom.
+        what: String,
+        /// The parts the awaited player may add.
+        parts: Vec<String>,
+    },
+    /// The game is over (the rules, a repetition, every turn forbidden).
+    Over(Outcome),
+    /// The legal turns the history allows, each with its token, sorted by token, each
+    /// token once.
+    Turns(Vec<(String, T)>),
+}
+
+/// What `position`, reached with `history`, offers the side to move, the turns written
+/// as `written` says.
+#[must_use]
+pub fn offer<G: Game>(position: &G, history: &History<G>, written: Written) -> Offer<G::Turn> {
+    if let Some(what) = position.awaiting() {
+        return Offer::Awaiting {
+            what,
+            parts: position.awaited_parts(),
+        };
+    }
+    if let Some(outcome) = history.outcome(position) {
+        return Offer::Over(outcome);
+    }
+    let mut turns = history.legal_turns_written(position);
+    if written == Written::AsTyped {
+        for (token, _) in &mut turns {
+            *token = crate::fair::as_typed(token);
+        }
+        // The rolls of an attempt are one typed turn (as `fair::typed_turns` lists them).
+        turns.sort_by(|a, b| a.0.cmp(&b.0));
+        turns.dedup_by(|a, b| a.0 == b.0);
+    }
+    Offer::Turns(turns)
 }
 
 /// "white" or "black".

@@ -3,7 +3,7 @@
 //! The library reads and writes pbem's PGN-like notation ([`notation`]), plays six games
 //! by their rules ([`games`]: orthodox chess, Chesica, Chesscala, Chess with wickets,
 //! African Chess, Cascudo), replays whole records to find what is wrong with them
-//! ([`replay`]) and many files of them in parallel ([`batch`]), draws their boards ([`render`]), converts other programs' records
+//! ([`replay`]) and many files of them in parallel ([`batch`]), draws their boards ([`render`]) and what a player clicks on them ([`board`]), converts other programs' records
 //! ([`convert`]), and carries games by mail with fair chance ([`correspondence`],
 //! [`mail`], [`fair`], [`store`]). The `pbem` binary is a thin layer over it ([`cli`]).
 //! What follows are the four things a user of the library does.

@@ -22,6 +22,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use super::{CliError, Status, input, parse_variant, position_from, record_variant, show};
+use crate::board::{Offer, Written, offer};
 use crate::games::{Game, Variant};
 use crate::replay::History;
 
@@ -76,11 +77,7 @@ pub fn run(args: &Args, config: Option<&Path>, out: &mut dyn Write) -> Result<St
             return Ok(Status::Ok);
         }
         // With fair dice pbem draws the rolls: an attempt is listed as it is typed.
-        let written = if crate::fair::uses_dice(&record) {
-            Written::AsTyped
-        } else {
-            Written::Canonical
-        };
+        let written = Written::of(&record);
         return crate::with_game!(variant, G => {
             let name = super::display_path(&file);
             let show::Shown {
@@ -96,42 +93,32 @@ pub fn run(args: &Args, config: Option<&Path>, out: &mut dyn Write) -> Result<St
     })
 }
 
-/// How the listed turns are written.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Written {
-    /// Canonically, as a record holds them.
-    Canonical,
-    /// As the player types them in a game with fair dice: attempts without their rolls
-    /// ([`crate::fair::as_typed`]).
-    AsTyped,
-}
-
 fn list<G: Game>(
     position: &G,
     history: &History<G>,
     written: Written,
     out: &mut dyn Write,
 ) -> Result<Status, CliError> {
-    if let Some(awaited) = position.awaiting() {
-        eprintln!(
-            "pbem: no turn until the last one is completed: {awaited}; the parts it may \
-             take follow (by mail: `pbem move GAME PART`)"
-        );
-        for part in position.awaited_parts() {
-            writeln!(out, "{part}")?;
+    match offer(position, history, written) {
+        Offer::Awaiting { what, parts } => {
+            eprintln!(
+                "pbem: no turn until the last one is completed: {what}; the parts it may \
+                 take follow (by mail: `pbem move GAME PART`)"
+            );
+            for part in parts {
+                writeln!(out, "{part}")?;
+            }
+            Ok(Status::Ok)
         }
-        return Ok(Status::Ok);
+        Offer::Over(outcome) => {
+            eprintln!("pbem: the game is over ({outcome}): there is no turn to list");
+            Ok(Status::Invalid)
+        }
+        Offer::Turns(turns) => {
+            for (token, _) in turns {
+                writeln!(out, "{token}")?;
+            }
+            Ok(Status::Ok)
+        }
     }
-    if let Some(outcome) = history.outcome(position) {
-        eprintln!("pbem: the game is over ({outcome}): there is no turn to list");
-        return Ok(Status::Invalid);
-    }
-    let mut tokens = history.legal_tokens(position);
-    if written == Written::AsTyped {
-        tokens = crate::fair::typed_turns(&tokens);
-    }
-    for token in tokens {
-        writeln!(out, "{token}")?;
-    }
-    Ok(Status::Ok)
 }

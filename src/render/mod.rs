@@ -34,8 +34,11 @@
 //! the pieces: by default the last turn's places are those whose pieces differ in
 //! `Game::snapshot` before and after it plus the places its canonical token names (a
 //! chain's landings), and check comes from the token's `+`/`#` unless the game says
-//! (`checked`). `svg`, `marks` and `final_svg` (a record's last position with its last
-//! turn) are the entry points; `png` rasterises with resvg (default features off: no
+//! (`checked`). Each game also says what a player clicks to build a turn (`clicks`, for
+//! [`crate::board`]) and draws the play page's hit areas (`hit_areas`: a transparent
+//! square, hex cell or wicket patch per place, carrying `data-place="NAME"`), which only
+//! `board_svg` lays on top of the picture. `svg`, `marks`, `board_svg` and `final_svg` (a
+//! record's last position with its last turn) are the entry points; `png` rasterises with resvg (default features off: no
 //! text, no system fonts, no raster images) at `PNG_SIZE` (560) on the longer side.
 //! `html` writes the replay page as it replays, one ply at a time (`write_head`,
 //! `write_game`, `write_tail`; the command streams it through `store::write_atomically_with`),
