@@ -5,7 +5,8 @@
 //! African Chess, Cascudo), replays whole records to find what is wrong with them
 //! ([`replay`]) and many files of them in parallel ([`batch`]), draws their boards ([`render`]) and what a player clicks on them ([`board`]), converts other programs' records
 //! ([`convert`]), and carries games by mail with fair chance ([`correspondence`],
-//! [`mail`], [`fair`], [`store`]). The `pbem` binary is a thin layer over it ([`cli`]).
+//! [`mail`], [`fair`], [`store`], and [`desk`], which does what the play and mail
+//! commands do). The `pbem` binary is a thin layer over it ([`cli`]).
 //! What follows are the four things a user of the library does.
 //!
 //! # Read a file of games and validate it
@@ -105,6 +106,7 @@ pub mod clock;
 pub mod config;
 pub mod convert;
 pub mod correspondence;
+pub mod desk;
 pub mod fair;
 pub mod games;
 pub mod mail;

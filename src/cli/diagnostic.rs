@@ -243,3 +243,23 @@ fn field_place(text: &str, field: usize) -> (usize, usize) {
     }
     (text.trim_end().len(), 0)
 }
+
+/// The diagnostic for a turn `pbem move` refused ([`crate::desk::DeskError::Turn`]): the
+/// reason, the turn typed with a caret, the closest legal turn and the legal turns, and
+/// the command that plays the closest.
+pub fn refused_turn(id: &str, finding: &Finding) -> super::CliError {
+    let token = finding.token.as_deref().unwrap_or_default();
+    let source = Source {
+        path: "TURN",
+        text: token,
+        start: Span::START,
+    };
+    let mut text = render_about(finding, Some(id), &source, stderr_styled());
+    text.push_str(&format!("\npbem: {id} is unchanged"));
+    if let Some(closest) = &finding.closest {
+        text.push_str(&format!(
+            "; to play the closest legal turn: pbem move {id} {closest}"
+        ));
+    }
+    super::CliError::Reported(text)
+}

@@ -1,24 +1,20 @@
-//! `pbem send`, `pbem receive` and the SMTP part of `pbem config check`: the edge where
-//! game files meet mail.
+//! `pbem send`, `pbem receive`, `pbem sync` and the mail parts of `pbem config check`:
+//! their arguments, the mailboxes read (a file, a Maildir, an IMAP folder, the shared
+//! folder) and what the player is told. The mail is composed by [`crate::desk::outbox`]
+//! and judged and taken in by [`crate::desk::inbox`].
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 use super::home::{self, Home};
 use super::{CliError, Status};
-use crate::config::{
-    AfterTaken, ImapConfig, ImapSecurityMode, PasswordSource, SecurityMode, SmtpConfig,
-};
-use crate::correspondence::{self, Comparison};
-use crate::fair::{self, Fairness};
-use crate::games::Color;
-use crate::mail::{self, Mailbox, Outgoing, Password, Security, SmtpSettings};
-use crate::notation::{Record, parse_record};
-use crate::replay;
-use crate::store::{Entry, Ledger, Outcome, Pending};
+use crate::config::{AfterTaken, ImapConfig};
+use crate::desk::inbox::{self, Listed, Refusal, Taken};
+use crate::desk::outbox::{self, Latest};
+use crate::mail;
+use crate::store::{Entry, Outcome, Pending};
 
 mod folder;
-mod typed;
 
 /// Arguments of `pbem send`.
 #[derive(Debug, clap::Args)]
@@ -63,15 +59,16 @@ pub struct SyncArgs {}
 /// Runs `pbem send`.
 pub fn send(args: &SendArgs, home: &Home, out: &mut dyn Write) -> Result<Status, CliError> {
     let mut only: Option<String> = None;
+    let now = home::now()?;
     let latest = match (&args.refusal, &args.game) {
-        (Some(handle), _) => Some(typed::compose_refusal(handle, home)?),
-        (None, Some(game)) => Some(compose_latest(game, home)?),
+        (Some(handle), _) => Some(outbox::compose_refusal(handle, home, now)?),
+        (None, Some(game)) => Some(outbox::compose_latest(game, home, now)?),
         (None, None) => None,
     };
     if let Some(latest) = latest {
-        let (id, ply, message) = match latest {
-            Latest::Mail(id, ply, message) => (id, ply, message),
-            Latest::Nothing(id, why) => {
+        let message = match latest {
+            Latest::Mail(message) => message,
+            Latest::Nothing { id, why } => {
                 writeln!(out, "{id}: nothing to send: {why}")?;
                 let waiting = home
                     .outbox
@@ -96,7 +93,7 @@ pub fn send(args: &SendArgs, home: &Home, out: &mut dyn Write) -> Result<Status,
                 path: dir.display().to_string(),
                 source,
             })?;
-            let path = dir.join(format!("{id}.{ply}.eml"));
+            let path = dir.join(format!("{}.{}.eml", message.id, message.ply));
             crate::store::write_atomically(&path, &message.bytes).map_err(|source| {
                 CliError::Io {
                     path: path.display().to_string(),
@@ -105,30 +102,17 @@ pub fn send(args: &SendArgs, home: &Home, out: &mut dyn Write) -> Result<Status,
             })?;
             writeln!(out, "{}", path.display())?;
             if let Some(handle) = &args.refusal {
-                typed::dismiss_refused(handle, home, &mut *out)?;
+                dismiss_refused(handle, home, out)?;
             }
             return Ok(Status::Ok);
         }
-        home.outbox.put(
-            &id,
-            ply,
-            &message.from,
-            std::slice::from_ref(&message.to),
-            &message.bytes,
-        )?;
-        // The refusal is on its way (sent now, or from the outbox later): the refused
-        // mail is dealt with.
+        // The last mail of a finished game is on its way too; a refusal (sent now, or
+        // from the outbox later) deals with the refused mail.
+        outbox::queue(home, &message, args.refusal.is_none())?;
         if let Some(handle) = &args.refusal {
-            typed::dismiss_refused(handle, home, &mut *out)?;
-        } else {
-            // The last mail of a finished game is on its way too.
-            let mut state = home.games.state(&id)?;
-            if state.last_mail_owed {
-                state.last_mail_owed = false;
-                home.games.commit(&id, None, Some(&state))?;
-            }
+            dismiss_refused(handle, home, out)?;
         }
-        only = Some(id);
+        only = Some(message.id);
     }
     let pending: Vec<Pending> = home
         .outbox
@@ -156,7 +140,7 @@ pub fn send(args: &SendArgs, home: &Home, out: &mut dyn Write) -> Result<Status,
             home.settings.outbox.display()
         )));
     };
-    let settings = smtp_settings(smtp)?;
+    let settings = Home::smtp_settings(smtp)?;
     let mut failed = 0;
     for item in &pending {
         let message = home.outbox.message(item)?;
@@ -186,6 +170,18 @@ pub fn send(args: &SendArgs, home: &Home, out: &mut dyn Write) -> Result<Status,
     sent_or_waiting(failed, "sent")
 }
 
+/// Dismisses the refused mail `pbem send --refusal` answered, and says so.
+fn dismiss_refused(handle: &str, home: &Home, out: &mut dyn Write) -> Result<(), CliError> {
+    if outbox::dismiss_refused(handle, home)? {
+        writeln!(
+            out,
+            "refused mail {} dismissed: the refusal answers it",
+            handle.trim()
+        )?;
+    }
+    Ok(())
+}
+
 /// How `pbem send` ends once it has tried every pending mail: ok when none failed, else
 /// a usage error counting the mails that could not be `done` ("sent", "delivered") and
 /// wait in the outbox. Sending by SMTP and delivering into a shared folder end alike.
@@ -198,243 +194,6 @@ fn sent_or_waiting(failed: usize, done: &str) -> Result<Status, CliError> {
         if failed == 1 { "mail" } else { "mails" },
         if failed == 1 { "waits" } else { "wait" }
     )))
-}
-
-/// A composed mail with its envelope.
-struct Composed {
-    from: String,
-    to: String,
-    bytes: Vec<u8>,
-}
-
-/// What `pbem send GAME` has to send.
-enum Latest {
-    /// The mail of the game's current state: id, ply, mail.
-    Mail(String, u32, Composed),
-    /// Nothing: the opponent acted last (id, why).
-    Nothing(String, String),
-}
-
-/// Composes the mail for a game's current state, unless the opponent acted last (then
-/// the current state is theirs, and mailing it would send them their own turn back).
-fn compose_latest(game: &str, home: &Home) -> Result<Latest, CliError> {
-    let path = home.games.find(game)?;
-    let record = home.games.load(&path)?;
-    let id = super::play::game_id_of(&record, &path)?;
-    let me = &home.settings.player;
-    let you = correspondence::side_of(&record, &me.email).ok_or_else(|| {
-        CliError::Usage(format!(
-            "{}: you ({}) do not play in this game",
-            path.display(),
-            me.email
-        ))
-    })?;
-    let state = correspondence::state(&record)
-        .map_err(|error| CliError::Usage(format!("{}: {error}", path.display())))?;
-    if correspondence::last_actor(&record, &state.turns) == Some(you.other()) {
-        let what = match &state.last_turn {
-            Some(last) => format!("the latest turn, {last}, is your opponent's"),
-            None => "the latest event is your opponent's".to_owned(),
-        };
-        let open = record
-            .tag("Result")
-            .is_none_or(|result| result.trim() == "*");
-        let next = match state.awaited {
-            Some(awaited) if open && awaited == you => format!(
-                "; the last turn awaits your card: `pbem legal {id}` lists them, `pbem move {id} CARD` plays one, then `pbem send {id}`"
-            ),
-            None if open && state.to_move == you => {
-                format!("; it is your turn: `pbem move {id} TURN`, then `pbem send {id}`")
-            }
-            _ => String::new(),
-        };
-        return Ok(Latest::Nothing(id, format!("{what}{next}")));
-    }
-    let ply = u32::try_from(record.moves.turns.len()).unwrap_or(u32::MAX);
-    let composed = compose_state(&record, &id, you, &state, home, None)?;
-    Ok(Latest::Mail(id, ply, composed))
-}
-
-/// Composes the mail of a game's current state, with a note from the player if any.
-fn compose_state(
-    record: &Record,
-    id: &str,
-    you: Color,
-    state: &correspondence::State,
-    home: &Home,
-    note: Option<&str>,
-) -> Result<Composed, CliError> {
-    let me = &home.settings.player;
-    let (name_tag, address_tag) = match you {
-        Color::White => ("Black", "BlackNA"),
-        Color::Black => ("White", "WhiteNA"),
-    };
-    let opponent = Mailbox {
-        name: record.tag(name_tag).unwrap_or("?").to_owned(),
-        address: record.tag(address_tag).unwrap_or_default().to_owned(),
-    };
-    let sender = Mailbox {
-        name: me.name.clone(),
-        address: me.email.clone(),
-    };
-    let secret = secret_bytes(home, id)?;
-    // A refusal's note says how to answer already.
-    let answer = if note.is_none() {
-        answer_by_hand(record, you, state, home, id)?
-    } else {
-        None
-    };
-    let text = correspondence::to_text(record);
-    let ply = u32::try_from(record.moves.turns.len()).unwrap_or(u32::MAX);
-    let variant = record.tag("Variant").unwrap_or("Chess").to_owned();
-    let outgoing = Outgoing {
-        game_id: id,
-        from: &sender,
-        to: &opponent,
-        ply,
-        last_turn: state.last_turn.as_deref(),
-        variant: &variant,
-        diagram: &state.diagram,
-        position: &state.position,
-        record: &text,
-        secret: secret.as_deref(),
-        date: home::now()?,
-        note,
-        answer: answer.as_deref(),
-    };
-    // The picture of the position, unless the config turns pictures off.
-    let picture = home
-        .settings
-        .pictures
-        .then(|| crate::render::final_svg(record))
-        .flatten()
-        .and_then(|svg| crate::render::png(&svg, crate::render::PNG_SIZE).ok());
-    let bytes = match &picture {
-        Some(png) => mail::compose_with_picture(&outgoing, png),
-        None => mail::compose(&outgoing),
-    }
-    .map_err(|error| CliError::Usage(error.to_string()))?;
-    Ok(Composed {
-        from: sender.address,
-        to: opponent.address,
-        bytes,
-    })
-}
-
-/// The line of a mail that tells an opponent without pbem how to answer by hand, when the
-/// game takes typed turns (it has no secret, or allows them) and the opponent acts next:
-/// a turn, or a card the last turn awaits unless the cards are dealt fairly (a card typed
-/// by hand carries no key to open it).
-fn answer_by_hand(
-    record: &Record,
-    you: Color,
-    state: &correspondence::State,
-    home: &Home,
-    id: &str,
-) -> Result<Option<String>, CliError> {
-    let local = home.games.state(id)?;
-    let open = record
-        .tag("Result")
-        .is_none_or(|result| result.trim() == "*");
-    if !open || (local.secret.is_some() && !local.allow_typed) {
-        return Ok(None);
-    }
-    let them = you.other();
-    let dealt = fair::uses_cards(record)
-        && !record
-            .tag(fair::cards::BY_HAND_TAG)
-            .is_some_and(|value| value.trim().eq_ignore_ascii_case(fair::cards::BY_HAND));
-    Ok(match state.awaited {
-        Some(side) if side == them && !dealt => Some(
-            "To answer without pbem, reply with your card (as S9) alone on the first line."
-                .to_owned(),
-        ),
-        None if state.to_move == them => Some(format!(
-            "To answer without pbem, reply with your turn ({}) alone on the first line.",
-            state.next_number
-        )),
-        _ => None,
-    })
-}
-
-fn secret_bytes(home: &Home, id: &str) -> Result<Option<Vec<u8>>, CliError> {
-    let Some(hex) = home.games.state(id)?.secret else {
-        return Ok(None);
-    };
-    let bytes: Option<Vec<u8>> = (0..hex.len())
-        .step_by(2)
-        .map(|at| {
-            hex.get(at..at + 2)
-                .and_then(|pair| u8::from_str_radix(pair, 16).ok())
-        })
-        .collect();
-    bytes.map(Some).ok_or_else(|| {
-        CliError::Usage(format!(
-            "the stored secret of {id} is not hex; set it again with `pbem secret`"
-        ))
-    })
-}
-
-/// The transport settings from the config, with the password fetched now.
-fn smtp_settings(smtp: &SmtpConfig) -> Result<SmtpSettings, CliError> {
-    let password = match &smtp.password {
-        PasswordSource::None => None,
-        PasswordSource::Environment(variable) => {
-            Some(Password::new(std::env::var(variable).map_err(|_| {
-                CliError::Usage(format!(
-                    "smtp.password_env names {variable}, which is not set in the environment"
-                ))
-            })?))
-        }
-        PasswordSource::Command(command) => {
-            Some(Password::new(run_password_command("smtp", command)?))
-        }
-    };
-    Ok(SmtpSettings {
-        host: smtp.host.clone(),
-        port: smtp.port,
-        security: match smtp.security {
-            SecurityMode::Starttls => Security::StartTls,
-            SecurityMode::Tls => Security::Tls,
-            SecurityMode::Plain => Security::Plain,
-        },
-        user: smtp.user.clone(),
-        password,
-        ca_file: smtp.ca_file.clone(),
-        timeout: smtp.timeout,
-        allow_plain: smtp.allow_plain,
-    })
-}
-
-/// Runs the password command and takes its first line. Its output is never shown.
-fn run_password_command(section: &str, command: &str) -> Result<String, CliError> {
-    let output = std::process::Command::new("sh")
-        .arg("-c")
-        .arg(command)
-        .stdin(std::process::Stdio::null())
-        .stderr(std::process::Stdio::inherit())
-        .output()
-        .map_err(|error| {
-            CliError::Usage(format!("cannot run {section}.password_command: {error}"))
-        })?;
-    if !output.status.success() {
-        return Err(CliError::Usage(format!(
-            "{section}.password_command failed ({})",
-            output.status
-        )));
-    }
-    let text = String::from_utf8(output.stdout).map_err(|_| {
-        CliError::Usage(format!(
-            "{section}.password_command printed something that is not UTF-8"
-        ))
-    })?;
-    let password = text.lines().next().unwrap_or("").to_owned();
-    if password.is_empty() {
-        return Err(CliError::Usage(format!(
-            "{section}.password_command printed nothing"
-        )));
-    }
-    Ok(password)
 }
 
 /// The shared-folder part of `pbem config check` (nothing without one).
@@ -476,7 +235,7 @@ pub fn check_smtp(home: &Home, out: &mut dyn Write) -> Result<Status, CliError> 
         smtp.port,
         format!("{:?}", smtp.security).to_ascii_lowercase()
     )?;
-    let settings = smtp_settings(smtp)?;
+    let settings = Home::smtp_settings(smtp)?;
     mail::check(&settings)
         .map_err(|error| CliError::Usage(format!("smtp check failed: {error}")))?;
     writeln!(
@@ -491,21 +250,6 @@ pub fn check_smtp(home: &Home, out: &mut dyn Write) -> Result<Status, CliError> 
     Ok(Status::Ok)
 }
 
-/// What taking in one mail did.
-enum Taken {
-    /// A new game, or new turns or events: saved.
-    Saved(String),
-    /// Nothing new.
-    Nothing(String),
-}
-
-/// A mail judged: its ledger key, the game it names, and what was done.
-struct Judged {
-    key: String,
-    game: Option<String>,
-    result: Result<Taken, Refusal>,
-}
-
 /// Runs `pbem receive`.
 pub fn receive(args: &ReceiveArgs, home: &Home, out: &mut dyn Write) -> Result<Status, CliError> {
     if let Some(maildir) = &args.maildir {
@@ -516,16 +260,16 @@ pub fn receive(args: &ReceiveArgs, home: &Home, out: &mut dyn Write) -> Result<S
     }
     let path = args.file.as_deref().unwrap_or(Path::new("-"));
     let bytes = read_input(path)?;
-    let judged = judge(&bytes, home);
+    let now = home::now()?;
+    let judged = inbox::judge(&bytes, home, now);
     let file = if path.as_os_str() == "-" {
         "<stdin>".to_owned()
     } else {
         path.display().to_string()
     };
-    let mut ledger = Ledger::load(home.games.dir())?;
     let status = match &judged.result {
-        Ok(Taken::Saved(text) | Taken::Nothing(text)) => {
-            writeln!(out, "{text}")?;
+        Ok(taken) => {
+            writeln!(out, "{}", taken.text())?;
             Status::Ok
         }
         Err(Refusal::NotPbem(reason)) => {
@@ -533,7 +277,7 @@ pub fn receive(args: &ReceiveArgs, home: &Home, out: &mut dyn Write) -> Result<S
             return Ok(Status::Invalid);
         }
         Err(Refusal::Refused(reason)) => {
-            let handle = entry(&judged, file.clone())?.handle();
+            let handle = judged.entry(file.clone(), now).handle();
             writeln!(
                 out,
                 "{}: refused: {reason}\n`pbem status` lists it until `pbem dismiss {handle}`",
@@ -542,34 +286,8 @@ pub fn receive(args: &ReceiveArgs, home: &Home, out: &mut dyn Write) -> Result<S
             Status::Invalid
         }
     };
-    crate::store::hook::pause_at("taken");
-    ledger.record(entry(&judged, file)?);
-    ledger.save(home.games.dir())?;
+    inbox::remember(home, &judged, file, now)?;
     Ok(status)
-}
-
-/// The ledger entry of a judged mail.
-fn entry(judged: &Judged, file: String) -> Result<Entry, CliError> {
-    let (outcome, reason) = match &judged.result {
-        Ok(Taken::Saved(text)) => (Outcome::Taken, first_line(text)),
-        Ok(Taken::Nothing(text)) => (Outcome::Known, first_line(text)),
-        Err(Refusal::Refused(reason) | Refusal::NotPbem(reason)) => {
-            (Outcome::Refused, reason.clone())
-        }
-    };
-    Ok(Entry {
-        key: judged.key.clone(),
-        file,
-        game: judged.game.clone(),
-        outcome,
-        reason,
-        at: home::now()?,
-        dismissed: false,
-    })
-}
-
-fn first_line(text: &str) -> String {
-    text.lines().next().unwrap_or_default().to_owned()
 }
 
 fn read_input(path: &Path) -> Result<Vec<u8>, CliError> {
@@ -586,106 +304,58 @@ fn read_input(path: &Path) -> Result<Vec<u8>, CliError> {
     Ok(bytes)
 }
 
-/// A Maildir message: where it is, its name, and its unique part (the name without the
-/// `:2,` flags, which clients change when they show or flag a mail).
-struct MaildirMail {
-    path: PathBuf,
-    name: String,
-    unique: String,
-    is_new: bool,
-}
-
-/// The messages of a Maildir's `new/` and `cur/`, oldest unique name first.
-fn maildir_mails(maildir: &Path) -> Result<Vec<MaildirMail>, CliError> {
-    let mut mails = Vec::new();
-    for (sub, is_new) in [("new", true), ("cur", false)] {
-        let folder = maildir.join(sub);
-        let io = |source| CliError::Io {
-            path: folder.display().to_string(),
-            source,
-        };
-        for item in std::fs::read_dir(&folder).map_err(io)? {
-            let item = item.map_err(io)?;
-            let Ok(name) = item.file_name().into_string() else {
-                continue;
-            };
-            if name.starts_with('.') || !item.file_type().map_err(io)?.is_file() {
-                continue;
-            }
-            let unique = name.split(':').next().unwrap_or(&name).to_owned();
-            mails.push(MaildirMail {
-                path: item.path(),
-                name,
-                unique,
-                is_new,
-            });
-        }
-    }
-    mails.sort_by(|a, b| a.unique.cmp(&b.unique));
-    Ok(mails)
-}
-
 /// Takes in the pbem mails of a Maildir, in `new/` and in `cur/` alike: what is new is
-/// decided by the mail ledger (each pbem mail is judged once, by its Message-ID and the
-/// game's turns), not by folder or Seen flag. Mail that is not pbem mail is left exactly
-/// as it is (folder, name, flags, content). A pbem mail taken in (or holding nothing
-/// new) that is still in `new/` moves to `cur/` with the Seen flag, as a mail client
-/// does once it has shown it; a refused one stays where it is, is reported once, and is
-/// listed by `pbem status` until dismissed (it is judged again, quietly, on each run, so
-/// it is taken in once it can be: after `pbem secret`, say). With `shared` (a Maildir
-/// shared with the opponent), a mail not addressed to the player, or sent by them, is
-/// left for the other side, unread and unreported.
+/// decided by the mail ledger (see [`inbox::Reading`]), not by folder or Seen flag. Mail
+/// that is not pbem mail is left exactly as it is (folder, name, flags, content). A pbem
+/// mail taken in (or holding nothing new) that is still in `new/` moves to `cur/` with
+/// the Seen flag, as a mail client does once it has shown it; a refused one stays where
+/// it is, is reported once, and is listed by `pbem status` until dismissed (it is judged
+/// again, quietly, on each run, so it is taken in once it can be: after `pbem secret`,
+/// say). With `shared` (a Maildir shared with the opponent), a mail not addressed to the
+/// player, or sent by them, is left for the other side, unread and unreported.
 fn receive_maildir(
     maildir: &Path,
     home: &Home,
     out: &mut dyn Write,
     shared: bool,
 ) -> Result<(Status, Vec<String>), CliError> {
-    let io = |path: &Path| {
-        let path = path.display().to_string();
-        move |source| CliError::Io { path, source }
-    };
-    let mails = maildir_mails(maildir)?;
-    let mut ledger = Ledger::load(home.games.dir())?;
-    let mut run = Run::default();
+    let mails = inbox::maildir_mails(maildir)?;
+    let mut run = Run::new(home, shared)?;
     for mail in mails {
-        if ledger.skipped.contains(&mail.unique) {
+        let Some(earlier) = run.reading.wants(&mail.unique) else {
             continue;
-        }
-        let earlier = ledger.by_file(&mail.unique).cloned();
-        if earlier.as_ref().is_some_and(|entry| !entry.open_refusal()) {
-            continue;
-        }
-        let bytes = match std::fs::read(&mail.path) {
-            Ok(bytes) => bytes,
-            // Moved or removed by a mail client since the folder was listed.
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => continue,
-            Err(error) => return Err(io(&mail.path)(error)),
         };
-        if shared && !folder::addressed_to(&bytes, &home.settings.player.email) {
-            ledger.skipped.insert(mail.unique);
-            ledger.save(home.games.dir())?;
+        // Moved or removed by a mail client since the folder was listed.
+        let Some(bytes) = read_mail(&mail.path)? else {
             continue;
-        }
-        let listed = run.judge(
-            &bytes,
-            &mail.unique,
-            &mail.name,
-            earlier.as_ref(),
-            &mut ledger,
-            home,
-            out,
-        )?;
-        if mail.is_new && listed == Listed::Done {
-            mark_seen(maildir, &mail).map_err(io(&mail.path))?;
+        };
+        let listed = run.judge(&bytes, &mail.unique, &mail.name, earlier.as_ref(), out)?;
+        if mail.is_new && listed == Kind::Done {
+            inbox::mark_seen(maildir, &mail).map_err(|source| CliError::Io {
+                path: mail.path.display().to_string(),
+                source,
+            })?;
         }
     }
     run.finish(out)
 }
 
-/// What became of one mail of a mailbox.
+/// A mail of a mailbox folder, or `None` when it has gone since the folder was listed
+/// (a mail client moved it, the other side removed it).
+fn read_mail(path: &Path) -> Result<Option<Vec<u8>>, CliError> {
+    match std::fs::read(path) {
+        Ok(bytes) => Ok(Some(bytes)),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(source) => Err(CliError::Io {
+            path: path.display().to_string(),
+            source,
+        }),
+    }
+}
+
+/// What became of one mail of a mailbox, for what is done with it there.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Listed {
+enum Kind {
     /// Not a pbem mail: left alone for good.
     Skipped,
     /// Taken in, or nothing new in it.
@@ -694,87 +364,69 @@ enum Listed {
     Refused,
 }
 
-/// One reading of a mailbox (a Maildir or an IMAP folder): its exit status, how many
-/// mails were taken in, and the games they changed.
-struct Run {
+/// One reading of a mailbox (a Maildir or an IMAP folder) as the player is told it: its
+/// exit status, how many mails were taken in, and the games they changed.
+struct Run<'h> {
+    reading: inbox::Reading<'h>,
     status: Status,
     taken: usize,
     changed: Vec<String>,
 }
 
-impl Default for Run {
-    fn default() -> Run {
-        Run {
+impl<'h> Run<'h> {
+    fn new(home: &'h Home, shared: bool) -> Result<Run<'h>, CliError> {
+        Ok(Run {
+            reading: inbox::Reading::new(home, home::now()?, shared)?,
             status: Status::Ok,
             taken: 0,
             changed: Vec::new(),
-        }
+        })
     }
-}
 
-impl Run {
     /// Judges one mail of the mailbox, named `unique` in the ledger and `name` in what is
-    /// printed, through the ledger: each pbem mail is judged once (by its Message-ID and
-    /// the game's turns), a refusal is reported once and tried again quietly, and mail
-    /// that is not pbem mail is remembered as such.
-    #[allow(clippy::too_many_arguments)]
+    /// printed ([`inbox::Reading::judge`]), tells what became of it, and remembers it.
     fn judge(
         &mut self,
         bytes: &[u8],
         unique: &str,
         name: &str,
         earlier: Option<&Entry>,
-        ledger: &mut Ledger,
-        home: &Home,
         out: &mut dyn Write,
-    ) -> Result<Listed, CliError> {
-        let mut judged = judge(bytes, home);
-        if let Err(Refusal::NotPbem(_)) = judged.result {
-            ledger.skipped.insert(unique.to_owned());
-            ledger.save(home.games.dir())?;
-            return Ok(Listed::Skipped);
-        }
-        if earlier.is_none()
-            && let Some(seen) = ledger.by_key(&judged.key)
-            && seen.outcome != Outcome::Refused
-        {
-            judged.result = Ok(Taken::Nothing(format!(
-                "{}: already taken in from {} (a repeated delivery)",
-                seen.game.as_deref().unwrap_or("?"),
-                seen.file
-            )));
-        }
-        match &judged.result {
-            Ok(Taken::Saved(text)) => {
-                self.taken += 1;
-                if let Some(game) = &judged.game
-                    && !self.changed.contains(game)
-                {
-                    self.changed.push(game.clone());
+    ) -> Result<Kind, CliError> {
+        let (judged, kind) = match self.reading.judge(bytes, unique, earlier)? {
+            Listed::Skipped => return Ok(Kind::Skipped),
+            Listed::Done(judged) => {
+                match &judged.result {
+                    Ok(Taken::Saved(saved)) => {
+                        self.taken += 1;
+                        if !self.changed.contains(&saved.game) {
+                            self.changed.push(saved.game.clone());
+                        }
+                        writeln!(out, "{}", saved.text)?;
+                    }
+                    Ok(Taken::Nothing(text)) => writeln!(out, "{name}: {text}")?,
+                    Err(_) => {}
                 }
-                writeln!(out, "{text}")?;
+                (judged, Kind::Done)
             }
-            Ok(Taken::Nothing(text)) => writeln!(out, "{name}: {text}")?,
-            Err(Refusal::Refused(reason) | Refusal::NotPbem(reason)) => {
-                if earlier.is_none() {
-                    let handle = entry(&judged, unique.to_owned())?.handle();
+            Listed::Refused {
+                judged,
+                handle,
+                first,
+            } => {
+                if first && let Err(refusal) = &judged.result {
                     writeln!(
                         out,
-                        "{name}: refused: {reason}\n{name}: left where it is; `pbem status` lists it until `pbem dismiss {handle}`"
+                        "{name}: refused: {}\n{name}: left where it is; `pbem status` lists it until `pbem dismiss {handle}`",
+                        refusal.reason()
                     )?;
                     self.status = Status::Invalid;
                 }
+                (judged, Kind::Refused)
             }
-        }
-        crate::store::hook::pause_at("taken");
-        let refused = judged.result.is_err();
-        ledger.record(entry(&judged, unique.to_owned())?);
-        ledger.save(home.games.dir())?;
-        Ok(if refused {
-            Listed::Refused
-        } else {
-            Listed::Done
-        })
+        };
+        self.reading.remember(&judged, unique)?;
+        Ok(kind)
     }
 
     /// Says `no new moves` when nothing was taken in and nothing refused.
@@ -800,7 +452,7 @@ fn receive_imap(home: &Home, out: &mut dyn Write) -> Result<(Status, Vec<String>
             home.path.display()
         )));
     };
-    let settings = imap_settings(imap)?;
+    let settings = Home::imap_settings(imap)?;
     let failed = |error: mail::ImapError| {
         CliError::Usage(format!(
             "{error}\nwhat was taken in before is kept; the next `pbem receive --imap` (or `pbem sync`) goes on from there"
@@ -815,8 +467,7 @@ fn receive_imap(home: &Home, out: &mut dyn Write) -> Result<(Status, Vec<String>
     } else {
         Vec::new()
     };
-    let mut ledger = Ledger::load(home.games.dir())?;
-    let mut run = Run::default();
+    let mut run = Run::new(home, false)?;
     // The folder's mails by user, host (not port: tls and starttls reach the same
     // mailbox), folder, UIDVALIDITY and UID.
     let prefix = format!(
@@ -828,6 +479,7 @@ fn receive_imap(home: &Home, out: &mut dyn Write) -> Result<(Status, Vec<String>
     );
     for uid in uids {
         let unique = format!("{prefix}/{uid}");
+        let ledger = run.reading.ledger();
         if ledger.skipped.contains(&unique) {
             continue;
         }
@@ -851,16 +503,8 @@ fn receive_imap(home: &Home, out: &mut dyn Write) -> Result<(Status, Vec<String>
             continue;
         };
         let name = format!("{} uid {uid}", imap.folder);
-        let listed = run.judge(
-            &bytes,
-            &unique,
-            &name,
-            earlier.as_ref(),
-            &mut ledger,
-            home,
-            out,
-        )?;
-        if listed == Listed::Done {
+        let listed = run.judge(&bytes, &unique, &name, earlier.as_ref(), out)?;
+        if listed == Kind::Done {
             dispose(&mut mailbox, uid, imap).map_err(failed)?;
         }
     }
@@ -881,32 +525,6 @@ fn dispose(
     }
 }
 
-/// The IMAP settings from the config, with the password fetched now.
-fn imap_settings(imap: &ImapConfig) -> Result<mail::ImapSettings, CliError> {
-    let password = match &imap.password {
-        PasswordSource::Environment(variable) => std::env::var(variable).map_err(|_| {
-            CliError::Usage(format!(
-                "imap.password_env names {variable}, which is not set in the environment"
-            ))
-        })?,
-        PasswordSource::Command(command) => run_password_command("imap", command)?,
-        PasswordSource::None => String::new(),
-    };
-    Ok(mail::ImapSettings {
-        host: imap.host.clone(),
-        port: imap.port,
-        security: match imap.security {
-            ImapSecurityMode::Tls => mail::ImapSecurity::Tls,
-            ImapSecurityMode::Starttls => mail::ImapSecurity::StartTls,
-        },
-        user: imap.user.clone(),
-        password: Password::new(password),
-        ca_file: imap.ca_file.clone(),
-        timeout: imap.timeout,
-        folder: imap.folder.clone(),
-    })
-}
-
 /// The IMAP part of `pbem config check`.
 pub fn check_imap(home: &Home, out: &mut dyn Write) -> Result<Status, CliError> {
     let Some(imap) = &home.settings.imap else {
@@ -922,7 +540,7 @@ pub fn check_imap(home: &Home, out: &mut dyn Write) -> Result<Status, CliError> 
             "imap: not read by `pbem sync`: the shared folder wins (`pbem receive --imap` still reads it)"
         )?;
     }
-    let settings = imap_settings(imap)?;
+    let settings = Home::imap_settings(imap)?;
     writeln!(
         out,
         "imap: {} ({}), folder {}",
@@ -977,430 +595,4 @@ pub fn sync(_args: &SyncArgs, home: &Home, out: &mut dyn Write) -> Result<Status
         Err(error) => Err(error),
         Ok(_) => Ok(status),
     }
-}
-
-/// Moves a message from `new/` to `cur/` with the Seen flag added to its flags.
-fn mark_seen(maildir: &Path, mail: &MaildirMail) -> std::io::Result<()> {
-    let flags = mail
-        .name
-        .split_once(":2,")
-        .map(|(_, flags)| flags)
-        .unwrap_or_default();
-    let mut flags: Vec<char> = flags.chars().chain(['S']).collect();
-    flags.sort_unstable();
-    flags.dedup();
-    let flags: String = flags.into_iter().collect();
-    let target = maildir
-        .join("cur")
-        .join(format!("{}:2,{flags}", mail.unique));
-    match std::fs::rename(&mail.path, target) {
-        // A mail client moved it first: it is where a shown mail belongs anyway.
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(()),
-        other => other,
-    }
-}
-
-/// Why a mail was not taken in.
-enum Refusal {
-    /// Not a pbem mail at all.
-    NotPbem(String),
-    /// A pbem mail that cannot be accepted.
-    Refused(String),
-}
-
-/// Reads and takes in one mail, and says what it was for the ledger.
-fn judge(bytes: &[u8], home: &Home) -> Judged {
-    let key = |incoming: Option<&mail::Incoming>| {
-        incoming
-            .and_then(|incoming| incoming.message_id.clone())
-            .unwrap_or_else(|| crate::store::content_key(bytes))
-    };
-    match mail::parse_mail(bytes) {
-        Err(error) => {
-            // Not a pbem mail: perhaps a reply typed by hand to one.
-            if matches!(
-                error,
-                mail::MailError::NotPbem | mail::MailError::NoText | mail::MailError::HtmlOnly
-            ) && let Some(judged) = typed::judge_reply(bytes, home)
-            {
-                return judged;
-            }
-            Judged {
-                key: key(None),
-                game: None,
-                result: Err(
-                    if matches!(error, mail::MailError::NotPbem | mail::MailError::NoText) {
-                        Refusal::NotPbem(error.to_string())
-                    } else {
-                        Refusal::Refused(error.to_string())
-                    },
-                ),
-            }
-        }
-        Ok(incoming) => Judged {
-            key: key(Some(&incoming)),
-            game: Some(incoming.game_id.clone()),
-            result: take_in(&incoming, bytes, home),
-        },
-    }
-}
-
-/// Takes in one mail: checks it and saves what it adds.
-fn take_in(incoming: &mail::Incoming, bytes: &[u8], home: &Home) -> Result<Taken, Refusal> {
-    let refused = |text: String| Refusal::Refused(text);
-    let store = |error: crate::store::StoreError| Refusal::Refused(error.to_string());
-    let mut record = parse_record(&incoming.record).map_err(|error| {
-        refused(format!(
-            "the record in the mail does not read: line {}: {}",
-            error.span.line, error.message
-        ))
-    })?;
-    let id = incoming.game_id.clone();
-    if correspondence::game_id(&record) != Some(id.as_str()) {
-        return Err(refused(format!(
-            "the mail names game {id} but its record is another game"
-        )));
-    }
-    let me = &home.settings.player.email;
-    let Some(you) = correspondence::side_of(&record, me) else {
-        return Err(refused(format!(
-            "game {id} is not yours: you ({me}) are neither White nor Black"
-        )));
-    };
-    // Trust: with a secret, only a mail with the right code; the sender's address must
-    // be the opponent's in any case.
-    let state = home.games.state(&id).map_err(store)?;
-    let secret = secret_bytes(home, &id).map_err(|error| refused(error.to_string()))?;
-    if secret.is_none() && incoming.authentication.is_some() {
-        return Err(refused(format!(
-            "the mail carries an authentication code but you have no secret for {id}: \
-             run `pbem secret {id} SECRET` with the secret your opponent told you, then receive it again"
-        )));
-    }
-    incoming
-        .verify(secret.as_deref())
-        .map_err(|error| refused(error.to_string()))?;
-    let opponent_tag = match you {
-        Color::White => "BlackNA",
-        Color::Black => "WhiteNA",
-    };
-    let opponent = record.tag(opponent_tag).unwrap_or_default().to_owned();
-    if let Some(from) = &incoming.from
-        && !from.trim().eq_ignore_ascii_case(opponent.trim())
-    {
-        return Err(refused(format!(
-            "the mail comes from {from}, but your opponent in {id} is {opponent}"
-        )));
-    }
-    // The record must replay, and agree with the position check the mail states.
-    let report = replay::replay(&record);
-    if let Some(error) = report.errors().next() {
-        return Err(refused(format!(
-            "the record in the mail is not valid: line {}: {}",
-            error.span.line, error.message
-        )));
-    }
-    // (`parse_mail` has already compared the mail's position check with the record.)
-    let game = correspondence::state(&record).map_err(|error| refused(error.to_string()))?;
-    let local_path = home.games.path(&id).map_err(store)?;
-    let local: Option<Record> = if local_path.is_file() {
-        Some(home.games.load(&local_path).map_err(store)?)
-    } else {
-        None
-    };
-    let refusal = refusal_note(incoming);
-    let added = match &local {
-        None => record.moves.turns.len(),
-        Some(local) => match correspondence::compare(local, &record) {
-            // A reply that quotes the record: the replier's own first line may be a
-            // turn typed by hand.
-            Comparison::Same | Comparison::Older if incoming.typed.is_some() => {
-                if let Ok(reply) = mail::parse_reply(bytes) {
-                    return typed::take_typed(&reply, &id, home);
-                }
-                let typed = incoming.typed.as_deref().unwrap_or_default();
-                return Err(refused(format!(
-                    "{id}: a reply that quotes a record you already have ({} turns) and says \"{}\" above or below the quote; \
-                     pbem takes turns only from the record a pbem mail carries, so nothing was changed: \
-                     if it is a turn, ask {opponent} to make it with pbem and send it",
-                    record.moves.turns.len(),
-                    typed.lines().next().unwrap_or_default()
-                )));
-            }
-            // A refusal of the player's mail, mailed back: its note says why.
-            Comparison::Same | Comparison::Older if refusal.is_some() => {
-                return Ok(Taken::Nothing(format!(
-                    "{id}: {}; your game is as it was",
-                    refusal.as_deref().unwrap_or_default()
-                )));
-            }
-            Comparison::Same => {
-                return Ok(Taken::Nothing(format!(
-                    "{id}: already known (a repeated delivery)"
-                )));
-            }
-            Comparison::Older => {
-                return Ok(Taken::Nothing(format!(
-                    "{id}: an older mail of this game ({} turns; you have {}): ignored",
-                    record.moves.turns.len(),
-                    local.moves.turns.len()
-                )));
-            }
-            Comparison::Conflict {
-                ply,
-                local,
-                incoming,
-            } => {
-                return Err(refused(format!(
-                    "{id}: the mail's history differs from yours at ply {ply} (yours: {}, the mail's: {}); nothing was changed",
-                    local.as_deref().unwrap_or("-"),
-                    incoming.as_deref().unwrap_or("-")
-                )));
-            }
-            Comparison::Newer { turns } => turns,
-        },
-    };
-    let mut completed = false;
-    let mut own_typed = Vec::new();
-    if let Some(local) = &local {
-        // A part that completes the last turn (a card answered) is the opponent's, one at
-        // a time.
-        completed = correspondence::completes_last(local, &record, you.other())
-            .map_err(|error| refused(format!("{id}: {error}")))?;
-        // Only the opponent's turns may be new: the player's own come from here, or, typed
-        // by hand in a reply, as the opponent's pbem recorded them.
-        let start = local.moves.turns.len();
-        let own: Vec<usize> = (start..game.turns.len())
-            .filter(|&index| game.turns[index].0 == you)
-            .collect();
-        if own.is_empty() && added > 1 {
-            return Err(refused(format!(
-                "{id}: the mail adds {added} turns of your opponent's; only your opponent's next turn can come by mail"
-            )));
-        }
-        own_typed = typed::own_typed_turns(
-            &record,
-            &own,
-            added,
-            &id,
-            me,
-            secret.is_some() && !state.allow_typed,
-        )?;
-    }
-    // Fair dice: the mail's transcript must hold; this side commits on its first receipt
-    // and computes the roll of an attempt that awaits it.
-    let mut state = state;
-    let mut rolled = None;
-    if fair::uses_dice(&record) {
-        if let Fairness::Broken { ply, reason } = fair::check(&record) {
-            return Err(refused(format!(
-                "{id}: the mail's dice are not fair: ply {ply}: {reason}; nothing was changed"
-            )));
-        }
-        let fail = |error: CliError| refused(error.to_string());
-        super::play::ensure_committed(&mut record, you, &mut state).map_err(fail)?;
-        let chain = super::play::chance_chain(&mut state).map_err(fail)?;
-        rolled = fair::complete(&mut record, you, &chain)
-            .map_err(|error| refused(format!("{id}: {error}; nothing was changed")))?;
-    }
-    // Fair cards: the mail's deal must hold, as far as this side sees it (its own cards
-    // against the cards played: no card dealt twice); this side adds the steps it can
-    // take now (its message of the deal, its keys for the other side's cards, its seed at
-    // the end).
-    if fair::uses_cards(&record) {
-        let dealer = super::play::dealer(&mut state).map_err(|error| refused(error.to_string()))?;
-        if let Fairness::Broken { ply, reason } = fair::cards::check_as(&record, you, &dealer) {
-            return Err(refused(format!(
-                "{id}: the mail's cards are not fair: ply {ply}: {reason}; nothing was changed"
-            )));
-        }
-        super::play::ensure_dealt(&mut record, you, &mut state)
-            .map_err(|error| refused(format!("{id}: {error}; nothing was changed")))?;
-    }
-    // The end of the game by the opponent: this side's seed (or a roll that ended it),
-    // added now, is its last mail to send.
-    let had_seed = local
-        .as_ref()
-        .is_some_and(|local| fair::cards::seed_revealed(local, you));
-    let seeded = !had_seed && fair::cards::seed_revealed(&record, you);
-    super::play::note_last_mail(&record, you, &mut state);
-    let game = correspondence::state(&record).map_err(|error| refused(error.to_string()))?;
-    let now = home::now().map_err(|error| refused(error.to_string()))?;
-    if added > 0 || completed || local.is_none() {
-        state.received = Some(now);
-    }
-    // The turn and the time it arrived, as one step.
-    home.games
-        .commit(&id, Some(&correspondence::to_text(&record)), Some(&state))
-        .map_err(store)?;
-
-    let head = match (&local, game.last_turn.as_deref()) {
-        (None, Some(last)) => format!("{id}: new game from {opponent}, last turn {last}"),
-        (None, None) => format!("{id}: new game from {opponent}"),
-        (Some(_), Some(last)) if !own_typed.is_empty() => {
-            let yours = format!(
-                "your turn{} {}, typed in a mail, as your opponent's pbem recorded it",
-                if own_typed.len() == 1 { "" } else { "s" },
-                own_typed.join(", ")
-            );
-            if game.turns.last().is_some_and(|(color, _)| *color == you) {
-                format!("{id}: {opponent} updated the game after {yours}")
-            } else {
-                format!("{id}: {opponent} played {last} (after {yours})")
-            }
-        }
-        (Some(_), Some(last)) if added > 0 => format!("{id}: {opponent} played {last}"),
-        (Some(_), _) => format!("{id}: {opponent} updated the game"),
-    };
-    let mut head = head;
-    // What chance decided in the turn that is news here: a roll computed now, or a roll or
-    // card pair the opponent's mail brought.
-    let chance = (rolled.is_some() || added > 0 || completed)
-        .then(|| super::play::chance_outcome(&record))
-        .flatten();
-    if let Some(rolled) = &rolled {
-        let rolls: Vec<String> = rolled.rolls.iter().map(u8::to_string).collect();
-        match &chance {
-            Some(chance) => head.push_str(&format!(
-                "; {chance} (rolled from both players' values: {})",
-                rolled.token
-            )),
-            None => head.push_str(&format!(
-                "; the roll{} {} {} (from both players' values): {}",
-                if rolls.len() == 1 { "" } else { "s" },
-                if rolls.len() == 1 { "is" } else { "are" },
-                rolls.join(" then "),
-                rolled.token
-            )),
-        }
-    } else if let Some(chance) = &chance {
-        head.push_str(&format!("; {chance}"));
-    }
-    let mut text = saved_text(head, &id, &record, &game, you);
-    if state.last_mail_owed {
-        text.push_str(&format!(
-            "\n{id}: {}send your last mail: pbem send {id}",
-            if seeded {
-                format!("{}; ", super::play::SEED_ADDED)
-            } else {
-                String::new()
-            }
-        ));
-    }
-    if let Some(refusal) = &refusal {
-        text.push_str(&format!("\n{id}: {refusal}"));
-    }
-    if let Some((_, _, hand)) = super::play::own_hand(&record, home) {
-        text.push('\n');
-        text.push_str(&super::play::hand_line(&hand));
-    }
-    Ok(Taken::Saved(text))
-}
-
-/// A side with its player's name: `Bob (Black)`.
-fn player_of(record: &Record, side: Color) -> String {
-    let name = record
-        .tag(side.name())
-        .filter(|name| !name.trim().is_empty() && *name != "?");
-    match name {
-        Some(name) => format!("{} ({side})", super::escape_controls(name)),
-        None => side.to_string(),
-    }
-}
-
-/// How a game that has a result ended, in words: who resigned, or accepted or claimed a
-/// draw (the last event of the record), or what the rules decided, and the result:
-/// `Bob (Black) resigned: Alice (White) wins, 1-0`.
-fn ending(record: &Record, game: &correspondence::State, result: &str) -> String {
-    use crate::replay::events::{Action, events_in, final_comments};
-    let event = final_comments(record)
-        .iter()
-        .flat_map(|comment| events_in(&comment.text))
-        .rfind(|event| !matches!(event.action, Action::Offer | Action::Unknown(_)));
-    let winner = |side: Color| format!("{} wins, {result}", player_of(record, side));
-    let drawn = format!("the game is drawn, {result}");
-    let by_rule = |reason: String| format!("{reason}, {result}");
-    match event.and_then(|event| event.side.map(|side| (side, event.action))) {
-        Some((side, Action::Resign)) => {
-            format!(
-                "{} resigned: {}",
-                player_of(record, side),
-                winner(side.other())
-            )
-        }
-        Some((side, Action::Timeout(_))) => format!(
-            "{} claimed the game on time: {}",
-            player_of(record, side),
-            winner(side)
-        ),
-        Some((side, Action::Agree)) => format!(
-            "{} accepted the draw offer: {drawn}",
-            player_of(record, side)
-        ),
-        Some((side, Action::Claim(reason))) => format!(
-            "{} claimed a draw by {}: {drawn}",
-            player_of(record, side),
-            crate::replay::events::ClaimReason::from_name(reason).map_or_else(
-                || reason.to_owned(),
-                |claim| claim.draw_reason().to_string()
-            )
-        ),
-        _ => match game.report.outcome {
-            Some(crate::games::Outcome::Win {
-                winner: side,
-                reason,
-            }) => by_rule(format!("{} wins by {reason}", player_of(record, side))),
-            Some(crate::games::Outcome::Draw { reason }) => {
-                by_rule(format!("the game is drawn by {reason}"))
-            }
-            None => format!("the game is over: {result}"),
-        },
-    }
-}
-
-/// The reason of a refusal mailed back by the opponent's `pbem send --refusal`, on one
-/// line (without the advice for a player without pbem that follows it).
-fn refusal_note(incoming: &mail::Incoming) -> Option<String> {
-    if !incoming.is_refusal() {
-        return None;
-    }
-    let note = incoming.note.as_deref()?;
-    let reason = note.split("\nIt is your turn").next().unwrap_or(note);
-    Some(reason.split_whitespace().collect::<Vec<_>>().join(" "))
-}
-
-/// What `receive` prints for a game it saved: `head`, then the result or a standing
-/// draw offer, the diagram, and whose turn it is.
-fn saved_text(
-    head: String,
-    id: &str,
-    record: &Record,
-    game: &correspondence::State,
-    you: Color,
-) -> String {
-    let mut text = head;
-    let result = record.tag("Result").unwrap_or("*");
-    if result != "*" {
-        text.push_str(&format!("; {}", ending(record, game, result)));
-    } else if let Some(offer) = correspondence::standing_offer(record)
-        && offer != you
-    {
-        text.push_str(&format!(
-            "; {} offers a draw (`pbem draw accept {id}` accepts it, or play on)",
-            player_of(record, offer)
-        ));
-    }
-    text.push('\n');
-    text.push_str(&game.diagram);
-    if result == "*" {
-        text.push_str(&match game.awaited {
-            Some(awaited) if awaited == you => {
-                format!("your card: `pbem legal {id}` lists them, `pbem move {id} CARD` plays one")
-            }
-            Some(awaited) => format!("{awaited}'s {}", game.awaited_part),
-            None if game.to_move == you => format!("your turn: {}", game.next_number),
-            None => format!("{}'s turn", game.to_move),
-        });
-    }
-    text
 }

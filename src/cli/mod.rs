@@ -9,15 +9,18 @@
 //! clap 4 derive definitions and one module per command or group: `validate`, `show`
 //! (text, SVG or PNG), `html`, `legal`, `fmt`, `convert`, `perft`, `bench`; `board_page`
 //! (`pbem play`: the local web server of the play page, see its text); `play` (`new`,
-//! `move`, `draw`, `resign`, `secret`, `allow-typed`), `status` (and `dismiss`), `mail` (`send`, `receive`:
-//! a file, a Maildir's `new/` and `cur/`, or an IMAP folder, judged through the mail ledger;
-//! `sync`; the SMTP and IMAP halves of `config check`; `mail::folder`: `send` and `sync`
-//! through the shared folder, each home taking in only the mails addressed to its player
-//! and not from them, through the same ledger and `Run` as a Maildir), `config_cmd` (`config init`, `config check`); completions come from
-//! clap_complete. `home` loads the config (`--config`, `$PBEM_CONFIG`, the per-user place;
-//! refused, as ssh does, when another user owns it or others can write it or its folder,
-//! since its `password_command` runs; `Home::open` also takes the data lock and repairs what a killed pbem left), gives `now`
-//! (the wall clock, or `PBEM_NOW` for tests) and randomness; `show`, `html` and `legal` take
+//! `move`, `draw`, `resign`, `secret`, `allow-typed`: their arguments, a call to
+//! `desk::play`, and what it did, printed), `status` (and `dismiss`), `mail` (`send`,
+//! `receive`: a file, a Maildir's `new/` and `cur/`, or an IMAP folder, each mail judged
+//! by `desk::inbox` through the mail ledger; `sync`; the SMTP and IMAP halves of `config
+//! check`; `mail::folder`: `send` and `sync` through the shared folder, each home taking in
+//! only the mails addressed to its player and not from them, through the same ledger and
+//! `Run` as a Maildir), `config_cmd` (`config init`, `config check`); completions come
+//! from clap_complete. `home` opens the player's home (`desk::Home`: the config from
+//! `--config`, `$PBEM_CONFIG` or the per-user place, refused, as ssh does, when another
+//! user owns it or others can write it or its folder, since its `password_command` runs;
+//! the data lock; the repair of what a killed pbem left, which `home` tells), and gives `now`
+//! (the wall clock, or `PBEM_NOW` for tests); `show`, `html` and `legal` take
 //! a game id through the config's games folder; `input` is the one place that opens what a
 //! user names: files and standard input, plain or compressed (gzip, zstd, bzip2, by their
 //! first bytes; decompressed on a thread of its own that hands buffers to the reader through
@@ -474,7 +477,7 @@ pub fn execute(
     config: Option<&Path>,
     out: &mut dyn Write,
 ) -> Result<Status, CliError> {
-    let home = || home::Home::open(config);
+    let home = || home::open(config);
     match command {
         Command::New(args) => play::new(&args, &home()?, out),
         Command::Move(args) => play::make_move(&args, &home()?, out),
@@ -535,27 +538,7 @@ fn position_from<G: crate::games::Game>(fen: Option<&str>) -> Result<G, CliError
 /// What `--fen` takes for the game's standard start, in every game.
 const START: &str = "start";
 
-/// Text from a game file made safe to print on a terminal: control characters (an escape
-/// sequence in a tag or a comment would reach the player's terminal) and the bidirectional
-/// overrides are written as `\u{..}`; line breaks and tabs stay.
-pub(crate) fn escape_controls(text: &str) -> std::borrow::Cow<'_, str> {
-    let unsafe_char = |c: char| {
-        (c.is_control() && c != '\n' && c != '\t')
-            || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
-    };
-    if !text.chars().any(unsafe_char) {
-        return std::borrow::Cow::Borrowed(text);
-    }
-    let mut out = String::with_capacity(text.len() + 8);
-    for c in text.chars() {
-        if unsafe_char(c) {
-            out.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
-        } else {
-            out.push(c);
-        }
-    }
-    std::borrow::Cow::Owned(out)
-}
+pub(crate) use crate::desk::escape_controls;
 
 /// A file argument: a path, or `-` for standard input.
 fn display_path(path: &Path) -> String {

@@ -16,6 +16,7 @@ mod chesscala;
 mod cli;
 mod config_file;
 mod convert;
+mod desk;
 mod fair_cards;
 mod fair_cards_proof;
 mod fair_cards_twice;

@@ -2,7 +2,7 @@
 //! as a browser (and anything else) would. What the page does in a browser is in
 //! `tests/outside/`.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
@@ -25,6 +25,37 @@ fn serving(name: &str, extra: &[&str]) -> (Homes, String, Server) {
     let id = homes.start(NOW, &[]);
     let server = Server::start(play(&homes.alice, &[&[id.as_str()][..], extra].concat()));
     (homes, id, server)
+}
+
+/// A scratch folder holding `game.pgn` (the Seven Tag Roster, `tags`, then `movetext`),
+/// and `pbem play` of that file, with a config file that does not exist.
+fn serving_file(name: &str, tags: &str, movetext: &str) -> (PathBuf, PathBuf, Server) {
+    let dir = std::env::temp_dir().join(format!("pbem-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("game.pgn");
+    std::fs::write(
+        &file,
+        format!(
+            "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"?\"]\n\
+             [Black \"?\"]\n[Result \"*\"]\n{tags}\n{movetext}\n"
+        ),
+    )
+    .unwrap();
+    let mut command = Command::new(env!("CARGO_BIN_EXE_pbem"));
+    command
+        .args(["--config", dir.join("none.yaml").to_str().unwrap()])
+        .args(["play", "--no-open", file.to_str().unwrap()]);
+    (dir, file, Server::start(command))
+}
+
+/// A turn played on the page of a file played locally; the answer.
+fn local_move(server: &Server, token: &str) -> serde_json::Value {
+    server
+        .post(
+            "/api/game/local/move",
+            &serde_json::json!({ "token": token }).to_string(),
+        )
+        .json()
 }
 
 /// A folder copied with everything in it.
@@ -456,21 +487,8 @@ fn pbem_play_listens_on_127_0_0_1_only() {
 
 #[test]
 fn pbem_play_with_a_file_plays_it_locally_without_mail() {
-    let dir = std::env::temp_dir().join(format!("pbem-page-local-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("game.pgn");
-    std::fs::write(
-        &file,
-        "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"?\"]\n\
-         [Black \"?\"]\n[Result \"*\"]\n\n1. f3 e5 *\n",
-    )
-    .unwrap();
     // No config is needed for a file played locally.
-    let mut command = Command::new(env!("CARGO_BIN_EXE_pbem"));
-    command
-        .args(["--config", dir.join("none.yaml").to_str().unwrap()])
-        .args(["play", "--no-open", file.to_str().unwrap()]);
-    let server = Server::start(command);
+    let (dir, file, server) = serving_file("page-local", "", "1. f3 e5 *");
     let index = server.get("/");
     assert_eq!(index.header("location"), Some("/game/local"), "{index:?}");
     let view = server.get("/api/game/local").json();
@@ -478,21 +496,15 @@ fn pbem_play_with_a_file_plays_it_locally_without_mail() {
     assert_eq!(view["turn"], "White to move");
     assert_eq!(view["plies"], serde_json::json!(["f3", "e5"]));
     // Both sides play here; an illegal turn is refused and changes nothing.
-    let refused = server
-        .post("/api/game/local/move", "{\"token\": \"Ke3\"}")
-        .json();
+    let refused = local_move(&server, "Ke3");
     assert_eq!(refused["ok"], false, "{refused}");
     assert!(
         refused["output"].as_str().unwrap().contains("Ke3"),
         "{refused}"
     );
-    let played = server
-        .post("/api/game/local/move", "{\"token\": \"g4\"}")
-        .json();
+    let played = local_move(&server, "g4");
     assert_eq!(played["ok"], true, "{played}");
-    let mated = server
-        .post("/api/game/local/move", "{\"token\": \"Qh4\"}")
-        .json();
+    let mated = local_move(&server, "Qh4");
     assert_eq!(mated["ok"], true, "{mated}");
     assert!(
         mated["output"]
@@ -669,4 +681,94 @@ fn pbem_play_opens_the_address_with_the_browser_or_says_to_open_it() {
             && line.ends_with("): open the address above\n"),
         "{line}"
     );
+}
+
+#[test]
+fn a_file_played_locally_takes_the_card_a_turn_awaits() {
+    let (dir, file, server) = serving_file(
+        "page-card",
+        "[Variant \"Chess with wickets\"]\n[Decision \"Cards\"]\n[Dealing \"by hand\"]\n",
+        "1. e4 e5 2. Ke2:f3 Ke7 3. Nxf3 Kd6 4. Nxe5:w9 *",
+    );
+    let view = server.get("/api/game/local").json();
+    assert_eq!(
+        view["turn"],
+        "White's part is awaited: the scoring attempt awaits White's card",
+        "{}",
+        brief(&view)
+    );
+    // The parts offered are those `pbem legal` lists.
+    let legal = Command::new(env!("CARGO_BIN_EXE_pbem"))
+        .arg("legal")
+        .arg(&file)
+        .output()
+        .unwrap();
+    let legal: Vec<&str> = std::str::from_utf8(&legal.stdout)
+        .unwrap()
+        .lines()
+        .collect();
+    assert_eq!(view["awaited_parts"], serde_json::json!(legal));
+    let refused = local_move(&server, "Nf3");
+    assert_eq!(refused["ok"], false, "{refused}");
+    assert!(
+        refused["output"]
+            .as_str()
+            .unwrap()
+            .contains("the scoring attempt awaits White's card: \"Nf3\" is not one of them"),
+        "{refused}"
+    );
+    let played = local_move(&server, "S5");
+    assert_eq!(played["ok"], true, "{played}");
+    let saved = std::fs::read_to_string(&file).unwrap();
+    assert!(saved.contains("4. Nxe5:w9_cS5"), "{saved}");
+    let after = server.get("/api/game/local").json();
+    assert_eq!(
+        after["awaiting"],
+        "the scoring attempt awaits Black's card in reply to White's S5",
+        "{}",
+        brief(&after)
+    );
+    // Black answers: the attempt is decided, and the turn is Black's.
+    let answered = local_move(&server, "H9");
+    assert_eq!(answered["ok"], true, "{answered}");
+    let saved = std::fs::read_to_string(&file).unwrap();
+    assert!(saved.contains("4. Nxe5:w9_cS5_cH9"), "{saved}");
+    let decided = server.get("/api/game/local").json();
+    assert_eq!(
+        decided["awaiting"],
+        serde_json::Value::Null,
+        "{}",
+        brief(&decided)
+    );
+    assert_eq!(decided["turn"], "Black to move", "{}", brief(&decided));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn pbem_play_listens_on_the_port_asked_or_says_it_is_taken() {
+    let homes = Homes::new("page-port", "");
+    let id = homes.start(NOW, &[]);
+    let taken = std::net::TcpListener::bind(("127.0.0.1", 0)).unwrap();
+    let port = taken.local_addr().unwrap().port().to_string();
+    let refused = homes
+        .alice
+        .run(NOW, &["play", "--no-open", "--port", &port, &id]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(
+        text(&refused.stderr)
+            .starts_with(&format!("pbem: error: cannot listen on 127.0.0.1:{port}: ")),
+        "{}",
+        text(&refused.stderr)
+    );
+    assert!(
+        text(&refused.stderr).ends_with(
+            "(another port: `pbem play --port N`, or leave --port out for a free one)\n"
+        ),
+        "{}",
+        text(&refused.stderr)
+    );
+    drop(taken);
+    let server = Server::start(play(&homes.alice, &["--port", &port, &id]));
+    assert_eq!(server.port.to_string(), port);
+    assert_eq!(server.get("/page.css").status, 200);
 }

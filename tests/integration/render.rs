@@ -608,23 +608,9 @@ fn pbem_send_mails_the_picture_and_pbem_receive_takes_it_in() {
         let message = mail_parser::MessageParser::default()
             .parse(&mail)
             .expect("mail");
-        let types: Vec<String> = message
-            .parts
-            .iter()
-            .filter_map(|part| part.content_type())
-            .map(|t| format!("{}/{}", t.ctype(), t.subtype().unwrap_or("")))
-            .collect();
+        let types = crate::support::mail::part_types(&message);
         if pictures {
-            assert_eq!(
-                types,
-                [
-                    "multipart/alternative",
-                    "text/plain",
-                    "multipart/related",
-                    "text/html",
-                    "image/png"
-                ]
-            );
+            assert_eq!(types, crate::support::mail::WITH_PICTURE);
             let png = message.parts[4].contents();
             let image = Pixmap::decode_png(png).expect("the picture decodes");
             assert_eq!(image.width().max(image.height()), render::PNG_SIZE);

@@ -122,22 +122,8 @@ fn assert_carries_the_picture(mails: &[Vec<u8>]) {
         let message = mail_parser::MessageParser::default()
             .parse(mail)
             .expect("a mail");
-        let types: Vec<String> = message
-            .parts
-            .iter()
-            .filter_map(|part| part.content_type())
-            .map(|t| format!("{}/{}", t.ctype(), t.subtype().unwrap_or("")))
-            .collect();
-        assert_eq!(
-            types,
-            [
-                "multipart/alternative",
-                "text/plain",
-                "multipart/related",
-                "text/html",
-                "image/png"
-            ]
-        );
+        let types = crate::support::mail::part_types(&message);
+        assert_eq!(types, crate::support::mail::WITH_PICTURE);
         let (html, image) = (&message.parts[3], &message.parts[4]);
         let cid = image.content_id().expect("the picture has a Content-ID");
         let html = html.text_contents().expect("the html");

@@ -36,3 +36,24 @@ pub fn hand_reply(
     )
     .into_bytes()
 }
+
+/// The MIME types of a mail's parts, in order.
+pub fn part_types(message: &mail_parser::Message) -> Vec<String> {
+    use mail_parser::MimeHeaders;
+    message
+        .parts
+        .iter()
+        .filter_map(|part| part.content_type())
+        .map(|t| format!("{}/{}", t.ctype(), t.subtype().unwrap_or("")))
+        .collect()
+}
+
+/// The parts of a turn's mail with the position's picture: the record's text, and an
+/// HTML alternative with the picture inline.
+pub const WITH_PICTURE: [&str; 5] = [
+    "multipart/alternative",
+    "text/plain",
+    "multipart/related",
+    "text/html",
+    "image/png",
+];

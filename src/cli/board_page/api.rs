@@ -17,6 +17,7 @@ use super::super::play::{self, DrawAction, DrawArgs, GameArg, MoveArgs};
 use super::super::{CliError, Status, status};
 use super::{App, LOCAL, Target, local};
 use crate::correspondence;
+use crate::desk::play::{hand_line, own_hand};
 use crate::games::Color;
 use crate::store::Ledger;
 
@@ -94,7 +95,7 @@ fn files_of(shared: &App, id: &str) -> Result<(PathBuf, Vec<PathBuf>), Refusal> 
         Target::Local(_) => Err(not_found(id)),
         Target::Home(_) => {
             let home = Home::load(shared.config.as_deref())
-                .map_err(|error| (StatusCode::INTERNAL_SERVER_ERROR, error))?;
+                .map_err(|error| (StatusCode::INTERNAL_SERVER_ERROR, error.into()))?;
             let path = home.games.path(id).map_err(|_| not_found(id))?;
             if !path.is_file() {
                 return Err(not_found(id));
@@ -144,7 +145,7 @@ fn game_view(
         Target::Local(_) => None,
         Target::Home(_) => Some(
             Home::load(shared.config.as_deref())
-                .map_err(|error| (StatusCode::INTERNAL_SERVER_ERROR, error))?,
+                .map_err(|error| (StatusCode::INTERNAL_SERVER_ERROR, error.into()))?,
         ),
     };
     let record = match &home {
@@ -165,9 +166,9 @@ fn game_view(
     }
     let mut hand = None;
     if let Some(home) = &home
-        && let Some((side, dealer, cards)) = play::own_hand(&record, home)
+        && let Some((side, dealer, cards)) = own_hand(&record, home)
     {
-        hand = Some(play::hand_line(&cards));
+        hand = Some(hand_line(&cards));
         // The cards the player may play while one is awaited of them, rather than every
         // card of the game.
         if board.awaiting.is_some()
@@ -368,7 +369,7 @@ fn by_mail(
     draw: Option<DrawAction>,
     out: &mut Vec<u8>,
 ) -> Result<Status, CliError> {
-    let home = Home::open(shared.config.as_deref())?;
+    let home = super::super::home::open(shared.config.as_deref())?;
     let game = id.to_owned();
     let send = SendArgs {
         dry_run: None,

@@ -63,9 +63,7 @@ fn append<G: Game>(record: &mut Record, token: &str, path: &Path) -> Result<Stri
         )));
     }
     if let Some(awaited) = position.awaiting() {
-        return Err(CliError::Invalid(format!(
-            "{shown}: {awaited}; a part is added only in a game by mail (`pbem play GAME`)"
-        )));
+        return complete_last::<G>(record, token, &awaited, &position.awaited_parts(), path);
     }
     if let Some(finding) = replay::diagnose_turn(&position, &history, token) {
         let source = diagnostic::Source {
@@ -97,6 +95,46 @@ fn append<G: Game>(record: &mut Record, token: &str, path: &Path) -> Result<Stri
         record.result = Some(result);
         label.push_str(&format!(", game over: {}", result.as_str()));
     }
+    Ok(label)
+}
+
+/// Completes the record's last turn with the part it awaits (a card in Chess with
+/// wickets), as the rules take it (`Game::complete_token`); the record is replayed with it
+/// to check it. Returns the turn as completed, with the result when it ends the game.
+fn complete_last<G: Game>(
+    record: &mut Record,
+    part: &str,
+    awaited: &str,
+    parts: &[String],
+    path: &Path,
+) -> Result<String, CliError> {
+    let shown = display_path(path);
+    let refused = |why: String| {
+        CliError::Invalid(format!(
+            "{shown}: {awaited}: {why} (the parts that may be added: {}); {shown} is unchanged",
+            parts.join(" ")
+        ))
+    };
+    let mut completed = record.clone();
+    let Some(last) = completed.moves.turns.last_mut() else {
+        return Err(refused("no turn awaits it".to_owned()));
+    };
+    let Some(token) = G::complete_token(&last.token, part) else {
+        return Err(refused(format!("\"{part}\" is not one of them")));
+    };
+    last.token = token.as_str().into();
+    let replayed = replay::replay_game::<G>(&completed);
+    if let Some(error) = replayed.report.errors().next() {
+        return Err(refused(format!("{token}: {}", error.message)));
+    }
+    let mut label = token;
+    if let Some(outcome) = replayed.report.outcome {
+        let result = outcome.result();
+        completed.set_tag("Result", result.as_str());
+        completed.result = Some(result);
+        label.push_str(&format!(", game over: {}", result.as_str()));
+    }
+    *record = completed;
     Ok(label)
 }
 

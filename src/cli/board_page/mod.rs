@@ -27,7 +27,7 @@ use axum::http::{StatusCode, header};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 
-use super::home::{self, Home};
+use super::home::Home;
 use super::{CliError, Status};
 use crate::render::svg::escape;
 
@@ -91,7 +91,7 @@ const LOCAL: &str = "local";
 pub fn run(args: &Args, config: Option<&Path>, out: &mut dyn Write) -> Result<Status, CliError> {
     let (target, idle_minutes) = target(args, config)?;
     let idle = Duration::from_secs_f64(60.0 * args.idle.unwrap_or(f64::from(idle_minutes)));
-    let token = super::play::hex(&home::random_bytes(24)?);
+    let token = hex::encode(crate::desk::random_bytes(24)?);
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -177,7 +177,7 @@ fn target(args: &Args, config: Option<&Path>) -> Result<(Target, u32), CliError>
         (_, Ok(home)) => Some(home),
         // A file to play locally needs no config.
         (Some(game), Err(_)) if Path::new(game).is_file() => None,
-        (_, Err(error)) => return Err(error),
+        (_, Err(error)) => return Err(error.into()),
     };
     let idle = home
         .as_ref()
@@ -189,7 +189,7 @@ fn target(args: &Args, config: Option<&Path>) -> Result<(Target, u32), CliError>
         match home.games.find(game) {
             Ok(path) if in_folder(&path, home.games.dir()) => {
                 let record = home.games.load(&path)?;
-                let id = super::play::game_id_of(&record, &path)?;
+                let id = crate::desk::home::game_id_of(&record, &path)?;
                 return Ok((Target::Home(Some(id)), idle));
             }
             Ok(_) => {}

@@ -9,8 +9,8 @@ use std::path::Path;
 use super::Run;
 use crate::cli::home::{self, Home};
 use crate::cli::{CliError, Status};
+use crate::store::Pending;
 use crate::store::shared::{Layout, SharedError, SharedFolder};
-use crate::store::{Ledger, Pending};
 
 /// Delivers the outbox's `pending` mails into the shared folder, each removed from the
 /// outbox once it is there. A mail that cannot be delivered stays in the outbox.
@@ -135,54 +135,16 @@ pub(super) fn receive(
         return super::receive_maildir(folder, home, out, true);
     }
     let mails = shared.plain_mails().map_err(nothing_taken)?;
-    let mut ledger = Ledger::load(home.games.dir())?;
-    let mut run = Run::default();
+    let mut run = Run::new(home, true)?;
     for (name, path) in mails {
-        if ledger.skipped.contains(&name) {
+        let Some(earlier) = run.reading.wants(&name) else {
             continue;
-        }
-        let earlier = ledger.by_file(&name).cloned();
-        if earlier.as_ref().is_some_and(|entry| !entry.open_refusal()) {
-            continue;
-        }
-        let bytes = match std::fs::read(&path) {
-            Ok(bytes) => bytes,
-            // Removed by the other side since the folder was listed.
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => continue,
-            Err(source) => {
-                return Err(CliError::Io {
-                    path: path.display().to_string(),
-                    source,
-                });
-            }
         };
-        if !addressed_to(&bytes, &home.settings.player.email) {
-            ledger.skipped.insert(name);
-            ledger.save(home.games.dir())?;
+        // Removed by the other side since the folder was listed.
+        let Some(bytes) = super::read_mail(&path)? else {
             continue;
-        }
-        run.judge(
-            &bytes,
-            &name,
-            &name,
-            earlier.as_ref(),
-            &mut ledger,
-            home,
-            out,
-        )?;
+        };
+        run.judge(&bytes, &name, &name, earlier.as_ref(), out)?;
     }
     run.finish(out)
-}
-
-/// Whether a mail of the shared folder is for `me`: addressed to me, and not from me
-/// (the mails I delivered for my opponent wait there too).
-pub(super) fn addressed_to(bytes: &[u8], me: &str) -> bool {
-    let Some((from, to)) = crate::mail::envelope_of(bytes) else {
-        return false;
-    };
-    let me = me.trim();
-    !from.trim().eq_ignore_ascii_case(me)
-        && to
-            .iter()
-            .any(|address| address.trim().eq_ignore_ascii_case(me))
 }

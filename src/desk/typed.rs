@@ -1,5 +1,6 @@
-//! Turns typed by hand: a reply to pbem's mail, written in an ordinary mail client by an
-//! opponent who does not run pbem (or is away from it), whose first own line is a turn.
+//! Taking in turns typed by hand: a reply to pbem's mail, written in an ordinary mail
+//! client by an opponent who does not run pbem (or is away from it), whose first own line
+//! is a turn.
 //!
 //! Such a reply is taken in like a turn from pbem: it must come from the opponent's
 //! address, be their turn, and be legal where the local game file stands (the rest of the
@@ -7,15 +8,16 @@
 //! turns listed, and `pbem send --refusal HANDLE` mails the refusal back. With a game
 //! secret, a typed turn (which carries no code) is refused unless the game allows it.
 
-use super::{Composed, Judged, Latest, Refusal, Taken, compose_state, saved_text};
-use crate::cli::CliError;
-use crate::cli::home::{self, Home};
+use chrono::{DateTime, Utc};
+
+use super::Home;
+use super::inbox::{Judged, Refusal, Saved, Taken, saved_text};
 use crate::clock::Stamp;
 use crate::correspondence::{self, PlayError};
 use crate::games::Color;
 use crate::mail::{self, Reply};
 use crate::notation::Record;
-use crate::store::{Ledger, StoreError};
+use crate::store::StoreError;
 
 /// At most this many legal turns are listed in a refusal.
 const LEGAL_LISTED: usize = 100;
@@ -23,7 +25,7 @@ const LEGAL_LISTED: usize = 100;
 /// Judges a mail that is not a pbem mail as a reply typed by hand, when it answers one
 /// of the player's games (by its subject, `References` or `In-Reply-To`); `None` for any
 /// other mail.
-pub(super) fn judge_reply(bytes: &[u8], home: &Home) -> Option<Judged> {
+pub(super) fn judge_reply(bytes: &[u8], home: &Home, now: DateTime<Utc>) -> Option<Judged> {
     let reply = mail::parse_reply(bytes).ok()?;
     if reply.carries_record {
         return None;
@@ -39,7 +41,7 @@ pub(super) fn judge_reply(bytes: &[u8], home: &Home) -> Option<Judged> {
     Some(Judged {
         key,
         game: Some(id.clone()),
-        result: take_typed(&reply, &id, home),
+        result: take_typed(&reply, &id, home, now),
     })
 }
 
@@ -53,7 +55,12 @@ fn opponent_tag(you: Color) -> &'static str {
 
 /// Takes in the turn typed at the top of a reply to game `id`, checked against the local
 /// game file.
-pub(super) fn take_typed(reply: &Reply, id: &str, home: &Home) -> Result<Taken, Refusal> {
+pub(super) fn take_typed(
+    reply: &Reply,
+    id: &str,
+    home: &Home,
+    now: DateTime<Utc>,
+) -> Result<Taken, Refusal> {
     let refused = Refusal::Refused;
     let store = |error: StoreError| Refusal::Refused(error.to_string());
     let path = home.games.path(id).map_err(store)?;
@@ -112,7 +119,6 @@ pub(super) fn take_typed(reply: &Reply, id: &str, home: &Home) -> Result<Taken, 
             "{id}: \"{line}\" answers your mail of ply {ply}, but the game is at ply {have} now; nothing was changed"
         )));
     }
-    let now = home::now().map_err(|error| refused(error.to_string()))?;
     let stamp = Stamp {
         received: None,
         sent: Some(reply.date.filter(|date| *date <= now).unwrap_or(now)),
@@ -177,7 +183,17 @@ pub(super) fn take_typed(reply: &Reply, id: &str, home: &Home) -> Result<Taken, 
         .commit(id, Some(&correspondence::to_text(&record)), Some(&state))
         .map_err(store)?;
     let head = format!("{id}: {opponent} played {} (typed by hand)", played.label);
-    Ok(Taken::Saved(saved_text(head, id, &record, &game, you)))
+    Ok(Taken::Saved(Saved {
+        game: id.to_owned(),
+        new_game: false,
+        added: record
+            .moves
+            .turns
+            .len()
+            .saturating_sub(local.moves.turns.len()),
+        last_turn: game.last_turn.clone(),
+        text: saved_text(head, id, &record, &game, you),
+    }))
 }
 
 /// The reader's own turns among the new turns of a pbem mail (`own`, indices into the
@@ -234,153 +250,4 @@ pub(super) fn own_typed_turns(
         labels.push(label);
     }
     Ok(labels)
-}
-
-/// The mail of `pbem send --refusal HANDLE`: the game's current state, with the reason
-/// the refused mail was not taken in as the note, under a message id of its own (the
-/// state's id with `-refused-HANDLE` after its hash, so a client does not take it for
-/// the earlier mail of the same state, and a reply to it still names the game's ply).
-pub(super) fn compose_refusal(handle: &str, home: &Home) -> Result<Latest, CliError> {
-    let ledger = Ledger::load(home.games.dir())?;
-    let handle = handle.trim();
-    let entry = ledger
-        .mails
-        .iter()
-        .rev()
-        .find(|entry| entry.outcome == crate::store::Outcome::Refused && entry.handle() == handle)
-        .ok_or_else(|| {
-            CliError::Usage(format!(
-                "no refused mail with handle {handle} (`pbem status` lists them)"
-            ))
-        })?;
-    let id = entry.game.clone().ok_or_else(|| {
-        CliError::Usage(format!(
-            "the refused mail {handle} names no game: there is nobody to mail the refusal to"
-        ))
-    })?;
-    let path = home.games.path(&id)?;
-    let record = home.games.load(&path)?;
-    let me = &home.settings.player.email;
-    let you = correspondence::side_of(&record, me).ok_or_else(|| {
-        CliError::Usage(format!(
-            "{}: you ({me}) do not play in this game",
-            path.display()
-        ))
-    })?;
-    let state = correspondence::state(&record)
-        .map_err(|error| CliError::Usage(format!("{}: {error}", path.display())))?;
-    let mut note = format!(
-        "{}\n",
-        wrap(
-            &refusal_headline(
-                &home.settings.player.name,
-                entry.reason.trim_start_matches(&format!("{id}: "))
-            ),
-            72
-        )
-    );
-    if record
-        .tag("Result")
-        .is_none_or(|result| result.trim() == "*")
-        && state.to_move != you
-    {
-        note.push_str(&format!(
-            "It is your turn ({}): answer this mail with your turn\nalone on the first line.",
-            state.next_number
-        ));
-    }
-    let composed = compose_state(&record, &id, you, &state, home, Some(&note))?;
-    let ply = u32::try_from(record.moves.turns.len()).unwrap_or(u32::MAX);
-    let bytes = with_refusal_id(&composed.bytes, handle);
-    Ok(Latest::Mail(
-        id,
-        ply,
-        Composed {
-            from: composed.from,
-            to: composed.to,
-            bytes,
-        },
-    ))
-}
-
-/// Dismisses the refused mail whose refusal `pbem send --refusal` has written or queued,
-/// so that `pbem status` no longer lists it.
-pub(super) fn dismiss_refused(
-    handle: &str,
-    home: &Home,
-    out: &mut dyn std::io::Write,
-) -> Result<(), CliError> {
-    let mut ledger = Ledger::load(home.games.dir())?;
-    if ledger.dismiss(Some(handle.trim())) > 0 {
-        ledger.save(home.games.dir())?;
-        writeln!(
-            out,
-            "refused mail {} dismissed: the refusal answers it",
-            handle.trim()
-        )?;
-    }
-    Ok(())
-}
-
-/// The first sentence of a refusal mailed back, from the refused mail's `reason`:
-/// "Alice's pbem refused your typed turn Rc8: why", or "Alice's pbem did not take in your
-/// mail: reason" for a refusal of another kind.
-fn refusal_headline(sender: &str, reason: &str) -> String {
-    let typed = reason
-        .strip_prefix("the turn ")
-        .and_then(|rest| rest.split_once(" typed, \""))
-        .and_then(|(_, rest)| rest.split_once("\", is refused: "));
-    let Some((line, why)) = typed else {
-        return format!("{sender}'s pbem did not take in your mail: {reason}");
-    };
-    // "illegal turn "Rc8": why" says the turn twice.
-    let why = ["illegal turn \"", "cannot read \""]
-        .iter()
-        .find_map(|prefix| why.strip_prefix(prefix))
-        .and_then(|rest| rest.split_once("\": ").map(|(_, why)| why))
-        .unwrap_or(why);
-    format!("{sender}'s pbem refused your typed turn {line}: {why}")
-}
-
-/// The message with `-refused-HANDLE` added to the local part of its Message-ID.
-fn with_refusal_id(message: &[u8], handle: &str) -> Vec<u8> {
-    let text = String::from_utf8_lossy(message);
-    let mut out = String::with_capacity(text.len() + 20);
-    let mut in_header = true;
-    for line in text.split_inclusive('\n') {
-        if in_header && line.trim_end().is_empty() {
-            in_header = false;
-        }
-        if in_header
-            && line.to_ascii_lowercase().starts_with("message-id:")
-            && let Some(at) = line.find("@pbem.invalid>")
-        {
-            out.push_str(&line[..at]);
-            out.push_str(&format!("-refused-{handle}"));
-            out.push_str(&line[at..]);
-        } else {
-            out.push_str(line);
-        }
-    }
-    out.into_bytes()
-}
-
-/// Text broken into lines of at most `width` characters at spaces (a longer word keeps
-/// its own line), so that a mail of short lines stays readable as it is sent.
-fn wrap(text: &str, width: usize) -> String {
-    let mut out = String::new();
-    let mut line = String::new();
-    for word in text.split_whitespace() {
-        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
-            out.push_str(&line);
-            out.push('\n');
-            line.clear();
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(word);
-    }
-    out.push_str(&line);
-    out
 }
