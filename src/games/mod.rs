@@ -605,6 +605,18 @@ pub trait Game: Clone + fmt::Debug + Sized {
         self.write_turn(turn)
     }
 
+    /// The tokens of `turns`, which are all the turns the history allows here, each as
+    /// [`Game::write_turn_except`] writes it (the same text). A game whose writer looks
+    /// at the other legal turns (a Chesscala sowing order) writes them all from this one
+    /// list instead of generating it again for each token: `pbem legal` and the play
+    /// page's list of turns (`board::view`).
+    fn write_turns_except(&self, turns: &[Self::Turn], forbidden: &Forbidden) -> Vec<String> {
+        turns
+            .iter()
+            .map(|turn| self.write_turn_except(turn, forbidden))
+            .collect()
+    }
+
     /// Plays a legal turn. Behaviour for a turn that is not legal here is unspecified
     /// (but never undefined).
     fn play(&mut self, turn: &Self::Turn);

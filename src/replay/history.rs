@@ -243,10 +243,8 @@ impl<G: Game> History<G> {
         let forbidden = self.forbidden();
         let mut turns = Vec::new();
         position.legal_turns_except(forbidden, &mut turns);
-        let mut written: Vec<(String, G::Turn)> = turns
-            .into_iter()
-            .map(|turn| (position.write_turn_except(&turn, forbidden), turn))
-            .collect();
+        let tokens = position.write_turns_except(&turns, forbidden);
+        let mut written: Vec<(String, G::Turn)> = tokens.into_iter().zip(turns).collect();
         written.sort_by(|a, b| a.0.cmp(&b.0));
         written
     }

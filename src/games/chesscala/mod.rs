@@ -736,6 +736,20 @@ impl Game for Chesscala {
         notation::write(self, turn)
     }
 
+    /// Chesscala has no repetition rule: `turns` are all the legal turns, which tell
+    /// whether a sowing order must be written.
+    fn write_turns_except(
+        &self,
+        turns: &[Turn],
+        forbidden: &crate::games::Forbidden,
+    ) -> Vec<String> {
+        let _ = forbidden;
+        turns
+            .iter()
+            .map(|turn| notation::write_among(self, turn, turns))
+            .collect()
+    }
+
     fn play(&mut self, turn: &Turn) {
         let before = self.phase;
         for step in turn.moves() {

@@ -741,6 +741,17 @@ fn marker_after(next: &Chesscala) -> Marker {
 
 /// The canonical token of a legal turn.
 pub fn write(position: &Chesscala, turn: &Turn) -> String {
+    write_with(position, turn, None)
+}
+
+/// [`write`], with every legal turn of `position` given.
+#[must_use]
+pub fn write_among(position: &Chesscala, turn: &Turn, legal: &[Turn]) -> String {
+    write_with(position, turn, Some(legal))
+}
+
+/// [`write`], with the legal turns if known (else generated when a sowing needs them).
+fn write_with(position: &Chesscala, turn: &Turn, known: Option<&[Turn]>) -> String {
     let mut at = position.clone();
     let mut moves = [MoveSyntax::Step {
         role: None,
@@ -755,7 +766,7 @@ pub fn write(position: &Chesscala, turn: &Turn) -> String {
     // turns only: when no other legal turn differs from this one by that order alone,
     // the order is left out.
     let count = turn.moves().len();
-    let mut legal = Vec::new();
+    let mut generated = Vec::new();
     for index in 0..count {
         let MoveSyntax::Sow { from, len, .. } = moves[index] else {
             continue;
@@ -763,9 +774,15 @@ pub fn write(position: &Chesscala, turn: &Turn) -> String {
         if len == 0 {
             continue;
         }
-        if legal.is_empty() {
-            position.generate(&mut legal);
-        }
+        let legal = match known {
+            Some(legal) => legal,
+            None => {
+                if generated.is_empty() {
+                    position.generate(&mut generated);
+                }
+                &generated[..]
+            }
+        };
         let mut shorter = moves;
         shorter[index] = MoveSyntax::Sow {
             from,
