@@ -1,6 +1,5 @@
-//! The replay page in a real browser: headless Chromium (Debian's `chromium` and
-//! `chromium-driver`, installed by `.ci/browser-setup`) driven through chromedriver's
-//! WebDriver protocol over a plain HTTP connection on loopback. For the example game of
+//! The replay page in a real browser: headless Chromium driven through chromedriver
+//! ([`crate::webdriver`]). For the example game of
 //! each game, `pbem html` writes the page; the test opens it, presses the arrow keys,
 //! Home and End, takes a screenshot after each step, and checks that the board picture
 //! changes, that the move list highlights the current turn, and that the browser's
@@ -9,15 +8,14 @@
 //! case) must parse, in the browser's HTML5 parser, to exactly the page's own script
 //! elements and show that markup as text.
 
-use std::io::{Read, Write};
-use std::net::{TcpListener, TcpStream};
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
-use resvg::tiny_skia::Pixmap;
 use serde_json::{Value, json};
 
+use crate::webdriver::{
+    ARROW_LEFT, ARROW_RIGHT, Driver, END, HOME, Session, changed, screenshots_dir,
+};
 use crate::{Need, Test};
 
 pub fn tests() -> Vec<Test> {
@@ -26,9 +24,6 @@ pub fn tests() -> Vec<Test> {
         markup_in_comments_and_tags_stays_text,
         long_games_show_the_boards_pbem_show_draws]
 }
-
-/// The browser binary.
-pub const CHROMIUM: &str = "/usr/bin/chromium";
 
 /// The example game of each game.
 const EXAMPLES: &[&str] = &[
@@ -40,235 +35,7 @@ const EXAMPLES: &[&str] = &[
     "chesscala",
 ];
 
-/// Key codes of the WebDriver protocol.
-const ARROW_LEFT: &str = "\u{E012}";
-const ARROW_RIGHT: &str = "\u{E014}";
-const HOME: &str = "\u{E011}";
-const END: &str = "\u{E010}";
-
-/// chromedriver on a free loopback port, stopped when dropped.
-struct Driver {
-    child: Child,
-    port: u16,
-}
-
-impl Drop for Driver {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-impl Driver {
-    fn start() -> Driver {
-        let port = TcpListener::bind("127.0.0.1:0")
-            .and_then(|listener| listener.local_addr())
-            .expect("a free port")
-            .port();
-        let child = Command::new("chromedriver")
-            .arg(format!("--port={port}"))
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start chromedriver");
-        let driver = Driver { child, port };
-        let deadline = Instant::now() + Duration::from_secs(20);
-        loop {
-            if let Ok(status) = driver.try_call("GET", "/status", None)
-                && status["ready"] == json!(true)
-            {
-                return driver;
-            }
-            assert!(Instant::now() < deadline, "chromedriver did not start");
-            std::thread::sleep(Duration::from_millis(100));
-        }
-    }
-
-    /// One WebDriver command: its `value`, or why it failed.
-    fn try_call(&self, method: &str, path: &str, body: Option<&Value>) -> Result<Value, String> {
-        let mut stream = TcpStream::connect(("127.0.0.1", self.port)).map_err(|e| e.to_string())?;
-        stream
-            .set_read_timeout(Some(Duration::from_secs(60)))
-            .map_err(|e| e.to_string())?;
-        let body = body.map(Value::to_string).unwrap_or_default();
-        let request = format!(
-            "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nContent-Type: application/json\r\n\
-             Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
-            self.port,
-            body.len()
-        );
-        stream
-            .write_all(request.as_bytes())
-            .map_err(|e| e.to_string())?;
-        // chromedriver keeps the connection open: read the head, then the length it gives.
-        let mut response = Vec::new();
-        let mut buffer = [0u8; 65536];
-        let (split, length) = loop {
-            let read = stream.read(&mut buffer).map_err(|e| e.to_string())?;
-            if read == 0 {
-                return Err("the connection closed early".to_owned());
-            }
-            response.extend_from_slice(&buffer[..read]);
-            if let Some(split) = response.windows(4).position(|window| window == b"\r\n\r\n") {
-                let head = String::from_utf8_lossy(&response[..split]).to_ascii_lowercase();
-                let length = head
-                    .lines()
-                    .find_map(|line| line.strip_prefix("content-length:"))
-                    .and_then(|value| value.trim().parse::<usize>().ok());
-                break (split, length);
-            }
-        };
-        let head = String::from_utf8_lossy(&response[..split]).to_ascii_lowercase();
-        if let Some(length) = length {
-            while response.len() < split + 4 + length {
-                let read = stream.read(&mut buffer).map_err(|e| e.to_string())?;
-                if read == 0 {
-                    break;
-                }
-                response.extend_from_slice(&buffer[..read]);
-            }
-        } else {
-            stream
-                .read_to_end(&mut response)
-                .map_err(|e| e.to_string())?;
-        }
-        let mut content = response[split + 4..].to_vec();
-        if head.contains("transfer-encoding: chunked") {
-            content = dechunk(&content);
-        }
-        let value: Value = serde_json::from_slice(&content).map_err(|e| e.to_string())?;
-        if head.starts_with("http/1.1 200") {
-            Ok(value["value"].clone())
-        } else {
-            Err(format!("{method} {path}: {value}"))
-        }
-    }
-
-    fn call(&self, method: &str, path: &str, body: Option<&Value>) -> Value {
-        self.try_call(method, path, body)
-            .unwrap_or_else(|error| panic!("webdriver: {error}"))
-    }
-}
-
-fn dechunk(mut data: &[u8]) -> Vec<u8> {
-    let mut out = Vec::new();
-    loop {
-        let Some(end) = data.windows(2).position(|w| w == b"\r\n") else {
-            return out;
-        };
-        let size =
-            usize::from_str_radix(String::from_utf8_lossy(&data[..end]).trim(), 16).unwrap_or(0);
-        if size == 0 {
-            return out;
-        }
-        out.extend_from_slice(&data[end + 2..end + 2 + size]);
-        data = &data[end + 2 + size + 2..];
-    }
-}
-
-/// Decodes standard base64 (the screenshots).
-fn base64(text: &str) -> Vec<u8> {
-    let value = |c: u8| match c {
-        b'A'..=b'Z' => Some(c - b'A'),
-        b'a'..=b'z' => Some(c - b'a' + 26),
-        b'0'..=b'9' => Some(c - b'0' + 52),
-        b'+' => Some(62),
-        b'/' => Some(63),
-        _ => None,
-    };
-    let digits: Vec<u8> = text.bytes().filter_map(value).collect();
-    let mut out = Vec::with_capacity(digits.len() * 3 / 4);
-    for chunk in digits.chunks(4) {
-        let mut buffer = 0u32;
-        for (index, digit) in chunk.iter().enumerate() {
-            buffer |= u32::from(*digit) << (18 - 6 * index);
-        }
-        let bytes = buffer.to_be_bytes();
-        out.extend_from_slice(&bytes[1..chunk.len()]);
-    }
-    out
-}
-
-/// A browser session on one page.
-struct Session<'a> {
-    driver: &'a Driver,
-    id: String,
-}
-
-impl Drop for Session<'_> {
-    fn drop(&mut self) {
-        let _ = self
-            .driver
-            .try_call("DELETE", &format!("/session/{}", self.id), None);
-    }
-}
-
 impl Session<'_> {
-    fn open(driver: &Driver) -> Session<'_> {
-        let capabilities = json!({"capabilities": {"alwaysMatch": {
-            "browserName": "chrome",
-            "goog:chromeOptions": {
-                "binary": CHROMIUM,
-                "args": ["--headless=new", "--no-sandbox", "--disable-gpu",
-                         "--disable-dev-shm-usage", "--window-size=1200,900",
-                         "--allow-file-access-from-files"]
-            },
-            "goog:loggingPrefs": {"browser": "ALL"}
-        }}});
-        let value = driver.call("POST", "/session", Some(&capabilities));
-        let id = value["sessionId"]
-            .as_str()
-            .expect("a session id")
-            .to_owned();
-        Session { driver, id }
-    }
-
-    fn path(&self, rest: &str) -> String {
-        format!("/session/{}/{rest}", self.id)
-    }
-
-    fn go(&self, url: &str) {
-        self.driver
-            .call("POST", &self.path("url"), Some(&json!({ "url": url })));
-    }
-
-    fn script(&self, script: &str) -> Value {
-        self.driver.call(
-            "POST",
-            &self.path("execute/sync"),
-            Some(&json!({"script": script, "args": []})),
-        )
-    }
-
-    fn press(&self, key: &str) {
-        let actions = json!({"actions": [{"type": "key", "id": "keyboard", "actions": [
-            {"type": "keyDown", "value": key}, {"type": "keyUp", "value": key}]}]});
-        self.driver
-            .call("POST", &self.path("actions"), Some(&actions));
-    }
-
-    fn screenshot(&self) -> Vec<u8> {
-        let value = self.driver.call("GET", &self.path("screenshot"), None);
-        base64(value.as_str().expect("base64 text"))
-    }
-
-    /// The console's entries of level SEVERE (errors and uncaught exceptions).
-    fn console_errors(&self) -> Vec<String> {
-        let entries = self.driver.call(
-            "POST",
-            &self.path("se/log"),
-            Some(&json!({"type": "browser"})),
-        );
-        entries
-            .as_array()
-            .expect("log entries")
-            .iter()
-            .filter(|entry| entry["level"] == json!("SEVERE"))
-            .map(|entry| entry["message"].to_string())
-            .collect()
-    }
-
     /// The first game's state: the ply shown, the highlighted moves, the picture's text,
     /// the number of plies in the list, and whether the page has any other element
     /// highlighted.
@@ -321,30 +88,6 @@ struct State {
     plies: u64,
     status: String,
     title: String,
-}
-
-/// The share of pixels that differ between two screenshots.
-fn changed(a: &[u8], b: &[u8]) -> f64 {
-    let (a, b) = (
-        Pixmap::decode_png(a).expect("a png screenshot"),
-        Pixmap::decode_png(b).expect("a png screenshot"),
-    );
-    if (a.width(), a.height()) != (b.width(), b.height()) {
-        return 1.0;
-    }
-    let differing = a
-        .data()
-        .chunks(4)
-        .zip(b.data().chunks(4))
-        .filter(|(p, q)| p.iter().zip(q.iter()).any(|(x, y)| x.abs_diff(*y) > 16))
-        .count();
-    differing as f64 / (a.data().len() / 4) as f64
-}
-
-fn screenshots_dir() -> PathBuf {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/browser-screenshots");
-    std::fs::create_dir_all(&dir).expect("the screenshots folder");
-    dir
 }
 
 fn replay_pages_step_through_every_game() {

@@ -57,6 +57,7 @@ pub fn probe() -> Result<(), String> {
         })
 }
 
+/// The environment variable that the configs of [`ImapServer::config`] read the password from.
 pub const PASSWORD_VARIABLE: &str = "PBEM_TEST_IMAP_PASSWORD";
 /// The password of both users.
 pub const PASSWORD: &str = "imap horse";
@@ -680,10 +681,10 @@ pub fn relay(smtp: &SmtpServer, imap: &ImapServer, relayed: &mut usize) {
     }
 }
 
-fn two_players_play_a_short_game_with_pbem_sync_through_smtp_and_imap() {
-    let imap = start("sync");
-    let smtp = smtp::start("sync", Options::default());
-    let homes = Homes::new("imap-sync", "");
+/// Alice's and Bob's homes (named `name`) sending through `smtp` and taking mail in from
+/// `imap`: Alice over TLS, Bob over STARTTLS with `bob_after` added to his imap section.
+pub fn homes_by_mail(name: &str, smtp: &SmtpServer, imap: &ImapServer, bob_after: &str) -> Homes {
+    let homes = Homes::new(name, "");
     let smtp_section = smtp.config_section();
     homes.alice.set_sections(&format!(
         "{smtp_section}{}",
@@ -691,8 +692,20 @@ fn two_players_play_a_short_game_with_pbem_sync_through_smtp_and_imap() {
     ));
     homes.bob.set_sections(&format!(
         "{smtp_section}{}",
-        imap.config("bob@example.org", true, "  after: move\n  move_to: Games\n")
+        imap.config("bob@example.org", true, bob_after)
     ));
+    homes
+}
+
+fn two_players_play_a_short_game_with_pbem_sync_through_smtp_and_imap() {
+    let imap = start("sync");
+    let smtp = smtp::start("sync", Options::default());
+    let homes = homes_by_mail(
+        "imap-sync",
+        &smtp,
+        &imap,
+        "  after: move\n  move_to: Games\n",
+    );
     let id = homes.start("2026-11-01T09:00:00Z", &[]);
     let mut relayed = 0;
     // Fool's mate, each side syncing after its move.

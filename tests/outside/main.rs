@@ -26,11 +26,14 @@ mod email;
 mod imap;
 mod links;
 mod perft_tables;
+mod play_mail;
+mod play_page;
 mod reference;
 mod shared_files;
 mod shared_samples;
 mod smtp;
 mod walkthrough;
+mod webdriver;
 mod wickets_reference;
 
 /// Something a test needs from outside the project.
@@ -44,7 +47,7 @@ pub enum Need {
     Smtp,
     /// Dovecot and openssl, to start the test IMAP server ([`imap::start`]).
     Imap,
-    /// Headless Chromium ([`browser::CHROMIUM`]) and chromedriver on the `PATH`.
+    /// Headless Chromium ([`webdriver::CHROMIUM`]) and chromedriver on the `PATH`.
     Chromium,
     /// The right to give a file to another user (root): files and links planted by
     /// someone else ([`links`]).
@@ -81,7 +84,7 @@ impl Need {
             }
             Need::Imap => imap::probe(),
             Need::OtherOwner => links::probe(),
-            Need::Chromium => runs(Command::new(browser::CHROMIUM).arg("--version"))
+            Need::Chromium => runs(Command::new(webdriver::CHROMIUM).arg("--version"))
                 .and_then(|()| runs(Command::new("chromedriver").arg("--version")))
                 .map_err(|why| {
                     format!("needs chromium and chromedriver: {why}; run .ci/browser-setup")
@@ -165,6 +168,8 @@ fn main() -> ExitCode {
         conditional::tests(),
         links::tests(),
         perft_tables::tests(),
+        play_mail::tests(),
+        play_page::tests(),
         reference::tests(),
         shared_files::tests(),
         shared_samples::tests(),

@@ -20,17 +20,28 @@
 //! test servers' addresses are the README's. A game id or secret the README shows stands
 //! for the one the run printed at the same place, in every later command (a start of the
 //! id too, as in `pbem move g-2026 c5`).
+//!
+//! A ```` ```sh walk-alice-page ```` block holds one `pbem play` command: it is started
+//! in the player's home (`BROWSER=true`, so no browser is opened but the test's) and
+//! its first line compared with the next output block, the address standing as
+//! `<address>`; the page is then opened in headless Chromium, and the ```` ```text
+//! walk-clicks ```` block that follows says what the player clicks there, in order: a
+//! place of the board (`e2`) or a button by its label (`Confirm`). What the page's
+//! `#messages` said after each button, one after the other, is compared with the output
+//! block after the clicks; then the server stops.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use crate::imap::{self, ImapServer};
+use crate::play_page::PlayServer;
 use crate::smtp::{self, Options, SmtpServer};
+use crate::webdriver::{Driver, Session};
 use crate::{Need, Test};
 
 pub fn tests() -> Vec<Test> {
-    let mut tests = crate::tests![&[Need::Smtp, Need::Imap];
+    let mut tests = crate::tests![&[Need::Smtp, Need::Imap, Need::Chromium];
         the_readme_mail_walk_through_prints_what_it_says,
     ];
     tests.extend(crate::tests![&[];
@@ -52,6 +63,14 @@ enum Block {
     Output { text: String },
     /// What each player adds to their config file.
     Config { yaml: String },
+    /// `pbem play`, started by a player (`alice` or `bob`), which runs on.
+    Page {
+        player: String,
+        command: String,
+        line: usize,
+    },
+    /// What the player clicks on the page just started: places and button labels.
+    Clicks { words: Vec<String>, line: usize },
 }
 
 /// The blocks of a Markdown text marked with `prefix` (`walk-`, `try-`), in order.
@@ -79,6 +98,15 @@ fn blocks(markdown: &str, prefix: &str) -> Vec<Block> {
         found.push(match mark {
             "output" => Block::Output { text: body },
             "config" => Block::Config { yaml: body },
+            "clicks" => Block::Clicks {
+                words: body.split_whitespace().map(str::to_owned).collect(),
+                line: number + 1,
+            },
+            _ if mark.ends_with("-page") => Block::Page {
+                player: mark.trim_end_matches("-page").to_owned(),
+                command: body.trim().to_owned(),
+                line: number + 1,
+            },
             _ => Block::Commands {
                 player: mark.to_owned(),
                 script: body,
@@ -95,6 +123,8 @@ enum Kind {
     Secret,
     Date,
     Time,
+    /// The address `pbem play` prints, with its port and token.
+    Address,
 }
 
 impl Kind {
@@ -104,6 +134,7 @@ impl Kind {
             Kind::Secret => "<secret>",
             Kind::Date => "<date>",
             Kind::Time => "<time>",
+            Kind::Address => "<address>",
         }
     }
 }
@@ -128,6 +159,8 @@ fn varying(text: &str) -> Vec<(usize, usize, Kind)> {
         let starts = index == 0 || !word(at(index - 1));
         let matched = if !starts {
             None
+        } else if let Some(length) = play_address(&bytes[index..]) {
+            Some((length, Kind::Address))
         } else if bytes[index..].starts_with(b"g-")
             && digits(index + 2, 8)
             && at(index + 10) == Some(b'-')
@@ -162,6 +195,20 @@ fn varying(text: &str) -> Vec<(usize, usize, Kind)> {
         }
     }
     found
+}
+
+/// The length of the address `pbem play` prints (`http://127.0.0.1:PORT/?token=HEX`)
+/// at the start of `bytes`, if one is there.
+fn play_address(bytes: &[u8]) -> Option<usize> {
+    let start = b"http://127.0.0.1:";
+    let rest = bytes.strip_prefix(start)?;
+    let port = rest.iter().take_while(|byte| byte.is_ascii_digit()).count();
+    let rest = rest[port..].strip_prefix(b"/?token=")?;
+    let token = rest
+        .iter()
+        .take_while(|byte| byte.is_ascii_hexdigit())
+        .count();
+    (port > 0 && token > 0).then_some(start.len() + port + "/?token=".len() + token)
 }
 
 /// `text` with its varying values replaced by placeholders, each line's trailing blanks
@@ -345,28 +392,38 @@ struct Home {
 }
 
 impl Home {
-    /// Runs a block's commands as the player types them; their exit status and what
-    /// they print.
-    fn run(&self, script: &str) -> (bool, String) {
+    /// `program` in the player's home and environment: the built pbem first on the
+    /// `PATH`, `HOME` the player's folder, the passwords the config names, and no
+    /// browser to open (`BROWSER=true`) but the test's.
+    fn command(&self, program: &str) -> Command {
         let bin = Path::new(env!("CARGO_BIN_EXE_pbem")).parent().unwrap();
         let path = format!(
             "{}:{}",
             bin.display(),
             std::env::var("PATH").unwrap_or_else(|_| "/usr/bin:/bin".to_owned())
         );
-        let mut command = Command::new("sh");
+        let mut command = Command::new(program);
         command
-            .arg("-c")
-            .arg(format!("set -e\nexec 2>&1\n{script}"))
             .current_dir(&self.dir)
             .env_clear()
             .env("PATH", path)
             .env("HOME", &self.dir)
-            .stdin(Stdio::null())
-            .stderr(Stdio::inherit());
+            .env("BROWSER", "true");
         for (variable, password) in &self.passwords {
             command.env(variable, password);
         }
+        command
+    }
+
+    /// Runs a block's commands as the player types them; their exit status and what
+    /// they print.
+    fn run(&self, script: &str) -> (bool, String) {
+        let mut command = self.command("sh");
+        command
+            .arg("-c")
+            .arg(format!("set -e\nexec 2>&1\n{script}"))
+            .stdin(Stdio::null())
+            .stderr(Stdio::inherit());
         let output = command.output().expect("sh runs");
         (
             output.status.success(),
@@ -416,8 +473,14 @@ fn the_readme_mail_walk_through_prints_what_it_says() {
         );
     }
     let mut bindings = Bindings::default();
-    let mut relayed = 0;
+    let mut mail = Mail {
+        smtp: &smtp,
+        imap: &imap,
+        relayed: 0,
+    };
     let mut failures = Vec::new();
+    let driver = Driver::start();
+    let mut page: Option<(PlayServer, Session, String)> = None;
     let mut blocks = blocks.into_iter().peekable();
     while let Some(block) = blocks.next() {
         match block {
@@ -437,22 +500,78 @@ fn the_readme_mail_walk_through_prints_what_it_says() {
                 }
             }
             Block::Output { .. } => panic!("README.md: a walk-output block follows no commands"),
+            Block::Page {
+                player,
+                command,
+                line,
+            } => {
+                let (expected, home) = step_start(&mut blocks, &homes, &player, line, &mut mail);
+                let command = bindings.apply(&command);
+                let words: Vec<&str> = command.split_whitespace().collect();
+                assert_eq!(
+                    words.first(),
+                    Some(&"pbem"),
+                    "README.md line {line}: a page block holds one pbem command"
+                );
+                let mut program = home.command(env!("CARGO_BIN_EXE_pbem"));
+                program.args(&words[1..]);
+                let server = PlayServer::spawn(program);
+                let shown = home.shown(&format!("pbem play: open {}\n", server.opening));
+                failures.extend(step_differs(
+                    line,
+                    &player,
+                    &command,
+                    &expected,
+                    true,
+                    &shown,
+                    &mut bindings,
+                ));
+                let session = Session::open(&driver);
+                session.go(&server.opening);
+                server.wait_ready(&session);
+                page = Some((server, session, player));
+            }
+            Block::Clicks { words, line } => {
+                let expected = output_after(&mut blocks, line);
+                let Some((server, session, player)) = page.take() else {
+                    panic!("README.md line {line}: clicks, but no page is open");
+                };
+                let mut said = String::new();
+                for word in &words {
+                    if word.chars().next().is_some_and(char::is_uppercase) {
+                        let id = session.script_with(
+                            "var label = arguments[0];\
+                             var b = Array.prototype.find.call(document.querySelectorAll('button'),\
+                               function (b) { return b.textContent.trim() === label; });\
+                             return b ? b.id : null;",
+                            &[serde_json::json!(word)],
+                        );
+                        let id = id.as_str().unwrap_or_else(|| {
+                            panic!("README.md line {line}: no button {word} on the page")
+                        });
+                        said.push_str(&server.press(&session, &format!("#{id}")));
+                    } else {
+                        server.click_place(&session, word);
+                    }
+                }
+                failures.extend(step_differs(
+                    line,
+                    &player,
+                    &words.join(" "),
+                    &expected,
+                    true,
+                    &said,
+                    &mut bindings,
+                ));
+                // Away from the page before its server stops.
+                session.go("about:blank");
+            }
             Block::Commands {
                 player,
                 script,
                 line,
             } => {
-                let Some(Block::Output { text: expected }) =
-                    blocks.next_if(|next| matches!(next, Block::Output { .. }))
-                else {
-                    panic!(
-                        "README.md line {line}: the commands have no walk-output block after them"
-                    );
-                };
-                let home = homes
-                    .get(&player)
-                    .unwrap_or_else(|| panic!("README.md line {line}: no player {player}"));
-                imap::relay(&smtp, &imap, &mut relayed);
+                let (expected, home) = step_start(&mut blocks, &homes, &player, line, &mut mail);
                 let script = bindings.apply(&script);
                 let (success, output) = home.run(&script);
                 let shown = home.shown(&output);
@@ -475,7 +594,46 @@ fn the_readme_mail_walk_through_prints_what_it_says() {
         failures.len(),
         failures.join("\n")
     );
-    assert!(relayed > 0, "no mail went from one player to the other");
+    assert!(
+        mail.relayed > 0,
+        "no mail went from one player to the other"
+    );
+}
+
+type Blocks = std::iter::Peekable<std::vec::IntoIter<Block>>;
+
+/// The output block that must follow the block of README.md line `line`.
+fn output_after(blocks: &mut Blocks, line: usize) -> String {
+    match blocks.next_if(|next| matches!(next, Block::Output { .. })) {
+        Some(Block::Output { text }) => text,
+        _ => panic!("README.md line {line}: no walk-output block after it"),
+    }
+}
+
+/// The start of `player`'s step at README.md line `line`: what the README says it prints
+/// (the output block after it) and the player's home, once the mail the SMTP server
+/// accepted has reached the IMAP mailboxes.
+fn step_start<'h>(
+    blocks: &mut Blocks,
+    homes: &'h HashMap<String, Home>,
+    player: &str,
+    line: usize,
+    mail: &mut Mail,
+) -> (String, &'h Home) {
+    let expected = output_after(blocks, line);
+    let home = homes
+        .get(player)
+        .unwrap_or_else(|| panic!("README.md line {line}: no player {player}"));
+    imap::relay(mail.smtp, mail.imap, &mut mail.relayed);
+    (expected, home)
+}
+
+/// The test mail servers between the players, and how many mails went from one to the
+/// other.
+struct Mail<'s> {
+    smtp: &'s SmtpServer,
+    imap: &'s ImapServer,
+    relayed: usize,
 }
 
 /// How a step of the README (`player` runs `script`, from README.md line `line`) differs
