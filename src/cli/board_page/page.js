@@ -133,6 +133,7 @@
     document.title = "pbem play: " + view.id;
     setText("title", view.id === "local" ? "a game played locally" : view.id);
     $("board").innerHTML = view.svg;
+    addMarks();
     setText("turn", view.turn);
     setText("clocks", view.clocks);
     setText("hand", view.hand);
@@ -165,6 +166,38 @@
     clicks = [];
     chosen = null;
     mark();
+  }
+
+  // The looks of a target, unlike the last turn's yellow squares: a dot on an empty place,
+  // a ring of corners on a place with a piece (a capture, a stack), as the SVG's own
+  // gradients (`fill: url(#...)` in page.css); places with a piece get `occupied`.
+  function addMarks() {
+    const svg = $("board").querySelector("svg");
+    if (!svg) return;
+    const ns = "http://www.w3.org/2000/svg";
+    const defs = document.createElementNS(ns, "defs");
+    const gradient = (id, stops) => {
+      const radial = document.createElementNS(ns, "radialGradient");
+      radial.setAttribute("id", id);
+      radial.setAttribute("r", id === "pbem-ring" ? "0.75" : "0.5");
+      for (const [offset, opacity] of stops) {
+        const stop = document.createElementNS(ns, "stop");
+        stop.setAttribute("offset", offset);
+        stop.setAttribute("stop-color", "#0b6b3a");
+        stop.setAttribute("stop-opacity", opacity);
+        radial.appendChild(stop);
+      }
+      defs.appendChild(radial);
+    };
+    gradient("pbem-dot", [["0", "0.6"], ["0.34", "0.6"], ["0.36", "0"], ["1", "0"]]);
+    gradient("pbem-ring", [["0", "0"], ["0.78", "0"], ["0.8", "0.6"], ["1", "0.6"]]);
+    svg.insertBefore(defs, svg.firstChild);
+    const pieces = new Set(
+      Array.from(svg.querySelectorAll('[id^="piece-"]'), (piece) => piece.id.slice(6)),
+    );
+    for (const place of svg.querySelectorAll("[data-place]")) {
+      place.classList.toggle("occupied", pieces.has(place.getAttribute("data-place")));
+    }
   }
 
   // Marks the places that may be clicked next and those clicked, shows the turn built
