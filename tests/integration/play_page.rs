@@ -196,13 +196,7 @@ fn the_play_server_refuses_what_does_not_come_from_its_page() {
 #[test]
 fn the_first_load_with_the_token_sets_the_cookie_and_drops_the_token_from_the_address() {
     let (_homes, id, server) = serving("page-cookie", &[]);
-    let reply = server.raw(
-        &format!(
-            "GET /?token={} HTTP/1.1\r\nHost: {}",
-            server.token, server.host
-        ),
-        "",
-    );
+    let reply = server.first_load();
     assert_eq!(reply.status, 303, "{reply:?}");
     assert_eq!(reply.header("location"), Some("/"));
     assert_eq!(
@@ -356,19 +350,22 @@ fn a_turn_is_mailed_at_once_when_the_config_says_send_auto_and_synced_in_by_the_
     assert_eq!(after["turn"], "your turn (Black)");
 }
 
-#[test]
-fn pbem_play_stops_after_its_idle_time() {
-    // 0.02 minutes: 1.2 seconds without a request.
-    let (homes, _id, server) = serving("page-idle", &["--idle", "0.02"]);
-    assert_eq!(server.get("/page.css").status, 200);
-    let (status, rest) = server
-        .wait(Duration::from_secs(60))
-        .expect("pbem play stops when idle");
+/// Waits up to `within` for `server`, started with `--idle 0.02`, to stop as idle.
+fn stopped_when_idle(server: Server, within: Duration) {
+    let (status, rest) = server.wait(within).expect("pbem play stops when idle");
     assert!(status.success(), "{status}");
     assert_eq!(
         rest,
         "pbem play: stopped after 0.02 minutes without a request\n"
     );
+}
+
+#[test]
+fn pbem_play_stops_after_its_idle_time() {
+    // 0.02 minutes: 1.2 seconds without a request.
+    let (homes, _id, server) = serving("page-idle", &["--idle", "0.02"]);
+    assert_eq!(server.get("/page.css").status, 200);
+    stopped_when_idle(server, Duration::from_secs(60));
     // A bad idle time is a usage error.
     let bad = homes.alice.run(NOW, &["play", "--no-open", "--idle", "0"]);
     assert_eq!(bad.status.code(), Some(2));
@@ -789,12 +786,12 @@ fn the_list_of_games_takes_in_a_game_the_opponent_started_with_its_sync_button()
             && list.body.contains("<pre id=\"messages\"></pre>")
             && list
                 .body
-                .contains("<script src=\"/games.js\" defer></script>")
+                .contains("<script src=\"/page.js\" defer></script>")
             && !list.body.contains(&format!("data-game=\"{id}\"")),
         "{}",
         list.body
     );
-    let script = bob.get("/games.js");
+    let script = bob.get("/page.js");
     assert_eq!(script.status, 200, "{script:?}");
     assert!(script.body.contains("\"/api/sync\""), "{}", script.body);
     // Like every change, it must come from the page.
@@ -861,13 +858,7 @@ fn two_play_servers_at_once_keep_each_its_own_cookie() {
     // One browser opens both addresses: one cookie jar for 127.0.0.1.
     let mut jar = Vec::new();
     for (_, server) in &servers {
-        let reply = server.raw(
-            &format!(
-                "GET /?token={} HTTP/1.1\r\nHost: {}",
-                server.token, server.host
-            ),
-            "",
-        );
+        let reply = server.first_load();
         assert_eq!(reply.status, 303, "{reply:?}");
         keep_cookies(&mut jar, &reply);
     }
@@ -917,14 +908,8 @@ fn refused_requests_do_not_keep_pbem_play_from_stopping_when_idle() {
         std::thread::sleep(Duration::from_millis(100));
     }
     assert!(refused > 0, "no request was refused");
-    let (status, rest) = server
-        .wait(Duration::from_secs(5))
-        .expect("pbem play stops when idle, refused requests or not");
-    assert!(status.success(), "{status}");
-    assert_eq!(
-        rest,
-        "pbem play: stopped after 0.02 minutes without a request\n"
-    );
+    // Refused requests or not.
+    stopped_when_idle(server, Duration::from_secs(5));
 }
 
 #[test]

@@ -98,6 +98,14 @@ impl Server {
         format!("pbem_token_{}={}", self.port, self.token)
     }
 
+    /// The first load of the address printed, as a browser makes it: no cookie yet.
+    pub fn first_load(&self) -> Reply {
+        self.raw(
+            &format!("GET /?token={} HTTP/1.1\r\nHost: {}", self.token, self.host),
+            "",
+        )
+    }
+
     /// A GET as the page makes it: this server's `Host` and the token's cookie.
     pub fn get(&self, path: &str) -> Reply {
         self.raw(

@@ -264,7 +264,6 @@ fn router(shared: App) -> Router {
         .route("/game/{id}", get(page))
         .route("/page.js", get(script))
         .route("/page.css", get(style))
-        .route("/games.js", get(games_script))
         .route("/api/game/{id}", get(api::view))
         .route("/api/game/{id}/{action}", post(api::act))
         .route("/api/sync", post(api::sync))
@@ -278,7 +277,6 @@ fn router(shared: App) -> Router {
 const PAGE_HTML: &str = include_str!("page.html");
 const PAGE_JS: &str = include_str!("page.js");
 const PAGE_CSS: &str = include_str!("page.css");
-const GAMES_JS: &str = include_str!("games.js");
 
 /// `/`: the game of the command line, or the list of the player's games.
 async fn index(State(shared): State<App>) -> Response {
@@ -301,7 +299,7 @@ async fn index(State(shared): State<App>) -> Response {
 }
 
 /// The player's games as `pbem status` lists them, each game a link to its page, and a
-/// Sync button (`games.js`: `pbem sync`, then the list again), since the first mail of a
+/// Sync button (`page.js`: `pbem sync`, then the list again), since the first mail of a
 /// game the opponent started has no page yet.
 fn games_page(config: Option<&Path>) -> Result<String, CliError> {
     let home = Home::load(config)?;
@@ -327,7 +325,7 @@ fn games_page(config: Option<&Path>) -> Result<String, CliError> {
     Ok(format!(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <title>pbem: your games</title>\n<link rel=\"icon\" href=\"data:,\">\n<link rel=\"stylesheet\" href=\"/page.css\">\n\
-         <script src=\"/games.js\" defer></script>\n</head>\n\
+         <script src=\"/page.js\" defer></script>\n</head>\n\
          <body>\n<h1>Your games</h1>\n<ul id=\"games\">\n{items}</ul>\n\
          <div id=\"actions\"><button type=\"button\" id=\"sync\">Sync</button></div>\n\
          <pre id=\"messages\"></pre>\n</body>\n</html>\n"
@@ -343,13 +341,6 @@ async fn script() -> impl IntoResponse {
     (
         [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
         PAGE_JS,
-    )
-}
-
-async fn games_script() -> impl IntoResponse {
-    (
-        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
-        GAMES_JS,
     )
 }
 

@@ -1,4 +1,5 @@
-// The play page of `pbem play`: the board, the move list, and the turn built by clicks.
+// The play page of `pbem play`: the board, the move list, and the turn built by clicks;
+// on the list of games (`/`), its Sync button.
 // The server lists the legal turns of the position with the places that build each
 // (`turns`: {token, clicks}); a click keeps the turns whose clicks start with the clicks
 // so far. Plain JavaScript, no build step, nothing from the network.
@@ -77,11 +78,13 @@
     return answer.json();
   }
 
-  async function post(action, body) {
+  // A change asked of the server at `url`: what it printed goes to #messages, then
+  // `after(ok)` shows what changed.
+  async function ask(url, body, after) {
     if (busy) return;
     busy = true;
     try {
-      const answer = await fetch("/api/game/" + encodeURIComponent(game) + "/" + action, {
+      const answer = await fetch(url, {
         method: "POST",
         headers: { "Content-Type": "application/json" },
         body: JSON.stringify(body || {}),
@@ -96,13 +99,28 @@
         output = await answer.text();
       }
       say(output, !ok);
-      if (ok) $("token").value = "";
-      await load(null);
+      await after(ok);
     } catch (error) {
       say(String(error), true);
     } finally {
       busy = false;
     }
+  }
+
+  // A change of the game shown (`/api/game/ID/ACTION`).
+  function post(action, body) {
+    return ask("/api/game/" + encodeURIComponent(game) + "/" + action, body, async (ok) => {
+      if (ok) $("token").value = "";
+      await load(null);
+    });
+  }
+
+  // The list of games (`/`) as the server writes it now.
+  async function relist() {
+    const answer = await fetch("/");
+    if (!answer.ok) throw new Error(await answer.text());
+    const fresh = new DOMParser().parseFromString(await answer.text(), "text/html");
+    $("games").replaceChildren(...fresh.getElementById("games").childNodes);
   }
 
   function say(text, failed) {
@@ -269,6 +287,12 @@
   }
 
   document.addEventListener("DOMContentLoaded", () => {
+    // The list of games: its Sync runs `pbem sync` (a game the opponent started comes
+    // in by its first mail), then lists the games again.
+    if ($("games")) {
+      $("sync").addEventListener("click", () => ask("/api/sync", {}, relist));
+      return;
+    }
     $("board").addEventListener("click", (event) => {
       const place = event.target.closest("[data-place]");
       if (place) clickPlace(place.getAttribute("data-place"));
