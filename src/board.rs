@@ -32,6 +32,8 @@
 //!
 //! A position that awaits a part (a card in Cards modes) or whose game is over has no
 //! turn: [`View::awaiting`] and [`View::awaited_parts`], or [`View::outcome`], say why.
+//! A game is over by its rules (a mate) or, at the record's end, by its `[Result]` tag (a
+//! resignation, a draw agreed or claimed, a claim on time: [`ended`]).
 //!
 //! Invariants, checked over random playouts of every game by the property tests
 //! (`tests/integration/board.rs`): every legal turn has clicks, every click is the
@@ -189,12 +191,20 @@ fn view_of<G: Render>(record: &Record, ply: Option<usize>) -> Result<View, Board
         awaited_parts: Vec::new(),
         outcome: None,
     };
+    // A game ended by its record (a resignation, a draw agreed or claimed, a claim on
+    // time) offers nothing at the record's end.
+    let ended_here = if wanted >= record.moves.turns.len() {
+        ended(record)
+    } else {
+        None
+    };
     match offer(&position, &history, Written::of(record)) {
+        Offer::Over(outcome) => view.outcome = Some(outcome.to_string()),
+        _ if ended_here.is_some() => view.outcome = ended_here,
         Offer::Awaiting { what, parts } => {
             view.awaiting = Some(what);
             view.awaited_parts = parts;
         }
-        Offer::Over(outcome) => view.outcome = Some(outcome.to_string()),
         Offer::Turns(turns) => {
             view.turns = turns
                 .into_iter()
@@ -206,6 +216,18 @@ fn view_of<G: Render>(record: &Record, ply: Option<usize>) -> Result<View, Board
         }
     }
     Ok(view)
+}
+
+/// How the game of `record` ended by its record, in words with the result (`Bob (Black)
+/// resigned: Alice (White) wins, 1-0`), when its `[Result]` tag is set; `None` while it
+/// is open. At the record's end such a game offers no turn, as `pbem legal` and the play
+/// page say.
+#[must_use]
+pub fn ended(record: &Record) -> Option<String> {
+    match record.tag("Result").map(str::trim) {
+        None | Some("*") => None,
+        Some(result) => Some(crate::desk::inbox::ending(record, None, result)),
+    }
 }
 
 /// How the turns of a position are written for the player.

@@ -15,7 +15,8 @@
 //! them (`S5`; `-` for no second pair in Cards II).
 //!
 //! A position where the game is over (checkmate, no legal turn, every turn forbidden by
-//! repetition, a draw the rules impose) has no turn to list: the reason goes to standard
+//! repetition, a draw the rules impose; or, at the end of a game file whose `[Result]` is
+//! set, a resignation, a draw agreed or claimed, a claim on time) has no turn to list: the reason goes to standard
 //! error and the exit status is 1, so that a script can tell it from a list.
 
 use std::io::Write;
@@ -61,7 +62,15 @@ pub fn run(args: &Args, config: Option<&Path>, out: &mut dyn Write) -> Result<St
         // A fair deal: the awaited card comes from the player's own hand (at the ply
         // asked for).
         let at = show::at_ply(&record, args.ply);
-        if let Ok(home) = super::home::Home::load(config)
+        // A game ended by its record (a resignation, a draw agreed or claimed, a claim on
+        // time) has no turn at the record's end.
+        let ended = if args.ply.is_none_or(|ply| ply >= record.moves.turns.len()) {
+            crate::board::ended(&record)
+        } else {
+            None
+        };
+        if ended.is_none()
+            && let Ok(home) = super::home::Home::load(config)
             && let Some((you, dealer, _)) = super::play::own_hand(&at, &home)
             && let Some(cards) = crate::fair::cards::may_play(&at, you, &dealer)
         {
@@ -83,13 +92,13 @@ pub fn run(args: &Args, config: Option<&Path>, out: &mut dyn Write) -> Result<St
             let show::Shown {
                 position, history, ..
             } = show::position_after::<G>(&record, &name, args.ply)?;
-            list(&position, &history, written, out)
+            list(&position, &history, written, ended, out)
         });
     }
     let variant = args.variant.unwrap_or(Variant::Chess);
     crate::with_game!(variant, G => {
         let position = position_from::<G>(args.fen.as_deref())?;
-        list(&position, &History::starting_at(&position), Written::Canonical, out)
+        list(&position, &History::starting_at(&position), Written::Canonical, None, out)
     })
 }
 
@@ -97,9 +106,17 @@ fn list<G: Game>(
     position: &G,
     history: &History<G>,
     written: Written,
+    ended: Option<String>,
     out: &mut dyn Write,
 ) -> Result<Status, CliError> {
-    match offer(position, history, written) {
+    let offered = offer(position, history, written);
+    if !matches!(offered, Offer::Over(_))
+        && let Some(ended) = ended
+    {
+        eprintln!("pbem: the game is over ({ended}): there is no turn to list");
+        return Ok(Status::Invalid);
+    }
+    match offered {
         Offer::Awaiting { what, parts } => {
             eprintln!(
                 "pbem: no turn until the last one is completed: {what}; the parts it may \

@@ -349,15 +349,16 @@ Examples:
     #[command(after_help = "\
 Prints `pbem play: open http://127.0.0.1:PORT/?token=TOKEN` and opens it in the browser
 ($BROWSER, else xdg-open or open) unless --no-open; then serves until Ctrl-C or until
---idle minutes pass without a request (the config's play.idle_minutes, 30 by default).
-The address's token is the key to the page: only this machine's browser with it may use
-the server. Every change goes through the command that makes it (`pbem move`, `draw`,
+--idle minutes pass without a request from its page (the config's play.idle_minutes, 30
+by default). The address's token is the key to the page: only this machine's browser
+with it may use the server (its cookie is named for the port, so two servers at once
+keep theirs). Every change goes through the command that makes it (`pbem move`, `draw`,
 `resign`, `send`, `sync`), with your data locked for it. A game of yours is played by
 mail (a turn is mailed by the send button, or at once with `play: { send: auto }` in the
 config); any other game file is played locally, both sides, without mail.
 
 Examples:
-  pbem play                                   your games by mail; pick one
+  pbem play                                   your games by mail (Sync takes in new ones); pick one
   pbem play g-2026                            that game's page
   pbem play --no-open --port 8765 g-2026      print the address only, on a fixed port
   pbem play analysis.pgn                      a game file played locally, no mail")]

@@ -580,8 +580,13 @@ fn player_of(record: &Record, side: Color) -> String {
 
 /// How a game that has a result ended, in words: who resigned, or accepted or claimed a
 /// draw (the last event of the record), or what the rules decided, and the result:
-/// `Bob (Black) resigned: Alice (White) wins, 1-0`.
-fn ending(record: &Record, game: &correspondence::State, result: &str) -> String {
+/// `Bob (Black) resigned: Alice (White) wins, 1-0`. `outcome`: what the rules decided at
+/// the record's end, if anything.
+pub(crate) fn ending(
+    record: &Record,
+    outcome: Option<crate::games::Outcome>,
+    result: &str,
+) -> String {
     use crate::replay::events::{Action, events_in, final_comments};
     let event = final_comments(record)
         .iter()
@@ -615,7 +620,7 @@ fn ending(record: &Record, game: &correspondence::State, result: &str) -> String
                 |claim| claim.draw_reason().to_string()
             )
         ),
-        _ => match game.report.outcome {
+        _ => match outcome {
             Some(crate::games::Outcome::Win {
                 winner: side,
                 reason,
@@ -651,7 +656,10 @@ pub(super) fn saved_text(
     let mut text = head;
     let result = record.tag("Result").unwrap_or("*");
     if result != "*" {
-        text.push_str(&format!("; {}", ending(record, game, result)));
+        text.push_str(&format!(
+            "; {}",
+            ending(record, game.report.outcome, result)
+        ));
     } else if let Some(offer) = correspondence::standing_offer(record)
         && offer != you
     {

@@ -84,7 +84,7 @@ fn the_play_server_refuses_what_does_not_come_from_its_page() {
     let token = &server.token;
     let wrong = "0".repeat(token.len());
     let host = format!("Host: 127.0.0.1:{port}");
-    let cookie = format!("Cookie: pbem_token={token}");
+    let cookie = format!("Cookie: {}", server.cookie());
     let origin = format!("Origin: http://127.0.0.1:{port}");
     let view = format!("/api/game/{id}");
     let mv = format!("/api/game/{id}/move");
@@ -98,7 +98,7 @@ fn the_play_server_refuses_what_does_not_come_from_its_page() {
         ),
         (
             "a wrong token in the cookie",
-            format!("GET {view} HTTP/1.1\r\n{host}\r\nCookie: pbem_token={wrong}"),
+            format!("GET {view} HTTP/1.1\r\n{host}\r\nCookie: pbem_token_{port}={wrong}"),
             "the token is not this server's",
         ),
         (
@@ -196,21 +196,15 @@ fn the_play_server_refuses_what_does_not_come_from_its_page() {
 #[test]
 fn the_first_load_with_the_token_sets_the_cookie_and_drops_the_token_from_the_address() {
     let (_homes, id, server) = serving("page-cookie", &[]);
-    let reply = server.raw(
-        &format!(
-            "GET /?token={} HTTP/1.1\r\nHost: {}",
-            server.token, server.host
-        ),
-        "",
-    );
+    let reply = server.first_load();
     assert_eq!(reply.status, 303, "{reply:?}");
     assert_eq!(reply.header("location"), Some("/"));
     assert_eq!(
         reply.header("set-cookie"),
         Some(
             format!(
-                "pbem_token={}; HttpOnly; SameSite=Strict; Path=/",
-                server.token
+                "pbem_token_{}={}; HttpOnly; SameSite=Strict; Path=/",
+                server.port, server.token
             )
             .as_str()
         )
@@ -356,19 +350,22 @@ fn a_turn_is_mailed_at_once_when_the_config_says_send_auto_and_synced_in_by_the_
     assert_eq!(after["turn"], "your turn (Black)");
 }
 
-#[test]
-fn pbem_play_stops_after_its_idle_time() {
-    // 0.02 minutes: 1.2 seconds without a request.
-    let (homes, _id, server) = serving("page-idle", &["--idle", "0.02"]);
-    assert_eq!(server.get("/page.css").status, 200);
-    let (status, rest) = server
-        .wait(Duration::from_secs(60))
-        .expect("pbem play stops when idle");
+/// Waits up to `within` for `server`, started with `--idle 0.02`, to stop as idle.
+fn stopped_when_idle(server: Server, within: Duration) {
+    let (status, rest) = server.wait(within).expect("pbem play stops when idle");
     assert!(status.success(), "{status}");
     assert_eq!(
         rest,
         "pbem play: stopped after 0.02 minutes without a request\n"
     );
+}
+
+#[test]
+fn pbem_play_stops_after_its_idle_time() {
+    // 0.02 minutes: 1.2 seconds without a request.
+    let (homes, _id, server) = serving("page-idle", &["--idle", "0.02"]);
+    assert_eq!(server.get("/page.css").status, 200);
+    stopped_when_idle(server, Duration::from_secs(60));
     // A bad idle time is a usage error.
     let bad = homes.alice.run(NOW, &["play", "--no-open", "--idle", "0"]);
     assert_eq!(bad.status.code(), Some(2));
@@ -395,7 +392,7 @@ fn a_play_server_killed_while_it_saves_a_turn_loses_nothing() {
             &mut stream,
             format!(
                 "POST /api/game/{game}/move HTTP/1.1\r\nHost: {host}\r\nOrigin: http://{host}\r\n\
-                 Cookie: pbem_token={token}\r\nContent-Length: {}\r\n\r\n{body}",
+                 Cookie: pbem_token_{port}={token}\r\nContent-Length: {}\r\n\r\n{body}",
                 body.len()
             )
             .as_bytes(),
@@ -771,4 +768,181 @@ fn pbem_play_listens_on_the_port_asked_or_says_it_is_taken() {
     let server = Server::start(play(&homes.alice, &["--port", &port, &id]));
     assert_eq!(server.port.to_string(), port);
     assert_eq!(server.get("/page.css").status, 200);
+}
+
+#[test]
+fn the_list_of_games_takes_in_a_game_the_opponent_started_with_its_sync_button() {
+    let homes = Homes::new("page-list-sync", "shared_folder: ../shared\n");
+    std::fs::create_dir_all(homes.root.join("shared")).unwrap();
+    let id = homes.start(NOW, &[]);
+    ok(&homes.alice.run(NOW, &["send", &id]));
+    // Bob has not taken the game in: his list has a Sync button, not the game.
+    let bob = Server::start(play(&homes.bob, &[]));
+    let list = bob.get("/");
+    assert_eq!(list.status, 200, "{list:?}");
+    assert!(
+        list.body
+            .contains("<button type=\"button\" id=\"sync\">Sync</button>")
+            && list.body.contains("<pre id=\"messages\"></pre>")
+            && list
+                .body
+                .contains("<script src=\"/page.js\" defer></script>")
+            && !list.body.contains(&format!("data-game=\"{id}\"")),
+        "{}",
+        list.body
+    );
+    let script = bob.get("/page.js");
+    assert_eq!(script.status, 200, "{script:?}");
+    assert!(script.body.contains("\"/api/sync\""), "{}", script.body);
+    // Like every change, it must come from the page.
+    let foreign = bob.raw(
+        &format!(
+            "POST /api/sync HTTP/1.1\r\nHost: {}\r\nOrigin: http://evil.example\r\nCookie: {}",
+            bob.host,
+            bob.cookie()
+        ),
+        "",
+    );
+    assert_eq!(foreign.status, 403, "{foreign:?}");
+    // What `pbem sync` prints, from the page; then the list holds the game.
+    let synced = bob.post("/api/sync", "").json();
+    assert_eq!(synced["ok"], true, "{synced}");
+    let output = synced["output"].as_str().unwrap();
+    assert!(output.contains(&id), "{output}");
+    let list = bob.get("/");
+    assert!(
+        list.body
+            .contains(&format!("<a data-game=\"{id}\" href=\"/game/{id}\">")),
+        "{}",
+        list.body
+    );
+    // A file played locally has no mail to sync.
+    let (_dir, _file, local) = serving_file("page-local-sync", "", "*");
+    let refused = local.post("/api/sync", "");
+    assert_eq!(refused.status, 400, "{refused:?}");
+    assert!(
+        refused
+            .body
+            .contains("played locally: there is no mail to sync"),
+        "{}",
+        refused.body
+    );
+}
+
+/// The cookies an answer sets, into `jar` (name → value), as a browser keeps them for
+/// one host whatever the port.
+fn keep_cookies(jar: &mut Vec<(String, String)>, reply: &crate::support::page::Reply) {
+    for (name, value) in &reply.headers {
+        if name != "set-cookie" {
+            continue;
+        }
+        let pair = value.split(';').next().unwrap_or_default();
+        let (key, value) = pair.split_once('=').expect("a cookie name=value");
+        jar.retain(|(kept, _)| kept != key);
+        jar.push((key.to_owned(), value.to_owned()));
+    }
+}
+
+#[test]
+fn two_play_servers_at_once_keep_each_its_own_cookie() {
+    let homes = Homes::new("page-two-servers", "");
+    let first = homes.start(NOW, &[]);
+    let second = homes.start(NOW, &[]);
+    let servers = [
+        (first.clone(), Server::start(play(&homes.alice, &[&first]))),
+        (
+            second.clone(),
+            Server::start(play(&homes.alice, &[&second])),
+        ),
+    ];
+    // One browser opens both addresses: one cookie jar for 127.0.0.1.
+    let mut jar = Vec::new();
+    for (_, server) in &servers {
+        let reply = server.first_load();
+        assert_eq!(reply.status, 303, "{reply:?}");
+        keep_cookies(&mut jar, &reply);
+    }
+    let cookies: Vec<String> = jar
+        .iter()
+        .map(|(key, value)| format!("{key}={value}"))
+        .collect();
+    for (id, server) in &servers {
+        let reply = server.raw(
+            &format!(
+                "GET /api/game/{id} HTTP/1.1\r\nHost: {}\r\nCookie: {}",
+                server.host,
+                cookies.join("; ")
+            ),
+            "",
+        );
+        assert_eq!(
+            reply.status, 200,
+            "{id}: {reply:?} with the cookies {cookies:?}"
+        );
+        assert_eq!(reply.json()["id"], id.as_str());
+    }
+}
+
+#[test]
+fn refused_requests_do_not_keep_pbem_play_from_stopping_when_idle() {
+    // 0.02 minutes: 1.2 seconds without a request that passed the checks.
+    let (_homes, _id, server) = serving("page-idle-refused", &["--idle", "0.02"]);
+    let port = server.port;
+    let host = server.host.clone();
+    // Another page (or user) asks without the token, ten times a second, for up to 30
+    // seconds: the server stops all the same.
+    let mut refused = 0;
+    for _ in 0..300 {
+        let Ok(mut stream) = std::net::TcpStream::connect(("127.0.0.1", port)) else {
+            break;
+        };
+        let _ = std::io::Write::write_all(
+            &mut stream,
+            format!("GET / HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n").as_bytes(),
+        );
+        let mut answer = String::new();
+        let _ = std::io::Read::read_to_string(&mut stream, &mut answer);
+        if answer.starts_with("HTTP/1.1 403") {
+            refused += 1;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert!(refused > 0, "no request was refused");
+    // Refused requests or not.
+    stopped_when_idle(server, Duration::from_secs(5));
+}
+
+#[test]
+fn a_resigned_game_offers_no_turn_on_the_page_and_pbem_legal_says_it_is_over() {
+    let homes = Homes::new("page-resigned", "");
+    let id = homes.start(NOW, &[]);
+    ok(&homes.alice.run(NOW, &["move", &id, "e4"]));
+    ok(&homes.alice.run(NOW, &["resign", &id]));
+    let ended = "Alice (White) resigned: Bob (Black) wins, 0-1";
+    let legal = homes.alice.run(NOW, &["legal", &id]);
+    assert_eq!(legal.status.code(), Some(1), "{}", text(&legal.stderr));
+    assert_eq!(text(&legal.stdout), "");
+    assert_eq!(
+        text(&legal.stderr),
+        format!("pbem: the game is over ({ended}): there is no turn to list\n")
+    );
+    let server = Server::start(play(&homes.alice, &[&id]));
+    let view = server.get(&format!("/api/game/{id}")).json();
+    assert_eq!(view["turns"], serde_json::json!([]), "{}", brief(&view));
+    assert_eq!(view["outcome"], ended, "{}", brief(&view));
+    assert_eq!(view["turn"], format!("game over: {ended}"));
+    // Before the end the record's turns are offered as ever.
+    let start = server.get(&format!("/api/game/{id}?ply=0")).json();
+    assert_eq!(
+        start["outcome"],
+        serde_json::Value::Null,
+        "{}",
+        brief(&start)
+    );
+    assert_eq!(
+        start["turns"].as_array().unwrap().len(),
+        20,
+        "{}",
+        brief(&start)
+    );
 }

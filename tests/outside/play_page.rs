@@ -25,7 +25,7 @@ use crate::support::homes::{
     Homes, Player, game_path, ok, play_by_maildir, text, wickets_to_the_attempt,
 };
 use crate::support::page::Server;
-use crate::webdriver::{Driver, Session, changed, screenshots_dir};
+use crate::webdriver::{Driver, Session, changed, pixel, screenshots_dir};
 use crate::{Need, Test};
 
 pub fn tests() -> Vec<Test> {
@@ -593,6 +593,33 @@ fn the_page_marks_the_targets_of_a_picked_piece_as_docs_play_png_shows() {
     let picture = session.screenshot();
     let share = changed(&before, &picture);
     assert!(share > 0.001, "the marks do not show ({share})");
+    // A target is told from the last turn's yellow (b7-b5) at a glance: the middle of an
+    // empty target (b3, d3; a dot) and the corner of a capture (f7; a ring), against the
+    // middle of b7, a light square as they are.
+    let at = |place: &str, corner: bool| -> [u8; 3] {
+        let spot = session.script_with(
+            "var r = document.querySelector('#board [data-place=\"' + arguments[0] + '\"]')\
+               .getBoundingClientRect(); var d = window.devicePixelRatio;\
+             return arguments[1] ? [(r.left + 4) * d, (r.top + 4) * d]\
+               : [(r.left + r.width / 2) * d, (r.top + r.height / 2) * d];",
+            &[json!(place), json!(corner)],
+        );
+        let coordinate = |i: usize| spot[i].as_f64().expect("a coordinate") as u32;
+        pixel(&picture, coordinate(0), coordinate(1))
+    };
+    let last = at("b7", false);
+    for (place, corner) in [("b3", false), ("d3", false), ("f7", true)] {
+        let target = at(place, corner);
+        let apart: u32 = target
+            .iter()
+            .zip(last)
+            .map(|(a, b)| u32::from(a.abs_diff(b)))
+            .sum();
+        assert!(
+            apart > 120,
+            "the target {place} ({target:?}) looks like the last turn's mark on b7 ({last:?})"
+        );
+    }
     let to = if std::env::var("PBEM_UPDATE_DOCS").as_deref() == Ok("1") {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/play.png")
     } else {

@@ -377,6 +377,13 @@ pub fn changed(a: &[u8], b: &[u8]) -> f64 {
     differing as f64 / (a.data().len() / 4) as f64
 }
 
+/// The colour (red, green, blue) of a screenshot's pixel at (`x`, `y`).
+pub fn pixel(png: &[u8], x: u32, y: u32) -> [u8; 3] {
+    let picture = Pixmap::decode_png(png).expect("a png screenshot");
+    let colour = picture.pixel(x, y).expect("a pixel inside the screenshot");
+    [colour.red(), colour.green(), colour.blue()]
+}
+
 pub fn screenshots_dir() -> PathBuf {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/browser-screenshots");
     std::fs::create_dir_all(&dir).expect("the screenshots folder");

@@ -93,12 +93,26 @@ impl Server {
         parse(&bytes)
     }
 
+    /// The token's cookie as the browser sends it back: `pbem_token_PORT=TOKEN`.
+    pub fn cookie(&self) -> String {
+        format!("pbem_token_{}={}", self.port, self.token)
+    }
+
+    /// The first load of the address printed, as a browser makes it: no cookie yet.
+    pub fn first_load(&self) -> Reply {
+        self.raw(
+            &format!("GET /?token={} HTTP/1.1\r\nHost: {}", self.token, self.host),
+            "",
+        )
+    }
+
     /// A GET as the page makes it: this server's `Host` and the token's cookie.
     pub fn get(&self, path: &str) -> Reply {
         self.raw(
             &format!(
-                "GET {path} HTTP/1.1\r\nHost: {}\r\nCookie: pbem_token={}",
-                self.host, self.token
+                "GET {path} HTTP/1.1\r\nHost: {}\r\nCookie: {}",
+                self.host,
+                self.cookie()
             ),
             "",
         )
@@ -109,8 +123,8 @@ impl Server {
         self.raw(
             &format!(
                 "POST {path} HTTP/1.1\r\nHost: {host}\r\nOrigin: http://{host}\r\n\
-                 Cookie: pbem_token={}\r\nContent-Type: application/json",
-                self.token,
+                 Cookie: {}\r\nContent-Type: application/json",
+                self.cookie(),
                 host = self.host
             ),
             json,

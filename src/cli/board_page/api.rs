@@ -359,6 +359,37 @@ fn change(shared: &App, id: &str, action: &str, body: &Body) -> Result<Acted, Re
     })
 }
 
+/// `POST /api/sync`: `pbem sync` from the list of games (`/`), which a game the opponent
+/// started is not on before its first mail is taken in. Not for a file played locally.
+pub(super) async fn sync(State(shared): State<App>) -> Response {
+    if let Target::Local(path) = &shared.target {
+        let refusal = CliError::Usage(format!(
+            "{} is played locally: there is no mail to sync",
+            path.display()
+        ));
+        return (StatusCode::BAD_REQUEST, error_text(&refusal)).into_response();
+    }
+    let answer = tokio::task::spawn_blocking(move || {
+        let mut out = Vec::new();
+        let result = super::super::home::open(shared.config.as_deref())
+            .and_then(|home| super::super::sync(&SyncArgs {}, &home, &mut out));
+        let (ok, output) = told(result, &out);
+        let ledger = Home::load(shared.config.as_deref())
+            .map(|home| home.games.dir().join(crate::store::LEDGER_FILE))
+            .ok();
+        Acted {
+            ok,
+            output,
+            version: version_of(ledger.as_slice()),
+        }
+    })
+    .await;
+    match answer {
+        Ok(acted) => Json(acted).into_response(),
+        Err(error) => (StatusCode::INTERNAL_SERVER_ERROR, error.to_string()).into_response(),
+    }
+}
+
 /// A change of a game by mail, through its command, with the home opened (and so the
 /// player's data locked) for it alone.
 fn by_mail(

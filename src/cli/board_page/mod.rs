@@ -266,6 +266,7 @@ fn router(shared: App) -> Router {
         .route("/page.css", get(style))
         .route("/api/game/{id}", get(api::view))
         .route("/api/game/{id}/{action}", post(api::act))
+        .route("/api/sync", post(api::sync))
         .layer(axum::middleware::from_fn_with_state(
             Arc::clone(&shared),
             security::guard,
@@ -297,7 +298,9 @@ async fn index(State(shared): State<App>) -> Response {
     }
 }
 
-/// The player's games as `pbem status` lists them, each game a link to its page.
+/// The player's games as `pbem status` lists them, each game a link to its page, and a
+/// Sync button (`page.js`: `pbem sync`, then the list again), since the first mail of a
+/// game the opponent started has no page yet.
 fn games_page(config: Option<&Path>) -> Result<String, CliError> {
     let home = Home::load(config)?;
     let mut listed = Vec::new();
@@ -321,8 +324,11 @@ fn games_page(config: Option<&Path>) -> Result<String, CliError> {
     }
     Ok(format!(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
-         <title>pbem: your games</title>\n<link rel=\"icon\" href=\"data:,\">\n<link rel=\"stylesheet\" href=\"/page.css\">\n</head>\n\
-         <body>\n<h1>Your games</h1>\n<ul id=\"games\">\n{items}</ul>\n</body>\n</html>\n"
+         <title>pbem: your games</title>\n<link rel=\"icon\" href=\"data:,\">\n<link rel=\"stylesheet\" href=\"/page.css\">\n\
+         <script src=\"/page.js\" defer></script>\n</head>\n\
+         <body>\n<h1>Your games</h1>\n<ul id=\"games\">\n{items}</ul>\n\
+         <div id=\"actions\"><button type=\"button\" id=\"sync\">Sync</button></div>\n\
+         <pre id=\"messages\"></pre>\n</body>\n</html>\n"
     ))
 }
 

@@ -1,4 +1,5 @@
-// The play page of `pbem play`: the board, the move list, and the turn built by clicks.
+// The play page of `pbem play`: the board, the move list, and the turn built by clicks;
+// on the list of games (`/`), its Sync button.
 // The server lists the legal turns of the position with the places that build each
 // (`turns`: {token, clicks}); a click keeps the turns whose clicks start with the clicks
 // so far. Plain JavaScript, no build step, nothing from the network.
@@ -77,11 +78,13 @@
     return answer.json();
   }
 
-  async function post(action, body) {
+  // A change asked of the server at `url`: what it printed goes to #messages, then
+  // `after(ok)` shows what changed.
+  async function ask(url, body, after) {
     if (busy) return;
     busy = true;
     try {
-      const answer = await fetch("/api/game/" + encodeURIComponent(game) + "/" + action, {
+      const answer = await fetch(url, {
         method: "POST",
         headers: { "Content-Type": "application/json" },
         body: JSON.stringify(body || {}),
@@ -96,13 +99,28 @@
         output = await answer.text();
       }
       say(output, !ok);
-      if (ok) $("token").value = "";
-      await load(null);
+      await after(ok);
     } catch (error) {
       say(String(error), true);
     } finally {
       busy = false;
     }
+  }
+
+  // A change of the game shown (`/api/game/ID/ACTION`).
+  function post(action, body) {
+    return ask("/api/game/" + encodeURIComponent(game) + "/" + action, body, async (ok) => {
+      if (ok) $("token").value = "";
+      await load(null);
+    });
+  }
+
+  // The list of games (`/`) as the server writes it now.
+  async function relist() {
+    const answer = await fetch("/");
+    if (!answer.ok) throw new Error(await answer.text());
+    const fresh = new DOMParser().parseFromString(await answer.text(), "text/html");
+    $("games").replaceChildren(...fresh.getElementById("games").childNodes);
   }
 
   function say(text, failed) {
@@ -133,6 +151,7 @@
     document.title = "pbem play: " + view.id;
     setText("title", view.id === "local" ? "a game played locally" : view.id);
     $("board").innerHTML = view.svg;
+    addMarks();
     setText("turn", view.turn);
     setText("clocks", view.clocks);
     setText("hand", view.hand);
@@ -165,6 +184,38 @@
     clicks = [];
     chosen = null;
     mark();
+  }
+
+  // The looks of a target, unlike the last turn's yellow squares: a dot on an empty place,
+  // a ring of corners on a place with a piece (a capture, a stack), as the SVG's own
+  // gradients (`fill: url(#...)` in page.css); places with a piece get `occupied`.
+  function addMarks() {
+    const svg = $("board").querySelector("svg");
+    if (!svg) return;
+    const ns = "http://www.w3.org/2000/svg";
+    const defs = document.createElementNS(ns, "defs");
+    const gradient = (id, stops) => {
+      const radial = document.createElementNS(ns, "radialGradient");
+      radial.setAttribute("id", id);
+      radial.setAttribute("r", id === "pbem-ring" ? "0.75" : "0.5");
+      for (const [offset, opacity] of stops) {
+        const stop = document.createElementNS(ns, "stop");
+        stop.setAttribute("offset", offset);
+        stop.setAttribute("stop-color", "#0b6b3a");
+        stop.setAttribute("stop-opacity", opacity);
+        radial.appendChild(stop);
+      }
+      defs.appendChild(radial);
+    };
+    gradient("pbem-dot", [["0", "0.6"], ["0.34", "0.6"], ["0.36", "0"], ["1", "0"]]);
+    gradient("pbem-ring", [["0", "0"], ["0.78", "0"], ["0.8", "0.6"], ["1", "0.6"]]);
+    svg.insertBefore(defs, svg.firstChild);
+    const pieces = new Set(
+      Array.from(svg.querySelectorAll('[id^="piece-"]'), (piece) => piece.id.slice(6)),
+    );
+    for (const place of svg.querySelectorAll("[data-place]")) {
+      place.classList.toggle("occupied", pieces.has(place.getAttribute("data-place")));
+    }
   }
 
   // Marks the places that may be clicked next and those clicked, shows the turn built
@@ -236,6 +287,12 @@
   }
 
   document.addEventListener("DOMContentLoaded", () => {
+    // The list of games: its Sync runs `pbem sync` (a game the opponent started comes
+    // in by its first mail), then lists the games again.
+    if ($("games")) {
+      $("sync").addEventListener("click", () => ask("/api/sync", {}, relist));
+      return;
+    }
     $("board").addEventListener("click", (event) => {
       const place = event.target.closest("[data-place]");
       if (place) clickPlace(place.getAttribute("data-place"));

@@ -10,8 +10,12 @@ use axum::response::{IntoResponse, Redirect, Response};
 
 use super::App;
 
-/// The cookie that carries the token after the first load.
-const COOKIE: &str = "pbem_token";
+/// The cookie that carries the token after the first load: `pbem_token_PORT`, one per
+/// server, since a browser keeps cookies per host, not per port (two `pbem play` at once
+/// would otherwise overwrite each other's).
+fn cookie_name(port: u16) -> String {
+    format!("pbem_token_{port}")
+}
 
 /// The policy: the page's own script, style and pictures (the board's SVG is inline, the
 /// pieces' pictures may be data URLs), nothing else, and no framing.
@@ -20,10 +24,15 @@ const POLICY: &str = "default-src 'self'; img-src 'self' data:; style-src 'self'
 
 /// Checks the `Host`, the token (taking it from the address once, into a cookie) and,
 /// for a change, the `Origin`; then serves the request and adds the security headers.
+/// Only a request that passes the checks keeps the server from stopping when idle (a
+/// refused one, from another page or user, does not).
 pub(super) async fn guard(State(shared): State<App>, request: Request, next: Next) -> Response {
-    let elapsed = u64::try_from(shared.started.elapsed().as_millis()).unwrap_or(u64::MAX);
-    shared.last_request.store(elapsed, Ordering::Relaxed);
-    let mut response = match check(&shared, &request) {
+    let checked = check(&shared, &request);
+    if checked.is_ok() {
+        let elapsed = u64::try_from(shared.started.elapsed().as_millis()).unwrap_or(u64::MAX);
+        shared.last_request.store(elapsed, Ordering::Relaxed);
+    }
+    let mut response = match checked {
         Err(refusal) => (StatusCode::FORBIDDEN, refusal).into_response(),
         Ok(Some(redirect)) => redirect,
         Ok(None) => next.run(request).await,
@@ -80,7 +89,8 @@ fn check(shared: &App, request: &Request) -> Result<Option<Response>, String> {
         };
         let mut response = Redirect::to(&to).into_response();
         let cookie = format!(
-            "{COOKIE}={}; HttpOnly; SameSite=Strict; Path=/",
+            "{}={}; HttpOnly; SameSite=Strict; Path=/",
+            cookie_name(port),
             shared.token
         );
         if let Ok(value) = HeaderValue::from_str(&cookie) {
@@ -88,7 +98,7 @@ fn check(shared: &App, request: &Request) -> Result<Option<Response>, String> {
         }
         return Ok(Some(response));
     }
-    match cookie_token(headers) {
+    match cookie_token(headers, &cookie_name(port)) {
         None => {
             return Err(format!(
                 "pbem play: refused: no token; open the address `pbem play` printed ({printed}), \
@@ -127,14 +137,14 @@ fn query_token(query: Option<&str>) -> Option<&str> {
         .find_map(|pair| pair.strip_prefix("token="))
 }
 
-/// The token of the `Cookie` headers.
-fn cookie_token(headers: &HeaderMap) -> Option<&str> {
+/// The token of the `Cookie` headers, in the cookie `name`.
+fn cookie_token<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
     headers
         .get_all(header::COOKIE)
         .iter()
         .filter_map(|value| value.to_str().ok())
         .flat_map(|value| value.split(';'))
-        .find_map(|pair| pair.trim().strip_prefix(COOKIE)?.strip_prefix('='))
+        .find_map(|pair| pair.trim().strip_prefix(name)?.strip_prefix('='))
 }
 
 /// Equal bytes, compared in a time that does not tell where they differ.
