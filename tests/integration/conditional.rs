@@ -78,9 +78,10 @@ fn after_e4(name: &str) -> (Homes, String) {
 /// The main line of a player's copy of the game: its movetext without the comments.
 fn main_line(player: &Player, id: &str) -> String {
     let record = std::fs::read_to_string(game_path(player, id)).unwrap();
+    // The tags, up to the movetext (whose comments may hold lines that start with '[').
     let movetext: String = record
         .lines()
-        .filter(|line| !line.starts_with('['))
+        .skip_while(|line| line.starts_with('[') || line.is_empty())
         .collect::<Vec<_>>()
         .join(" ");
     let mut plain = String::new();
@@ -121,6 +122,19 @@ fn assert_never_mailed(homes: &Homes, id: &str, secrets: &[&str]) {
         for secret in secrets {
             assert!(!body.contains(secret), "{name} holds {secret}: {body}");
         }
+    }
+}
+
+/// From here on the two homes (started by Maildir) play through a shared folder.
+fn to_shared_folder(homes: &Homes) {
+    std::fs::create_dir_all(homes.root.join("shared")).unwrap();
+    for player in [&homes.alice, &homes.bob] {
+        let config = std::fs::read_to_string(player.config()).unwrap();
+        std::fs::write(
+            player.config(),
+            format!("{config}shared_folder: ../shared\n"),
+        )
+        .unwrap();
     }
 }
 
@@ -420,16 +434,7 @@ fn a_dice_branch_is_chosen_by_the_roll() {
     use crate::support::homes::wickets_to_the_attempt;
     let (homes, id) = wickets_to_the_attempt("cond-dice", "dice");
     let (alice, bob) = (&homes.alice, &homes.bob);
-    // From here on the two homes play through a shared folder.
-    std::fs::create_dir_all(homes.root.join("shared")).unwrap();
-    for player in [alice, bob] {
-        let config = std::fs::read_to_string(player.config()).unwrap();
-        std::fs::write(
-            player.config(),
-            format!("{config}shared_folder: ../shared\n"),
-        )
-        .unwrap();
-    }
+    to_shared_folder(&homes);
     // Bob answers White's attempt on his wicket by its roll: the King takes the Knight
     // after a failure (1 to 4), and after a success (5 or 6, his Defender sees the
     // wicket) he first names the g8 Knight his new Defender.
@@ -580,4 +585,189 @@ fn a_book_for_black_answers_white_s_first_move() {
     let synced = ok(&alice.run("2026-11-01T12:00:00Z", &["sync"]));
     assert!(synced.contains("played 1... Nf6"), "{synced}");
     assert_never_mailed(&homes, &id, &["mine", "defences"]);
+}
+
+/// A Chess with wickets game in the Cards mode with a fair deal, by Maildir to White's
+/// scoring attempt on w9 (4. Nxe5:w9), then through a shared folder; returns the homes,
+/// the id, and Alice's (White's) and Bob's hands.
+fn dealt_to_the_attempt(name: &str) -> (Homes, String, Vec<String>, Vec<String>) {
+    let (homes, id) = crate::support::homes::wickets_to_the_attempt(name, "Cards");
+    to_shared_folder(&homes);
+    let white = crate::fair_cards::hand(&homes.alice, &id);
+    let black = crate::fair_cards::hand(&homes.bob, &id);
+    (homes, id, white, black)
+}
+
+/// A card's value (`S10` is 10).
+fn value(card: &str) -> f32 {
+    card[1..].parse().unwrap()
+}
+
+/// The card of `hand` Black may answer `lead` with that does not tie it (following suit
+/// when he holds one), and Black's next turn once the attempt is decided by it: his
+/// Defender sees w9, so White takes it only with more than the reply plus 2.5, and Black
+/// then names the g8 Knight his Defender first.
+fn answer(hand: &[String], lead: &str) -> (String, &'static str) {
+    let suited: Vec<&String> = hand.iter().filter(|card| card[..1] == lead[..1]).collect();
+    let from = if suited.is_empty() {
+        hand.iter().collect()
+    } else {
+        suited
+    };
+    let card = from
+        .into_iter()
+        .find(|card| value(card) != value(lead))
+        .unwrap_or_else(|| panic!("no answer to {lead} in {hand:?}"))
+        .clone();
+    let taken = value(lead) > value(&card) + 2.5;
+    (card, if taken { "Dg8:Kxe5" } else { "Kxe5" })
+}
+
+#[test]
+fn a_card_is_answered_from_the_hand_and_the_line_goes_on() {
+    let (homes, id, white, black) = dealt_to_the_attempt("cond-cards");
+    let (alice, bob) = (&homes.alice, &homes.bob);
+    // Bob's lines branch on the card White leads: to each lead its answer, then his turn.
+    let (lead, other) = (&white[0], &white[1]);
+    let (card, next) = answer(&black, lead);
+    let (other_card, other_next) = answer(&black, other);
+    let added = ok(&bob.run(
+        "2026-11-07T09:00:00Z",
+        &[
+            "if",
+            &id,
+            &format!("4. Nxe5:w9_c{lead} {card} 4... {next}"),
+            &format!("4. Nxe5:w9_c{other} c{other_card} {other_next}"),
+        ],
+    ));
+    assert!(added.contains("2 conditional lines added"), "{added}");
+    let status = ok(&bob.run("2026-11-07T09:00:00Z", &["status"]));
+    assert!(status.contains("4 conditional replies wait"), "{status}");
+
+    play(
+        alice,
+        "2026-11-07T10:00:00Z",
+        &id,
+        &format!("Nxe5:w9_c{lead}"),
+    );
+    // Bob runs nothing but sync: his card, then his turn, each in its own mail.
+    let synced = ok(&bob.run("2026-11-07T11:00:00Z", &["sync"]));
+    assert!(
+        synced.contains(&format!(
+            "{id}: played your conditional reply {card} in 4. Nxe5:w9_c{lead}_c{card}"
+        )),
+        "{synced}"
+    );
+    assert!(
+        synced.contains(&format!("{id}: played your conditional reply 4... {next}")),
+        "{synced}"
+    );
+    assert!(
+        synced.contains("1 conditional line no longer matches the game"),
+        "{synced}"
+    );
+    let synced = ok(&alice.run("2026-11-07T12:00:00Z", &["sync"]));
+    assert!(synced.contains(&format!("played 4... {next}")), "{synced}");
+    for player in [alice, bob] {
+        assert_eq!(
+            main_line(player, &id),
+            format!("e4 e5 Ke2:f3 Ke7 Nxf3 Kd6 Nxe5:w9_c{lead}_c{card} {next}")
+        );
+    }
+    assert!(!tree_file(bob, &id).exists());
+    // The other branch never left Bob's home.
+    assert_never_mailed(&homes, &id, &[&format!("Nxe5:w9_c{other}_c{other_card}")]);
+}
+
+#[test]
+fn a_card_not_in_the_hand_is_never_played() {
+    let (homes, id, white, black) = dealt_to_the_attempt("cond-cards-held");
+    let (alice, bob) = (&homes.alice, &homes.bob);
+    // Bob's line answers the lead with a card of Alice's hand: the rules, which do not
+    // see the hands, take the line; his pbem never plays it.
+    let (lead, theirs) = (&white[0], &white[1]);
+    ok(&bob.run(
+        "2026-11-07T09:00:00Z",
+        &["if", &id, &format!("4. Nxe5:w9_c{lead} {theirs}")],
+    ));
+    play(
+        alice,
+        "2026-11-07T10:00:00Z",
+        &id,
+        &format!("Nxe5:w9_c{lead}"),
+    );
+    let before = std::fs::read_to_string(game_path(bob, &id)).unwrap_or_default();
+    let synced = ok(&bob.run("2026-11-07T11:00:00Z", &["sync"]));
+    assert!(
+        synced.contains(&format!(
+            "{id}: your conditional reply {theirs} is not legal now and was not played"
+        )) && synced.contains(&format!("you do not hold {theirs}"))
+            && synced.contains(&format!("your card is awaited: pbem move {id} CARD")),
+        "{synced}"
+    );
+    assert!(!synced.contains("played your"), "{synced}");
+    // Nothing played, the line dropped, his card still awaited from his hand.
+    let record = std::fs::read_to_string(game_path(bob, &id)).unwrap();
+    assert!(record.contains(&format!("Nxe5:w9_c{lead} ")), "{record}");
+    assert!(!record.contains(&format!("_c{theirs}")), "{record}");
+    assert!(before.is_empty() || !before.contains(&format!("_c{theirs}")));
+    assert!(!tree_file(bob, &id).exists());
+    let (card, _) = answer(&black, lead);
+    ok(&bob.run("2026-11-07T12:00:00Z", &["move", &id, &card]));
+    assert_never_mailed(&homes, &id, &[&format!("_c{theirs}")]);
+}
+
+#[test]
+fn a_dice_line_goes_past_the_player_s_own_attempt_on_each_roll() {
+    use crate::support::homes::{TO_THE_ATTEMPT, play_by_maildir};
+    let homes = Homes::new("cond-dice-past", "");
+    let (alice, bob) = (&homes.alice, &homes.bob);
+    let id = homes.start(
+        "2026-11-01T09:00:00Z",
+        &["--variant", "wickets", "--decision", "dice"],
+    );
+    for (ply, token) in TO_THE_ATTEMPT[..5].iter().enumerate() {
+        play_by_maildir(&homes, &id, ply, token);
+    }
+    to_shared_folder(&homes);
+    // Alice answers 3... Kd6 with her attempt, whose roll nobody knows yet, and goes on
+    // after it: on a failure (1 to 4) Black's King takes the Knight and she plays d4; on
+    // a success Black names his g8 Knight Defender first and she plays d3.
+    let added = ok(&alice.run(
+        "2026-11-06T09:00:00Z",
+        &[
+            "if",
+            &id,
+            "3... Kd6 4. Nxe5:w9 Kxe5 5. d4",
+            "3... Kd6 4. Nxe5:w9 Dg8:Kxe5 5. d3",
+        ],
+    ));
+    assert!(added.contains("6 conditional lines added"), "{added}");
+    let synced = bob_plays(&homes, 6, &id, "Kd6");
+    assert!(
+        synced.contains(&format!("{id}: played your conditional reply 4. Nxe5:w9")),
+        "{synced}"
+    );
+    // Bob's pbem draws the roll as it takes the attempt in.
+    ok(&bob.run("2026-11-07T10:00:00Z", &["sync"]));
+    let record = std::fs::read_to_string(game_path(bob, &id)).unwrap();
+    let roll: u8 = record
+        .split_whitespace()
+        .find_map(|word| word.strip_prefix("Nxe5:w9_r"))
+        .and_then(|rest| rest[..1].parse().ok())
+        .unwrap_or_else(|| panic!("{record}"));
+    let (theirs, mine) = if roll <= 4 {
+        ("Kxe5", "d4")
+    } else {
+        ("Dg8:Kxe5", "d3")
+    };
+    let synced = bob_plays(&homes, 7, &id, theirs);
+    assert!(
+        synced.contains(&format!("{id}: played your conditional reply 5. {mine}")),
+        "roll {roll}: {synced}"
+    );
+    let synced = ok(&bob.run("2026-11-08T10:00:00Z", &["sync"]));
+    assert!(synced.contains(&format!("played 5. {mine}")), "{synced}");
+    let other = if mine == "d4" { "d3" } else { "d4" };
+    assert_never_mailed(&homes, &id, &[&format!("5. {other}")]);
 }

@@ -8,7 +8,7 @@ use crate::support::homes::{Homes, Player, deliver, game_path, mail_of, ok, post
 use crate::support::homes::{assert_refused, wickets_to_the_attempt};
 
 /// The player's hand as `pbem show` tells it.
-fn hand(player: &Player, id: &str) -> Vec<String> {
+pub(crate) fn hand(player: &Player, id: &str) -> Vec<String> {
     hand_shown(player, &["show", id], "your hand: ")
 }
 
