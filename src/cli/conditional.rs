@@ -576,9 +576,9 @@ fn sides(record: &Record, you: Color) -> impl Fn(usize) -> bool + use<> {
     move |at: usize| {
         let side = match (made.get(at), made.last()) {
             (Some(side), _) => *side,
-            (None, Some(last)) if (at - made.len()) % 2 == 0 => last.other(),
+            (None, Some(last)) if (at - made.len()).is_multiple_of(2) => last.other(),
             (None, Some(last)) => *last,
-            (None, None) if at % 2 == 0 => first,
+            (None, None) if at.is_multiple_of(2) => first,
             (None, None) => first.other(),
         };
         side == you

@@ -125,16 +125,20 @@ fn assert_never_mailed(homes: &Homes, id: &str, secrets: &[&str]) {
     }
 }
 
-/// From here on the two homes (started by Maildir) play through a shared folder.
-fn to_shared_folder(homes: &Homes) {
-    std::fs::create_dir_all(homes.root.join("shared")).unwrap();
-    for player in [&homes.alice, &homes.bob] {
-        let config = std::fs::read_to_string(player.config()).unwrap();
-        std::fs::write(
-            player.config(),
-            format!("{config}shared_folder: ../shared\n"),
-        )
-        .unwrap();
+/// The roll `player`'s copy of game `id` has for the attempt `Nxe5:w9`.
+fn roll_in(player: &Player, id: &str) -> u8 {
+    let record = std::fs::read_to_string(game_path(player, id)).unwrap();
+    record
+        .split_whitespace()
+        .find_map(|word| word.strip_prefix("Nxe5:w9_r"))
+        .and_then(|rest| rest[..1].parse().ok())
+        .unwrap_or_else(|| panic!("{record}"))
+}
+
+/// Asserts that what a run said holds each of `lines`.
+fn assert_says(said: &str, lines: &[String]) {
+    for line in lines {
+        assert!(said.contains(line.as_str()), "{line}: {said}");
     }
 }
 
@@ -434,7 +438,7 @@ fn a_dice_branch_is_chosen_by_the_roll() {
     use crate::support::homes::wickets_to_the_attempt;
     let (homes, id) = wickets_to_the_attempt("cond-dice", "dice");
     let (alice, bob) = (&homes.alice, &homes.bob);
-    to_shared_folder(&homes);
+    crate::fair_cards::through_a_shared_folder(&homes);
     // Bob answers White's attempt on his wicket by its roll: the King takes the Knight
     // after a failure (1 to 4), and after a success (5 or 6, his Defender sees the
     // wicket) he first names the g8 Knight his new Defender.
@@ -454,12 +458,7 @@ fn a_dice_branch_is_chosen_by_the_roll() {
     ok(&alice.run("2026-11-07T10:00:00Z", &["move", &id, "Nxe5:w9"]));
     ok(&alice.run("2026-11-07T10:00:00Z", &["send", &id]));
     let synced = ok(&bob.run("2026-11-07T11:00:00Z", &["sync"]));
-    let record = std::fs::read_to_string(game_path(bob, &id)).unwrap();
-    let roll: u8 = record
-        .split_whitespace()
-        .find_map(|word| word.strip_prefix("Nxe5:w9_r"))
-        .and_then(|rest| rest[..1].parse().ok())
-        .unwrap_or_else(|| panic!("{record}"));
+    let roll = roll_in(bob, &id);
     let reply = if roll <= 4 { "Kxe5" } else { "Dg8:Kxe5" };
     assert!(
         synced.contains(&format!("{id}: played your conditional reply 4... {reply}")),
@@ -592,7 +591,7 @@ fn a_book_for_black_answers_white_s_first_move() {
 /// the id, and Alice's (White's) and Bob's hands.
 fn dealt_to_the_attempt(name: &str) -> (Homes, String, Vec<String>, Vec<String>) {
     let (homes, id) = crate::support::homes::wickets_to_the_attempt(name, "Cards");
-    to_shared_folder(&homes);
+    crate::fair_cards::through_a_shared_folder(&homes);
     let white = crate::fair_cards::hand(&homes.alice, &id);
     let black = crate::fair_cards::hand(&homes.bob, &id);
     (homes, id, white, black)
@@ -652,19 +651,13 @@ fn a_card_is_answered_from_the_hand_and_the_line_goes_on() {
     );
     // Bob runs nothing but sync: his card, then his turn, each in its own mail.
     let synced = ok(&bob.run("2026-11-07T11:00:00Z", &["sync"]));
-    assert!(
-        synced.contains(&format!(
-            "{id}: played your conditional reply {card} in 4. Nxe5:w9_c{lead}_c{card}"
-        )),
-        "{synced}"
-    );
-    assert!(
-        synced.contains(&format!("{id}: played your conditional reply 4... {next}")),
-        "{synced}"
-    );
-    assert!(
-        synced.contains("1 conditional line no longer matches the game"),
-        "{synced}"
+    assert_says(
+        &synced,
+        &[
+            format!("{id}: played your conditional reply {card} in 4. Nxe5:w9_c{lead}_c{card}"),
+            format!("{id}: played your conditional reply 4... {next}"),
+            "1 conditional line no longer matches the game".to_owned(),
+        ],
     );
     let synced = ok(&alice.run("2026-11-07T12:00:00Z", &["sync"]));
     assert!(synced.contains(&format!("played 4... {next}")), "{synced}");
@@ -698,12 +691,13 @@ fn a_card_not_in_the_hand_is_never_played() {
     );
     let before = std::fs::read_to_string(game_path(bob, &id)).unwrap_or_default();
     let synced = ok(&bob.run("2026-11-07T11:00:00Z", &["sync"]));
-    assert!(
-        synced.contains(&format!(
-            "{id}: your conditional reply {theirs} is not legal now and was not played"
-        )) && synced.contains(&format!("you do not hold {theirs}"))
-            && synced.contains(&format!("your card is awaited: pbem move {id} CARD")),
-        "{synced}"
+    assert_says(
+        &synced,
+        &[
+            format!("{id}: your conditional reply {theirs} is not legal now and was not played"),
+            format!("you do not hold {theirs}"),
+            format!("your card is awaited: pbem move {id} CARD"),
+        ],
     );
     assert!(!synced.contains("played your"), "{synced}");
     // Nothing played, the line dropped, his card still awaited from his hand.
@@ -729,7 +723,7 @@ fn a_dice_line_goes_past_the_player_s_own_attempt_on_each_roll() {
     for (ply, token) in TO_THE_ATTEMPT[..5].iter().enumerate() {
         play_by_maildir(&homes, &id, ply, token);
     }
-    to_shared_folder(&homes);
+    crate::fair_cards::through_a_shared_folder(&homes);
     // Alice answers 3... Kd6 with her attempt, whose roll nobody knows yet, and goes on
     // after it: on a failure (1 to 4) Black's King takes the Knight and she plays d4; on
     // a success Black names his g8 Knight Defender first and she plays d3.
@@ -750,12 +744,7 @@ fn a_dice_line_goes_past_the_player_s_own_attempt_on_each_roll() {
     );
     // Bob's pbem draws the roll as it takes the attempt in.
     ok(&bob.run("2026-11-07T10:00:00Z", &["sync"]));
-    let record = std::fs::read_to_string(game_path(bob, &id)).unwrap();
-    let roll: u8 = record
-        .split_whitespace()
-        .find_map(|word| word.strip_prefix("Nxe5:w9_r"))
-        .and_then(|rest| rest[..1].parse().ok())
-        .unwrap_or_else(|| panic!("{record}"));
+    let roll = roll_in(bob, &id);
     let (theirs, mine) = if roll <= 4 {
         ("Kxe5", "d4")
     } else {

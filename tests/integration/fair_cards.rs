@@ -771,7 +771,7 @@ fn the_page_s_card_key_formula_is_the_code_s() {
 
 /// The homes of a dealt game switched to a shared folder (`<root>/shared`), so that
 /// `pbem send` really mails and `pbem sync` takes in.
-fn through_a_shared_folder(homes: &Homes) {
+pub(crate) fn through_a_shared_folder(homes: &Homes) {
     std::fs::create_dir_all(homes.root.join("shared")).unwrap();
     for player in [&homes.alice, &homes.bob] {
         let config = std::fs::read_to_string(player.config()).unwrap();
