@@ -2,7 +2,7 @@
 //! the player runs nothing but `pbem sync` and its replies are played and sent; lines the
 //! game leaves are dropped and the player told; a tree from a PGN with variations; a book
 //! used in two games at once; a reply that is not legal never played; a pbem killed
-//! between the reply and its mail sends it once; nothing of a tree or a book in any mail
+//! between the reply and its mail sends it once (a card in answer too); nothing of a tree or a book in any mail
 //! or record.
 
 use std::path::PathBuf;
@@ -759,4 +759,60 @@ fn a_dice_line_goes_past_the_player_s_own_attempt_on_each_roll() {
     assert!(synced.contains(&format!("played 5. {mine}")), "{synced}");
     let other = if mine == "d4" { "d3" } else { "d4" };
     assert_never_mailed(&homes, &id, &[&format!("5. {other}")]);
+}
+
+/// How many of the shared folder's mails carry `text`.
+fn mails_with(homes: &Homes, text: &str) -> usize {
+    mails(homes)
+        .iter()
+        .filter(|(_, mail)| mail.contains(text))
+        .count()
+}
+
+#[test]
+fn a_pbem_killed_after_a_card_in_answer_mails_it_once() {
+    let (homes, id, white, black) = dealt_to_the_attempt("cond-cards-crash");
+    let (alice, bob) = (&homes.alice, &homes.bob);
+    let lead = &white[0];
+    let (card, _) = answer(&black, lead);
+    ok(&bob.run(
+        "2026-11-07T09:00:00Z",
+        &["if", &id, &format!("4. Nxe5:w9_c{lead} {card}")],
+    ));
+    play(
+        alice,
+        "2026-11-07T10:00:00Z",
+        &id,
+        &format!("Nxe5:w9_c{lead}"),
+    );
+    let answered = format!("Nxe5:w9_c{lead}_c{card}");
+
+    let (child, _flag) = bob.spawn_paused("2026-11-07T11:00:00Z", &["sync"], &[], "conditional");
+    kill_9(child);
+    assert!(
+        main_line(bob, &id).ends_with(&answered),
+        "{}",
+        main_line(bob, &id)
+    );
+    assert_eq!(mails_with(&homes, &answered), 0);
+    // The card completes the last turn (the number of turns stays): the next pbem still
+    // knows it played and mails it, once.
+    let again = bob.run("2026-11-07T12:00:00Z", &["sync"]);
+    assert!(
+        text(&again.stderr)
+            .contains("the conditional reply an interrupted pbem played waits in the outbox now"),
+        "{}",
+        text(&again.stderr)
+    );
+    assert!(!ok(&again).contains("played your"));
+    assert_eq!(mails_with(&homes, &answered), 1, "{:?}", mails(&homes));
+    let third = ok(&bob.run("2026-11-07T13:00:00Z", &["sync"]));
+    assert!(third.contains("the outbox is empty"), "{third}");
+    assert_eq!(mails_with(&homes, &answered), 1, "{:?}", mails(&homes));
+    ok(&alice.run("2026-11-07T14:00:00Z", &["sync"]));
+    assert!(
+        main_line(alice, &id).ends_with(&answered),
+        "{}",
+        main_line(alice, &id)
+    );
 }
