@@ -2,8 +2,10 @@
 //! the player runs nothing but `pbem sync` and its replies are played and sent; lines the
 //! game leaves are dropped and the player told; a tree from a PGN with variations; a book
 //! used in two games at once; a reply that is not legal never played; a pbem killed
-//! between the reply and its mail sends it once (a card in answer too); nothing of a tree or a book in any mail
-//! or record.
+//! between the reply and its mail sends it once; nothing of a tree or a book in any mail
+//! or record. With chance: a branch on the roll, a card answered from the hand and the
+//! line on to the next turn, a card not in the hand never played, a Dice line past the
+//! player's own attempt, a pbem killed after a card in answer.
 
 use std::path::PathBuf;
 
