@@ -545,4 +545,39 @@ mod tests {
         assert_eq!(conflict(chess, &lines, &tokens("e4 e5 d4"), mine), Some(2));
         assert_eq!(conflict(chess, &lines, &tokens("e4 d5 d4"), mine), None);
     }
+
+    #[test]
+    fn a_card_in_answer_completes_the_last_turn() {
+        let wickets = Variant::ChessWithWickets;
+        // Black answers White's attempt with a card, then plays on; a Dice attempt of
+        // Black's own is a branch for each roll.
+        let lines = vec![
+            tokens("e4 e5 Nxe5:w9_cD4_cD9 Kxe5"),
+            tokens("e4 e5 Nxe5:w9_cS7_cS2 Dg8:Kxe5"),
+        ];
+        let black = |at: usize| at % 2 == 1;
+        assert_eq!(
+            reply(wickets, &lines, &tokens("e4 e5 Nxe5:w9_cD4")).as_deref(),
+            Some("_cD9")
+        );
+        assert_eq!(
+            reply(wickets, &lines, &tokens("e4 e5 Nxe5:w9_cD4_cD9")).as_deref(),
+            Some("Kxe5")
+        );
+        assert_eq!(reply(wickets, &lines, &tokens("e4 e5 Nxe5:w9_cC4")), None);
+        assert_eq!(waiting(wickets, &lines, &tokens("e4 e5"), black), 4);
+        assert_eq!(
+            waiting(wickets, &lines, &tokens("e4 e5 Nxe5:w9_cD4"), black),
+            2
+        );
+        // Another lead is another branch; another card to the same lead is a conflict.
+        let other_lead = tokens("e4 e5 Nxe5:w9_cD5_cD9 Kxe5");
+        assert_eq!(conflict(wickets, &lines, &other_lead, black), None);
+        let other_card = tokens("e4 e5 Nxe5:w9_cD4_cD2");
+        assert_eq!(conflict(wickets, &lines, &other_card, black), Some(2));
+        let rolls = vec![tokens("e4 e5 d4 Nxd4:w0_r1 Ke2")];
+        let roll = tokens("e4 e5 d4 Nxd4:w0_r6 Kf2");
+        assert_eq!(conflict(wickets, &rolls, &roll, black), None);
+        assert!(prune(wickets, &rolls, &tokens("e4 e5 d4 Nxd4:w0")).dropped == 0);
+    }
 }
