@@ -43,6 +43,10 @@ pub struct Tree {
     /// start and puts the mail in the outbox then (once: see the command line's repair).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub playing: Option<usize>,
+    /// With `playing`, the game's last turn before the reply: a card answered completes
+    /// that turn (the number of turns stays), so the repair tells it played by its token.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub playing_last: Option<String>,
 }
 
 /// An opening book: lines from the start of a game of `variant`, played for `side`.
@@ -135,14 +139,32 @@ pub fn lines_of(line: &Line) -> Vec<Vec<String>> {
 
 /// Checks `tokens` through the rules after the game `record` holds (its start, its main
 /// line), and returns the record's tokens followed by the line's, all canonical: the
-/// whole history the line stands for.
-pub fn extend(record: &Record, tokens: &[String]) -> Result<Vec<String>, LineError> {
+/// whole histories the line stands for.
+///
+/// In Chess with wickets' Cards modes a word of the line may be the part the last turn
+/// awaits (a card, `S5`, or the turn whole with it, `Nxe5:w9_cD10_cS5`): it completes
+/// that turn's token, as `pbem move GAME S5` does, and the line goes on after it. In the
+/// Dice modes by mail a line may go past the player's own attempt typed without its roll
+/// (`Nxe5:w9`): it goes on on each roll's branch where the rest of the line is legal (one
+/// history for each roll, the attempt completed with it), and is refused when it is legal
+/// on none.
+pub fn extend(record: &Record, tokens: &[String]) -> Result<Vec<Vec<String>>, LineError> {
     let variant = replay::variant_of(record)
         .map_err(|name| LineError::Game(format!("unsupported variant \"{name}\"")))?;
     crate::with_game!(variant, G => extend_in::<G>(record, tokens))
 }
 
-fn extend_in<G: Game>(record: &Record, tokens: &[String]) -> Result<Vec<String>, LineError> {
+/// A line being checked: its whole history so far, the position and repetition history
+/// after it, and the same before its last turn (which a part completes).
+#[derive(Clone)]
+struct Walk<G: Game> {
+    whole: Vec<String>,
+    position: G,
+    history: History<G>,
+    before: Option<(G, History<G>)>,
+}
+
+fn extend_in<G: Game>(record: &Record, tokens: &[String]) -> Result<Vec<Vec<String>>, LineError> {
     let replayed = replay::replay_game::<G>(record);
     if let Some(error) = replayed.report.errors().next() {
         return Err(LineError::Game(format!(
@@ -150,41 +172,141 @@ fn extend_in<G: Game>(record: &Record, tokens: &[String]) -> Result<Vec<String>,
             error.span.line, error.message
         )));
     }
-    let (Some(start), Some(mut position)) = (replayed.start, replayed.position) else {
+    let (Some(start), Some(position)) = (replayed.start, replayed.position) else {
         return Err(LineError::Game(
             "the game has no playable position".to_owned(),
         ));
     };
-    let mut whole = history(record);
-    let mut history = History::of_line(&start, &replayed.turns);
-    for (index, token) in tokens.iter().enumerate() {
+    let walk = Walk {
+        whole: history(record),
+        history: History::of_line(&start, &replayed.turns),
+        position,
+        before: None,
+    };
+    walk_on(walk, tokens, 0)
+}
+
+/// Plays `tokens[from..]` on `walk` (see [`extend`]).
+fn walk_on<G: Game>(
+    mut walk: Walk<G>,
+    tokens: &[String],
+    from: usize,
+) -> Result<Vec<Vec<String>>, LineError> {
+    for (index, token) in tokens.iter().enumerate().skip(from) {
         let stops = |reason: String| LineError::Stops {
             index,
             token: token.clone(),
             reason,
         };
-        if let Some(awaited) = position.awaiting() {
-            return Err(stops(format!(
-                "the turn before awaits a hidden part ({awaited}): write the turn whole, with its roll or cards"
-            )));
-        }
-        if let Some(outcome) = history.outcome(&position) {
-            return Err(stops(format!("the game is over there ({outcome})")));
-        }
         let refused = |reason: String| LineError::Turn {
             index,
             token: token.clone(),
             reason,
         };
-        let syntax = G::parse_turn(token).map_err(|error| refused(error.message.clone()))?;
-        let turn = position
-            .resolve_except(&syntax, history.forbidden())
-            .map_err(|error| refused(format!("illegal: {}", error.message)))?;
-        whole.push(position.write_turn_except(&turn, history.forbidden()));
-        position.play(&turn);
-        history.enter(&position);
+        let awaited = walk.position.awaiting();
+        if let (Some(awaited), Some(before)) = (&awaited, &walk.before)
+            && walk.position.awaited_part() == "roll"
+        {
+            return roll_branches(&walk, before, tokens, index)
+                .ok_or_else(|| stops(format!("no roll of {awaited} lets the line go on")))?;
+        }
+        if let Some(outcome) = walk.history.outcome(&walk.position) {
+            return Err(stops(format!("the game is over there ({outcome})")));
+        }
+        if let Some(awaited) = awaited {
+            // A part that completes the last turn, judged from the position before it.
+            let (Some((position, history)), Some(last)) = (walk.before.clone(), walk.whole.pop())
+            else {
+                return Err(stops(format!(
+                    "the turn before awaits a hidden part ({awaited}): write the turn whole, with its roll or cards"
+                )));
+            };
+            let completed = G::complete_token(&last, token)
+                .or_else(|| G::completes(&last, token).then(|| token.clone()))
+                .ok_or_else(|| {
+                    let example = walk.position.awaited_parts().into_iter().next();
+                    refused(format!(
+                        "{awaited}: write the {} it adds{}",
+                        walk.position.awaited_part(),
+                        example.map_or_else(String::new, |part| format!(" (as {part})"))
+                    ))
+                })?;
+            walk.position = position;
+            walk.history = history;
+            let played = play_token(&mut walk, &completed).map_err(refused)?;
+            walk.whole.push(played);
+            continue;
+        }
+        walk.before = Some((walk.position.clone(), walk.history.clone()));
+        let played = play_token(&mut walk, token).map_err(refused)?;
+        walk.whole.push(played);
     }
-    Ok(whole)
+    Ok(vec![walk.whole])
+}
+
+/// Reads, resolves and plays `token` on the walk's position; its canonical form.
+fn play_token<G: Game>(walk: &mut Walk<G>, token: &str) -> Result<String, String> {
+    let syntax = G::parse_turn(token).map_err(|error| error.message.clone())?;
+    let turn = walk
+        .position
+        .resolve_except(&syntax, walk.history.forbidden())
+        .map_err(|error| format!("illegal: {}", error.message))?;
+    let written = walk
+        .position
+        .write_turn_except(&turn, walk.history.forbidden());
+    walk.position.play(&turn);
+    walk.history.enter(&walk.position);
+    Ok(written)
+}
+
+/// The line from `tokens[index]` on, on each branch of the roll the last turn awaits
+/// (its token completed with each roll the rules take); `None` when it goes on on none,
+/// else the first branch's refusal when every branch refuses it.
+fn roll_branches<G: Game>(
+    walk: &Walk<G>,
+    before: &(G, History<G>),
+    tokens: &[String],
+    index: usize,
+) -> Option<Result<Vec<Vec<String>>, LineError>> {
+    let last = walk.whole.last()?;
+    let bare = last.trim_end_matches(['+', '#']);
+    let mut rolled: Vec<String> = (1..=6).map(|roll| format!("{bare}_r{roll}")).collect();
+    // Dice II: a sacrifice named for a second roll comes between the two rolls.
+    if let Some((head, sacrifice)) = bare.split_once("_s") {
+        for first in 1..=6 {
+            rolled.push(format!("{head}_r{first}"));
+            for second in 1..=6 {
+                rolled.push(format!("{head}_r{first}_s{sacrifice}_r{second}"));
+            }
+        }
+    }
+    let mut lines = Vec::new();
+    let mut refusal = None;
+    for token in rolled.iter().filter(|token| G::completes(last, token)) {
+        let mut branch = walk.clone();
+        branch.whole.pop();
+        branch.position = before.0.clone();
+        branch.history = before.1.clone();
+        let Ok(played) = play_token(&mut branch, token) else {
+            continue;
+        };
+        if branch.position.awaiting().is_some() {
+            continue;
+        }
+        branch.whole.push(played);
+        branch.before = None;
+        match walk_on(branch, tokens, index) {
+            Ok(found) => lines.extend(found),
+            Err(error) => {
+                refusal.get_or_insert(error);
+            }
+        }
+    }
+    match (lines.is_empty(), refusal) {
+        (false, _) => Some(Ok(lines)),
+        (true, Some(error)) => Some(Err(error)),
+        (true, None) => None,
+    }
 }
 
 /// A game's history as the lines compare it: its main line's tokens.
@@ -215,19 +337,50 @@ impl Book {
     }
 }
 
-/// Whether `history` is a proper prefix of `line` (the line goes on from here).
-fn goes_on(line: &[String], history: &[String]) -> bool {
-    line.len() > history.len() && line[..history.len()] == *history
+/// Whether `later` is the token `earlier` completed with parts (cards, a roll) that the
+/// game's rules add to a turn awaiting them.
+fn completes(variant: Variant, earlier: &str, later: &str) -> bool {
+    crate::with_game!(variant, G => G::completes(earlier, later))
+}
+
+/// Whether the line goes on from `history`: the history is a proper prefix of it, or
+/// its last turn, still awaiting a part, is the line's turn there not yet completed.
+fn goes_on(variant: Variant, line: &[String], history: &[String]) -> bool {
+    let Some((last, before)) = history.split_last() else {
+        return !line.is_empty();
+    };
+    line.len() >= history.len()
+        && line[..before.len()] == *before
+        && if line[before.len()] == *last {
+            line.len() > history.len()
+        } else {
+            completes(variant, last, &line[before.len()])
+        }
+}
+
+/// The next part `later` adds to `earlier`, a token it completes (`_cS5`).
+fn next_part<'a>(earlier: &str, later: &'a str) -> &'a str {
+    let later = later.trim_end_matches(['+', '#']);
+    let rest = later
+        .get(earlier.trim_end_matches(['+', '#']).len()..)
+        .unwrap_or_default();
+    let end = rest[1.min(rest.len())..]
+        .find('_')
+        .map_or(rest.len(), |at| at + 1);
+    &rest[..end]
 }
 
 /// The reply the lines give when the game's history is `history` and the player is to
-/// move: the next turn of the first line that goes on from here.
+/// act: the next turn of the first line that goes on from here, or the part it adds to
+/// the last turn when that awaits one (a card: `_cS5`).
 #[must_use]
-pub fn reply<'a>(lines: &'a [Vec<String>], history: &[String]) -> Option<&'a str> {
-    lines
-        .iter()
-        .find(|line| goes_on(line, history))
-        .map(|line| line[history.len()].as_str())
+pub fn reply(variant: Variant, lines: &[Vec<String>], history: &[String]) -> Option<String> {
+    let line = lines.iter().find(|line| goes_on(variant, line, history))?;
+    let at = history.len();
+    Some(match history.last() {
+        Some(last) if at > 0 && line[at - 1] != *last => next_part(last, &line[at - 1]).to_owned(),
+        _ => line[at].clone(),
+    })
 }
 
 /// What became of a tree's lines at `history`: those that go on from it, and those it has
@@ -246,10 +399,10 @@ pub struct Pruned {
 
 /// Splits `lines` into those that go on from `history` and those it has left.
 #[must_use]
-pub fn prune(lines: &[Vec<String>], history: &[String]) -> Pruned {
+pub fn prune(variant: Variant, lines: &[Vec<String>], history: &[String]) -> Pruned {
     let mut pruned = Pruned::default();
     for line in lines {
-        if goes_on(line, history) {
+        if goes_on(variant, line, history) {
             pruned.kept.push(line.clone());
             continue;
         }
@@ -261,31 +414,89 @@ pub fn prune(lines: &[Vec<String>], history: &[String]) -> Pruned {
     pruned
 }
 
-/// Whether `line` gives a turn other than the one `lines` already give for the player
-/// at some point: the index of the first such turn. `mine` says whether the turn at an
-/// index is the player's.
+/// The acts in `token`, the turn at index `at` of a line: each the token up to the act's
+/// end (the turn itself, then each part that completes it), with whether it is the
+/// player's (`None` for chance: a roll). `mine` says whether the turn at an index is the
+/// player's; of a turn's cards the thrower plays the 1st, 3rd..., the other side the
+/// 2nd, 4th... (a Cards II decline is the thrower's, in a thrower's place).
+fn acts<'a>(
+    variant: Variant,
+    token: &'a str,
+    at: usize,
+    mine: &impl Fn(usize) -> bool,
+) -> Vec<(&'a str, Option<bool>)> {
+    let thrower = mine(at);
+    let mut acts: Vec<(&str, Option<bool>)> = token
+        .match_indices('_')
+        .map(|(end, _)| &token[..end])
+        .filter(|part| completes(variant, part, token))
+        .chain(std::iter::once(token))
+        .map(|part| (part, Some(thrower)))
+        .collect();
+    for index in 1..acts.len() {
+        let added = next_part(acts[index - 1].0, acts[index].0);
+        acts[index].1 = if added.starts_with("_r") {
+            None
+        } else if added.starts_with("_c") {
+            let cards = acts[index].0.matches("_c").count();
+            Some(thrower == (cards % 2 == 1))
+        } else {
+            Some(thrower)
+        };
+    }
+    acts
+}
+
+/// Whether `line` gives an act other than the one `lines` already give for the player
+/// at some point: the index of the turn where it does. `mine` says whether the turn at
+/// an index is the player's.
 #[must_use]
 pub fn conflict(
+    variant: Variant,
     lines: &[Vec<String>],
     line: &[String],
     mine: impl Fn(usize) -> bool,
 ) -> Option<usize> {
     lines.iter().find_map(|other| {
         let at = other.iter().zip(line).position(|(a, b)| a != b)?;
-        mine(at).then_some(at)
+        let (ours, theirs) = (&line[at], &other[at]);
+        let same = |part: &str, token: &str| part == token || completes(variant, part, token);
+        // The acts both lines share in that turn, then the first that differs.
+        let parts = acts(variant, ours, at, &mine);
+        let shared = parts
+            .iter()
+            .take_while(|(part, _)| same(part, theirs))
+            .count();
+        let owner = match parts.get(shared) {
+            Some((_, owner)) => *owner,
+            // One line's turn is a part of the other's: they do not differ yet.
+            None => Some(false),
+        };
+        (owner == Some(true)).then_some(at)
     })
 }
 
 /// How many replies of the player wait in `lines` beyond `history`: distinct points of
-/// the tree where the player answers. `mine` says whether the turn at an index is the
-/// player's.
+/// the tree where the player acts (a turn, or a card in answer). `mine` says whether the
+/// turn at an index is the player's.
 #[must_use]
-pub fn waiting(lines: &[Vec<String>], history: &[String], mine: impl Fn(usize) -> bool) -> usize {
+pub fn waiting(
+    variant: Variant,
+    lines: &[Vec<String>],
+    history: &[String],
+    mine: impl Fn(usize) -> bool,
+) -> usize {
     let mut replies = BTreeSet::new();
-    for line in lines.iter().filter(|line| goes_on(line, history)) {
-        for at in history.len()..line.len() {
-            if mine(at) {
-                replies.insert(&line[..=at]);
+    let from = history.len().saturating_sub(1);
+    for line in lines.iter().filter(|line| goes_on(variant, line, history)) {
+        for at in from..line.len() {
+            let mut theirs_before = true;
+            for (part, owner) in acts(variant, &line[at], at, &mine) {
+                let played = at < history.len() && history[at].len() >= part.len();
+                if owner == Some(true) && theirs_before && !played {
+                    replies.insert((&line[..at], part));
+                }
+                theirs_before = owner != Some(true);
             }
         }
     }
@@ -321,13 +532,52 @@ mod tests {
     fn replies_prune_and_count() {
         let lines = vec![tokens("e4 e5 Nf3 Nc6 Bb5"), tokens("e4 c5 Nf3")];
         let mine = |at: usize| at.is_multiple_of(2);
-        assert_eq!(reply(&lines, &tokens("e4 e5")), Some("Nf3"));
-        assert_eq!(reply(&lines, &tokens("e4 d5")), None);
-        assert_eq!(waiting(&lines, &tokens("e4"), mine), 3);
-        let pruned = prune(&lines, &tokens("e4 e5 Nf3"));
+        let chess = Variant::Chess;
+        assert_eq!(
+            reply(chess, &lines, &tokens("e4 e5")).as_deref(),
+            Some("Nf3")
+        );
+        assert_eq!(reply(chess, &lines, &tokens("e4 d5")), None);
+        assert_eq!(waiting(chess, &lines, &tokens("e4"), mine), 3);
+        let pruned = prune(chess, &lines, &tokens("e4 e5 Nf3"));
         assert_eq!(pruned.kept, vec![tokens("e4 e5 Nf3 Nc6 Bb5")]);
         assert_eq!(pruned.dropped, 1);
-        assert_eq!(conflict(&lines, &tokens("e4 e5 d4"), mine), Some(2));
-        assert_eq!(conflict(&lines, &tokens("e4 d5 d4"), mine), None);
+        assert_eq!(conflict(chess, &lines, &tokens("e4 e5 d4"), mine), Some(2));
+        assert_eq!(conflict(chess, &lines, &tokens("e4 d5 d4"), mine), None);
+    }
+
+    #[test]
+    fn a_card_in_answer_completes_the_last_turn() {
+        let wickets = Variant::ChessWithWickets;
+        // Black answers White's attempt with a card, then plays on; a Dice attempt of
+        // Black's own is a branch for each roll.
+        let lines = vec![
+            tokens("e4 e5 Nxe5:w9_cD4_cD9 Kxe5"),
+            tokens("e4 e5 Nxe5:w9_cS7_cS2 Dg8:Kxe5"),
+        ];
+        let black = |at: usize| at % 2 == 1;
+        assert_eq!(
+            reply(wickets, &lines, &tokens("e4 e5 Nxe5:w9_cD4")).as_deref(),
+            Some("_cD9")
+        );
+        assert_eq!(
+            reply(wickets, &lines, &tokens("e4 e5 Nxe5:w9_cD4_cD9")).as_deref(),
+            Some("Kxe5")
+        );
+        assert_eq!(reply(wickets, &lines, &tokens("e4 e5 Nxe5:w9_cC4")), None);
+        assert_eq!(waiting(wickets, &lines, &tokens("e4 e5"), black), 4);
+        assert_eq!(
+            waiting(wickets, &lines, &tokens("e4 e5 Nxe5:w9_cD4"), black),
+            2
+        );
+        // Another lead is another branch; another card to the same lead is a conflict.
+        let other_lead = tokens("e4 e5 Nxe5:w9_cD5_cD9 Kxe5");
+        assert_eq!(conflict(wickets, &lines, &other_lead, black), None);
+        let other_card = tokens("e4 e5 Nxe5:w9_cD4_cD2");
+        assert_eq!(conflict(wickets, &lines, &other_card, black), Some(2));
+        let rolls = vec![tokens("e4 e5 d4 Nxd4:w0_r1 Ke2")];
+        let roll = tokens("e4 e5 d4 Nxd4:w0_r6 Kf2");
+        assert_eq!(conflict(wickets, &rolls, &roll, black), None);
+        assert!(prune(wickets, &rolls, &tokens("e4 e5 d4 Nxd4:w0")).dropped == 0);
     }
 }

@@ -102,6 +102,12 @@ pub fn run_if(args: &IfArgs, home: &Home, out: &mut dyn Write) -> Result<Status,
         ))
     })?;
     let history = conditional::history(&record);
+    let variant = crate::replay::variant_of(&record).map_err(|name| {
+        CliError::Usage(format!(
+            "{}: unsupported variant \"{name}\"",
+            path.display()
+        ))
+    })?;
     let mut tree = load_tree(home, &id)?;
     if args.clear {
         let count = tree.lines.len();
@@ -111,7 +117,7 @@ pub fn run_if(args: &IfArgs, home: &Home, out: &mut dyn Write) -> Result<Status,
         return Ok(Status::Ok);
     }
     // Lines the game has left are of no use any more.
-    tree.lines = conditional::prune(&tree.lines, &history).kept;
+    tree.lines = conditional::prune(variant, &tree.lines, &history).kept;
     let mut typed: Vec<(String, Vec<String>)> = args
         .lines
         .iter()
@@ -151,7 +157,7 @@ pub fn run_if(args: &IfArgs, home: &Home, out: &mut dyn Write) -> Result<Status,
         }
         None => {}
     }
-    let mine = |at: usize| at > history.len() && (at - history.len()) % 2 == 1;
+    let mine = sides(&record, you);
     let mut added = 0;
     for (text, tokens) in typed {
         if tokens.len() < 2 {
@@ -159,26 +165,28 @@ pub fn run_if(args: &IfArgs, home: &Home, out: &mut dyn Write) -> Result<Status,
                 "{id}: the line \"{text}\" needs your opponent's turn and your reply to it; nothing was added"
             )));
         }
-        let whole = conditional::extend(&record, &tokens).map_err(|error| {
+        let branches = conditional::extend(&record, &tokens).map_err(|error| {
             CliError::Invalid(format!(
                 "{id}: the line \"{text}\": {error}; nothing was added"
             ))
         })?;
-        if let Some(at) = conditional::conflict(&tree.lines, &whole, mine) {
-            let other = tree
-                .lines
-                .iter()
-                .find(|line| line.len() > at && line[..at] == whole[..at])
-                .map_or("", |line| line[at].as_str());
-            return Err(CliError::Invalid(format!(
-                "{id}: the line \"{text}\" answers with {} where your lines answer with {other} (one reply to each turn): `pbem if {id}` lists them, `pbem if {id} --clear` drops them; nothing was added",
-                label(&record, &whole, at)
-            )));
-        }
-        if !tree.lines.iter().any(|line| line.starts_with(&whole)) {
-            tree.lines.retain(|line| !whole.starts_with(line));
-            tree.lines.push(whole);
-            added += 1;
+        for whole in branches {
+            if let Some(at) = conditional::conflict(variant, &tree.lines, &whole, &mine) {
+                let other = tree
+                    .lines
+                    .iter()
+                    .find(|line| line.len() > at && line[..at] == whole[..at])
+                    .map_or("", |line| line[at].as_str());
+                return Err(CliError::Invalid(format!(
+                    "{id}: the line \"{text}\" answers with {} where your lines answer with {other} (one reply to each turn): `pbem if {id}` lists them, `pbem if {id} --clear` drops them; nothing was added",
+                    label(&record, &whole, at)
+                )));
+            }
+            if !tree.lines.iter().any(|line| line.starts_with(&whole)) {
+                tree.lines.retain(|line| !whole.starts_with(line));
+                tree.lines.push(whole);
+                added += 1;
+            }
         }
     }
     save_tree(home, &id, &tree)?;
@@ -283,7 +291,7 @@ fn add_book(args: &BookAddArgs, dir: &Path, out: &mut dyn Write) -> Result<Statu
             )));
         }
         for line in lines {
-            let whole = conditional::extend(&empty, &line).map_err(|error| {
+            let branches = conditional::extend(&empty, &line).map_err(|error| {
                 CliError::Invalid(format!(
                     "{shown}: game {}, the line \"{}\": {error}; no book was added",
                     number + 1,
@@ -291,15 +299,17 @@ fn add_book(args: &BookAddArgs, dir: &Path, out: &mut dyn Write) -> Result<Statu
                 ))
             })?;
             let mine = |at: usize| at.is_multiple_of(2) == (side == Color::White);
-            if let Some(at) = conditional::conflict(&book.lines, &whole, mine) {
-                return Err(CliError::Invalid(format!(
-                    "{shown}: game {}: the line \"{}\" gives another reply than an earlier line at its turn {} (a book gives one reply to each turn); no book was added",
-                    number + 1,
-                    line.join(" "),
-                    at + 1
-                )));
+            for whole in branches {
+                if let Some(at) = conditional::conflict(variant, &book.lines, &whole, mine) {
+                    return Err(CliError::Invalid(format!(
+                        "{shown}: game {}: the line \"{}\" gives another reply than an earlier line at its turn {} (a book gives one reply to each turn); no book was added",
+                        number + 1,
+                        line.join(" "),
+                        at + 1
+                    )));
+                }
+                book.lines.push(whole);
             }
-            book.lines.push(whole);
         }
     }
     let Some(book) = book.filter(|book| !book.lines.is_empty()) else {
@@ -350,98 +360,106 @@ pub fn answer(home: &Home, out: &mut dyn Write, send: bool) -> Result<(), CliErr
         if !answers_now(&record, you) {
             continue;
         }
-        let history = conditional::history(&record);
-        let pruned = conditional::prune(&tree.lines, &history);
-        if pruned.dropped > 0 {
-            let expected: Vec<String> = pruned
-                .expected
-                .iter()
-                .map(|(at, token)| {
-                    label(
-                        &record,
-                        &[&history[..*at], std::slice::from_ref(token)].concat(),
-                        *at,
-                    )
-                })
-                .collect();
-            writeln!(
-                out,
-                "{id}: {} no longer match{} the game and {} dropped{}",
-                lines_word(pruned.dropped),
-                if pruned.dropped == 1 { "es" } else { "" },
-                if pruned.dropped == 1 { "is" } else { "are" },
-                if expected.is_empty() {
-                    String::new()
-                } else {
-                    format!(
-                        " (the game went {} where they expected {})",
-                        label(&record, &history, history.len() - 1),
-                        expected.join(" or ")
-                    )
-                }
-            )?;
-        }
-        tree.lines = pruned.kept;
-        let start = conditional::start_of(&record);
-        let variant = crate::replay::variant_of(&record).ok();
-        let (reply, from) = match conditional::reply(&tree.lines, &history) {
-            Some(reply) => (reply.to_owned(), "conditional reply".to_owned()),
-            None => {
-                let book = books.iter().find_map(|(name, book)| {
-                    let plays = variant
-                        .zip(start.as_deref())
-                        .is_some_and(|(variant, start)| book.plays(variant, you, start));
-                    plays
-                        .then(|| conditional::reply(&book.lines, &history))
-                        .flatten()
-                        .map(|reply| (reply.to_owned(), format!("book {name}'s reply")))
-                });
-                match book {
-                    Some(found) => found,
-                    None => {
-                        if pruned.dropped > 0 {
-                            save_tree(home, &id, &tree)?;
-                        }
-                        continue;
-                    }
-                }
-            }
-        };
-        tree.playing = Some(history.len());
-        save_tree(home, &id, &tree)?;
-        let args = MoveArgs {
-            game: id.clone(),
-            turn: reply.clone(),
-            offer_draw: false,
-            leave: 0,
-        };
-        if let Err(error) = super::play::make_move(&args, home, &mut Vec::new()) {
-            // Never played: the lines that give it go.
-            tree.lines.retain(|line| {
-                conditional::reply(std::slice::from_ref(line), &history) != Some(&reply)
-            });
-            tree.playing = None;
-            save_tree(home, &id, &tree)?;
-            let reason = error.to_string();
-            writeln!(
-                out,
-                "{id}: your {from} {reply} is not legal now and was not played ({}); it is your turn: pbem move {id} TURN",
-                reason.lines().next().unwrap_or_default().trim()
-            )?;
+        let Ok(variant) = crate::replay::variant_of(&record) else {
             continue;
+        };
+        let start = conditional::start_of(&record);
+        let mut record = record;
+        // A reply, then (a card answered, the attempt decided) the player's next turn.
+        for first in [true].into_iter().chain(std::iter::repeat(false)) {
+            let history = conditional::history(&record);
+            let pruned = conditional::prune(variant, &tree.lines, &history);
+            if first && pruned.dropped > 0 {
+                dropped_note(&record, &id, &history, &pruned, out)?;
+            }
+            tree.lines = pruned.kept;
+            let book = || {
+                books.iter().find_map(|(name, book)| {
+                    let plays = start
+                        .as_deref()
+                        .is_some_and(|start| book.plays(variant, you, start));
+                    plays
+                        .then(|| conditional::reply(variant, &book.lines, &history))
+                        .flatten()
+                        .map(|reply| (reply, format!("book {name}'s reply")))
+                })
+            };
+            let Some((reply, from)) = conditional::reply(variant, &tree.lines, &history)
+                .map(|reply| (reply, "conditional reply".to_owned()))
+                .or_else(book)
+            else {
+                if pruned.dropped > 0 {
+                    save_tree(home, &id, &tree)?;
+                }
+                break;
+            };
+            tree.playing = Some(history.len());
+            tree.playing_last = history.last().cloned();
+            save_tree(home, &id, &tree)?;
+            // pbem draws a Dice attempt's roll: the line's roll is the branch it is on.
+            let turn = if crate::fair::uses_dice(&record) {
+                crate::fair::as_typed(&reply)
+            } else {
+                reply.clone()
+            };
+            let args = MoveArgs {
+                game: id.clone(),
+                turn: turn.clone(),
+                offer_draw: false,
+                leave: 0,
+            };
+            let awaited = correspondence::state(&record).is_ok_and(|game| game.awaited.is_some());
+            // A part as the player types it: the card alone (`S5`), `-` for a decline.
+            let shown = if awaited {
+                turn.trim_start_matches('_').trim_start_matches('c')
+            } else {
+                turn.as_str()
+            };
+            if let Err(error) = super::play::make_move(&args, home, &mut Vec::new()) {
+                // Never played: the lines that give it go.
+                tree.lines.retain(|line| {
+                    conditional::reply(variant, std::slice::from_ref(line), &history).as_ref()
+                        != Some(&reply)
+                });
+                tree.playing = None;
+                tree.playing_last = None;
+                save_tree(home, &id, &tree)?;
+                let reason = error.to_string();
+                writeln!(
+                    out,
+                    "{id}: your {from} {shown} is not legal now and was not played ({}); {}",
+                    reason.lines().next().unwrap_or_default().trim(),
+                    if awaited {
+                        format!(
+                            "your card is awaited: pbem move {id} CARD (`pbem legal {id}` lists them)"
+                        )
+                    } else {
+                        format!("it is your turn: pbem move {id} TURN")
+                    }
+                )?;
+                break;
+            }
+            crate::store::hook::pause_at("conditional");
+            let after = home.games.load(&path)?;
+            let ply = after.moves.turns.len();
+            mail_reply(home, &id, ply)?;
+            tree.playing = None;
+            tree.playing_last = None;
+            tree.lines =
+                conditional::prune(variant, &tree.lines, &conditional::history(&after)).kept;
+            save_tree(home, &id, &tree)?;
+            let label = correspondence::turn_label(&after, ply - 1).unwrap_or_else(|| turn.clone());
+            if ply == history.len() {
+                writeln!(out, "{id}: played your {from} {} in {label}", shown)?;
+            } else {
+                writeln!(out, "{id}: played your {from} {label}")?;
+            }
+            played += 1;
+            if !acts_now(&after, you) {
+                break;
+            }
+            record = after;
         }
-        crate::store::hook::pause_at("conditional");
-        let after = home.games.load(&path)?;
-        mail_reply(home, &id, after.moves.turns.len())?;
-        tree.playing = None;
-        tree.lines = conditional::prune(&tree.lines, &conditional::history(&after)).kept;
-        save_tree(home, &id, &tree)?;
-        writeln!(
-            out,
-            "{id}: played your {from} {}",
-            correspondence::turn_label(&after, history.len()).unwrap_or(reply)
-        )?;
-        played += 1;
     }
     if played == 0 {
         return Ok(());
@@ -482,14 +500,22 @@ pub fn repair(home: &Home) -> Result<(), CliError> {
             .pending()?
             .iter()
             .any(|pending| pending.game_id == id && pending.ply as usize == ply);
-        if ply > before && !waiting {
+        // A card answered completes the last turn: the ply stays, its token changes.
+        let played = ply > before
+            || (ply == before
+                && conditional::history(&record).last() != tree.playing_last.as_ref());
+        if played && !waiting {
             mail_reply(home, &id, ply)?;
             eprintln!(
                 "pbem: {id}: the conditional reply an interrupted pbem played waits in the outbox now; `pbem send --retry` (or `pbem sync`) sends it"
             );
         }
         tree.playing = None;
-        tree.lines = conditional::prune(&tree.lines, &conditional::history(&record)).kept;
+        tree.playing_last = None;
+        if let Ok(variant) = crate::replay::variant_of(&record) {
+            tree.lines =
+                conditional::prune(variant, &tree.lines, &conditional::history(&record)).kept;
+        }
         save_tree(home, &id, &tree)?;
     }
     Ok(())
@@ -501,11 +527,8 @@ pub fn waiting_note(record: &Record, home: &Home) -> Option<String> {
     let you = correspondence::side_of(record, &home.settings.player.email)?;
     let tree = load_tree(home, id).ok()?;
     let history = conditional::history(record);
-    let game = correspondence::state(record).ok()?;
-    // The player's turns are those of the side to move now, every other one.
-    let first_mine = usize::from(game.to_move != you || game.awaited.is_some());
-    let mine = |at: usize| at >= history.len() && (at - history.len()) % 2 == first_mine;
-    let count = conditional::waiting(&tree.lines, &history, mine);
+    let variant = crate::replay::variant_of(record).ok()?;
+    let count = conditional::waiting(variant, &tree.lines, &history, sides(record, you));
     (count > 0).then(|| {
         format!(
             "{count} conditional repl{} wait{} (`pbem if {id}` lists them)",
@@ -515,20 +538,89 @@ pub fn waiting_note(record: &Record, home: &Home) -> Option<String> {
     })
 }
 
-/// Whether the game waits for the player's turn after one of the opponent's, which a
-/// conditional reply may answer.
+/// Whether the game waits for the player's act (a turn, or the card the last turn
+/// awaits) after one of the opponent's, which a conditional reply may answer.
 fn answers_now(record: &Record, you: Color) -> bool {
+    let Ok(game) = correspondence::state(record) else {
+        return false;
+    };
+    // A conditional move is a reply: the player's first turn is their own to play.
+    !record.moves.turns.is_empty()
+        && acts_now(record, you)
+        && correspondence::last_actor(record, &game.turns) == Some(you.other())
+}
+
+/// Whether the game is open and waits for the player: its turn, or its card.
+fn acts_now(record: &Record, you: Color) -> bool {
     let open = record
         .tag("Result")
         .is_none_or(|result| result.trim() == "*");
     let Ok(game) = correspondence::state(record) else {
         return false;
     };
-    // A conditional move is a reply: the player's first turn is their own to play.
-    open && !record.moves.turns.is_empty()
-        && game.awaited.is_none()
-        && game.to_move == you
-        && correspondence::last_actor(record, &game.turns) == Some(you.other())
+    open && match game.awaited {
+        Some(side) => side == you,
+        None => game.to_move == you,
+    }
+}
+
+/// Whether the turn at an index of a line from this game is `you`'s: the record's turns
+/// by who made them, the line's after them every other one.
+fn sides(record: &Record, you: Color) -> impl Fn(usize) -> bool + use<> {
+    let game = correspondence::state(record).ok();
+    let made: Vec<Color> = game
+        .as_ref()
+        .map(|game| game.turns.iter().map(|(side, _)| *side).collect())
+        .unwrap_or_default();
+    let first = game.map_or(Color::White, |game| game.to_move);
+    move |at: usize| {
+        let side = match (made.get(at), made.last()) {
+            (Some(side), _) => *side,
+            (None, Some(last)) if (at - made.len()).is_multiple_of(2) => last.other(),
+            (None, Some(last)) => *last,
+            (None, None) if at.is_multiple_of(2) => first,
+            (None, None) => first.other(),
+        };
+        side == you
+    }
+}
+
+/// Tells the player which of a game's lines the history has left.
+fn dropped_note(
+    record: &Record,
+    id: &str,
+    history: &[String],
+    pruned: &conditional::Pruned,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    let expected: Vec<String> = pruned
+        .expected
+        .iter()
+        .map(|(at, token)| {
+            label(
+                record,
+                &[&history[..*at], std::slice::from_ref(token)].concat(),
+                *at,
+            )
+        })
+        .collect();
+    writeln!(
+        out,
+        "{id}: {} no longer match{} the game and {} dropped{}",
+        lines_word(pruned.dropped),
+        if pruned.dropped == 1 { "es" } else { "" },
+        if pruned.dropped == 1 { "is" } else { "are" },
+        if expected.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " (the game went {} where they expected {})",
+                label(record, history, history.len() - 1),
+                expected.join(" or ")
+            )
+        }
+    )?;
+    Ok(())
 }
 
 /// Puts the mail of the game's current state (the reply just played, `ply` turns) in the

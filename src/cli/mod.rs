@@ -404,10 +404,17 @@ opponent's that a line expects, pbem plays your reply at once as `pbem move` doe
 sends it too); lines the game has left are dropped, and you are told. The lines stay in
 your games folder: they are never in the record nor in any mail.
 
+Chess with wickets: a line names your opponent's attempt with its roll or cards
+(`4. Nxe5:w9_r5`, `4. Nxe5:w9_cD10`); in the Cards modes your card in answer follows
+alone (`S5`), played only if it is in your hand then, and the line goes on to your next
+turn; in the Dice modes a line may go past your own attempt typed without its roll
+(`4. Nxe5:w9 Kxe5 5. d4`), on each roll's branch on which the rest is legal.
+
 Examples:
   pbem if g-2026 \"12... Nf6 13. e5 Nd5 14. c4\"
   pbem if g-2026 \"Nf6 e5\" \"Nc6 d5\"       two lines: one reply to each
   pbem if g-2026 --file tree.pgn           a PGN with variations
+  pbem if g-2026 \"4. Nxe5:w9_cD4 D9 4... Kxe5\"   a card in answer, then a turn
   pbem if g-2026                           list the lines
   pbem if g-2026 --clear                   drop them"
     )]

@@ -3,7 +3,9 @@
 //! game leaves are dropped and the player told; a tree from a PGN with variations; a book
 //! used in two games at once; a reply that is not legal never played; a pbem killed
 //! between the reply and its mail sends it once; nothing of a tree or a book in any mail
-//! or record.
+//! or record. With chance: a branch on the roll, a card answered from the hand and the
+//! line on to the next turn, a card not in the hand never played, a Dice line past the
+//! player's own attempt, a pbem killed after a card in answer.
 
 use std::path::PathBuf;
 
@@ -78,9 +80,10 @@ fn after_e4(name: &str) -> (Homes, String) {
 /// The main line of a player's copy of the game: its movetext without the comments.
 fn main_line(player: &Player, id: &str) -> String {
     let record = std::fs::read_to_string(game_path(player, id)).unwrap();
+    // The tags, up to the movetext (whose comments may hold lines that start with '[').
     let movetext: String = record
         .lines()
-        .filter(|line| !line.starts_with('['))
+        .skip_while(|line| line.starts_with('[') || line.is_empty())
         .collect::<Vec<_>>()
         .join(" ");
     let mut plain = String::new();
@@ -121,6 +124,23 @@ fn assert_never_mailed(homes: &Homes, id: &str, secrets: &[&str]) {
         for secret in secrets {
             assert!(!body.contains(secret), "{name} holds {secret}: {body}");
         }
+    }
+}
+
+/// The roll `player`'s copy of game `id` has for the attempt `Nxe5:w9`.
+fn roll_in(player: &Player, id: &str) -> u8 {
+    let record = std::fs::read_to_string(game_path(player, id)).unwrap();
+    record
+        .split_whitespace()
+        .find_map(|word| word.strip_prefix("Nxe5:w9_r"))
+        .and_then(|rest| rest[..1].parse().ok())
+        .unwrap_or_else(|| panic!("{record}"))
+}
+
+/// Asserts that what a run said holds each of `lines`.
+fn assert_says(said: &str, lines: &[String]) {
+    for line in lines {
+        assert!(said.contains(line.as_str()), "{line}: {said}");
     }
 }
 
@@ -420,16 +440,7 @@ fn a_dice_branch_is_chosen_by_the_roll() {
     use crate::support::homes::wickets_to_the_attempt;
     let (homes, id) = wickets_to_the_attempt("cond-dice", "dice");
     let (alice, bob) = (&homes.alice, &homes.bob);
-    // From here on the two homes play through a shared folder.
-    std::fs::create_dir_all(homes.root.join("shared")).unwrap();
-    for player in [alice, bob] {
-        let config = std::fs::read_to_string(player.config()).unwrap();
-        std::fs::write(
-            player.config(),
-            format!("{config}shared_folder: ../shared\n"),
-        )
-        .unwrap();
-    }
+    crate::fair_cards::through_a_shared_folder(&homes);
     // Bob answers White's attempt on his wicket by its roll: the King takes the Knight
     // after a failure (1 to 4), and after a success (5 or 6, his Defender sees the
     // wicket) he first names the g8 Knight his new Defender.
@@ -449,12 +460,7 @@ fn a_dice_branch_is_chosen_by_the_roll() {
     ok(&alice.run("2026-11-07T10:00:00Z", &["move", &id, "Nxe5:w9"]));
     ok(&alice.run("2026-11-07T10:00:00Z", &["send", &id]));
     let synced = ok(&bob.run("2026-11-07T11:00:00Z", &["sync"]));
-    let record = std::fs::read_to_string(game_path(bob, &id)).unwrap();
-    let roll: u8 = record
-        .split_whitespace()
-        .find_map(|word| word.strip_prefix("Nxe5:w9_r"))
-        .and_then(|rest| rest[..1].parse().ok())
-        .unwrap_or_else(|| panic!("{record}"));
+    let roll = roll_in(bob, &id);
     let reply = if roll <= 4 { "Kxe5" } else { "Dg8:Kxe5" };
     assert!(
         synced.contains(&format!("{id}: played your conditional reply 4... {reply}")),
@@ -580,4 +586,235 @@ fn a_book_for_black_answers_white_s_first_move() {
     let synced = ok(&alice.run("2026-11-01T12:00:00Z", &["sync"]));
     assert!(synced.contains("played 1... Nf6"), "{synced}");
     assert_never_mailed(&homes, &id, &["mine", "defences"]);
+}
+
+/// A Chess with wickets game in the Cards mode with a fair deal, by Maildir to White's
+/// scoring attempt on w9 (4. Nxe5:w9), then through a shared folder; returns the homes,
+/// the id, and Alice's (White's) and Bob's hands.
+fn dealt_to_the_attempt(name: &str) -> (Homes, String, Vec<String>, Vec<String>) {
+    let (homes, id) = crate::support::homes::wickets_to_the_attempt(name, "Cards");
+    crate::fair_cards::through_a_shared_folder(&homes);
+    let white = crate::fair_cards::hand(&homes.alice, &id);
+    let black = crate::fair_cards::hand(&homes.bob, &id);
+    (homes, id, white, black)
+}
+
+/// A card's value (`S10` is 10).
+fn value(card: &str) -> f32 {
+    card[1..].parse().unwrap()
+}
+
+/// The card of `hand` Black may answer `lead` with that does not tie it (following suit
+/// when he holds one), and Black's next turn once the attempt is decided by it: his
+/// Defender sees w9, so White takes it only with more than the reply plus 2.5, and Black
+/// then names the g8 Knight his Defender first.
+fn answer(hand: &[String], lead: &str) -> (String, &'static str) {
+    let suited: Vec<&String> = hand.iter().filter(|card| card[..1] == lead[..1]).collect();
+    let from = if suited.is_empty() {
+        hand.iter().collect()
+    } else {
+        suited
+    };
+    let card = from
+        .into_iter()
+        .find(|card| value(card) != value(lead))
+        .unwrap_or_else(|| panic!("no answer to {lead} in {hand:?}"))
+        .clone();
+    let taken = value(lead) > value(&card) + 2.5;
+    (card, if taken { "Dg8:Kxe5" } else { "Kxe5" })
+}
+
+#[test]
+fn a_card_is_answered_from_the_hand_and_the_line_goes_on() {
+    let (homes, id, white, black) = dealt_to_the_attempt("cond-cards");
+    let (alice, bob) = (&homes.alice, &homes.bob);
+    // Bob's lines branch on the card White leads: to each lead its answer, then his turn.
+    let (lead, other) = (&white[0], &white[1]);
+    let (card, next) = answer(&black, lead);
+    let (other_card, other_next) = answer(&black, other);
+    let added = ok(&bob.run(
+        "2026-11-07T09:00:00Z",
+        &[
+            "if",
+            &id,
+            &format!("4. Nxe5:w9_c{lead} {card} 4... {next}"),
+            &format!("4. Nxe5:w9_c{other} c{other_card} {other_next}"),
+        ],
+    ));
+    assert!(added.contains("2 conditional lines added"), "{added}");
+    let status = ok(&bob.run("2026-11-07T09:00:00Z", &["status"]));
+    assert!(status.contains("4 conditional replies wait"), "{status}");
+
+    play(
+        alice,
+        "2026-11-07T10:00:00Z",
+        &id,
+        &format!("Nxe5:w9_c{lead}"),
+    );
+    // Bob runs nothing but sync: his card, then his turn, each in its own mail.
+    let synced = ok(&bob.run("2026-11-07T11:00:00Z", &["sync"]));
+    assert_says(
+        &synced,
+        &[
+            format!("{id}: played your conditional reply {card} in 4. Nxe5:w9_c{lead}_c{card}"),
+            format!("{id}: played your conditional reply 4... {next}"),
+            "1 conditional line no longer matches the game".to_owned(),
+        ],
+    );
+    let synced = ok(&alice.run("2026-11-07T12:00:00Z", &["sync"]));
+    assert!(synced.contains(&format!("played 4... {next}")), "{synced}");
+    for player in [alice, bob] {
+        assert_eq!(
+            main_line(player, &id),
+            format!("e4 e5 Ke2:f3 Ke7 Nxf3 Kd6 Nxe5:w9_c{lead}_c{card} {next}")
+        );
+    }
+    assert!(!tree_file(bob, &id).exists());
+    // The other branch never left Bob's home.
+    assert_never_mailed(&homes, &id, &[&format!("Nxe5:w9_c{other}_c{other_card}")]);
+}
+
+#[test]
+fn a_card_not_in_the_hand_is_never_played() {
+    let (homes, id, white, black) = dealt_to_the_attempt("cond-cards-held");
+    let (alice, bob) = (&homes.alice, &homes.bob);
+    // Bob's line answers the lead with a card of Alice's hand: the rules, which do not
+    // see the hands, take the line; his pbem never plays it.
+    let (lead, theirs) = (&white[0], &white[1]);
+    ok(&bob.run(
+        "2026-11-07T09:00:00Z",
+        &["if", &id, &format!("4. Nxe5:w9_c{lead} {theirs}")],
+    ));
+    play(
+        alice,
+        "2026-11-07T10:00:00Z",
+        &id,
+        &format!("Nxe5:w9_c{lead}"),
+    );
+    let before = std::fs::read_to_string(game_path(bob, &id)).unwrap_or_default();
+    let synced = ok(&bob.run("2026-11-07T11:00:00Z", &["sync"]));
+    assert_says(
+        &synced,
+        &[
+            format!("{id}: your conditional reply {theirs} is not legal now and was not played"),
+            format!("you do not hold {theirs}"),
+            format!("your card is awaited: pbem move {id} CARD"),
+        ],
+    );
+    assert!(!synced.contains("played your"), "{synced}");
+    // Nothing played, the line dropped, his card still awaited from his hand.
+    let record = std::fs::read_to_string(game_path(bob, &id)).unwrap();
+    assert!(record.contains(&format!("Nxe5:w9_c{lead} ")), "{record}");
+    assert!(!record.contains(&format!("_c{theirs}")), "{record}");
+    assert!(before.is_empty() || !before.contains(&format!("_c{theirs}")));
+    assert!(!tree_file(bob, &id).exists());
+    let (card, _) = answer(&black, lead);
+    ok(&bob.run("2026-11-07T12:00:00Z", &["move", &id, &card]));
+    assert_never_mailed(&homes, &id, &[&format!("_c{theirs}")]);
+}
+
+#[test]
+fn a_dice_line_goes_past_the_player_s_own_attempt_on_each_roll() {
+    use crate::support::homes::{TO_THE_ATTEMPT, play_by_maildir};
+    let homes = Homes::new("cond-dice-past", "");
+    let (alice, bob) = (&homes.alice, &homes.bob);
+    let id = homes.start(
+        "2026-11-01T09:00:00Z",
+        &["--variant", "wickets", "--decision", "dice"],
+    );
+    for (ply, token) in TO_THE_ATTEMPT[..5].iter().enumerate() {
+        play_by_maildir(&homes, &id, ply, token);
+    }
+    crate::fair_cards::through_a_shared_folder(&homes);
+    // Alice answers 3... Kd6 with her attempt, whose roll nobody knows yet, and goes on
+    // after it: on a failure (1 to 4) Black's King takes the Knight and she plays d4; on
+    // a success Black names his g8 Knight Defender first and she plays d3.
+    let added = ok(&alice.run(
+        "2026-11-06T09:00:00Z",
+        &[
+            "if",
+            &id,
+            "3... Kd6 4. Nxe5:w9 Kxe5 5. d4",
+            "3... Kd6 4. Nxe5:w9 Dg8:Kxe5 5. d3",
+        ],
+    ));
+    assert!(added.contains("6 conditional lines added"), "{added}");
+    let synced = bob_plays(&homes, 6, &id, "Kd6");
+    assert!(
+        synced.contains(&format!("{id}: played your conditional reply 4. Nxe5:w9")),
+        "{synced}"
+    );
+    // Bob's pbem draws the roll as it takes the attempt in.
+    ok(&bob.run("2026-11-07T10:00:00Z", &["sync"]));
+    let roll = roll_in(bob, &id);
+    let (theirs, mine) = if roll <= 4 {
+        ("Kxe5", "d4")
+    } else {
+        ("Dg8:Kxe5", "d3")
+    };
+    let synced = bob_plays(&homes, 7, &id, theirs);
+    assert!(
+        synced.contains(&format!("{id}: played your conditional reply 5. {mine}")),
+        "roll {roll}: {synced}"
+    );
+    let synced = ok(&bob.run("2026-11-08T10:00:00Z", &["sync"]));
+    assert!(synced.contains(&format!("played 5. {mine}")), "{synced}");
+    let other = if mine == "d4" { "d3" } else { "d4" };
+    assert_never_mailed(&homes, &id, &[&format!("5. {other}")]);
+}
+
+/// How many of the shared folder's mails carry `text`.
+fn mails_with(homes: &Homes, text: &str) -> usize {
+    mails(homes)
+        .iter()
+        .filter(|(_, mail)| mail.contains(text))
+        .count()
+}
+
+#[test]
+fn a_pbem_killed_after_a_card_in_answer_mails_it_once() {
+    let (homes, id, white, black) = dealt_to_the_attempt("cond-cards-crash");
+    let (alice, bob) = (&homes.alice, &homes.bob);
+    let lead = &white[0];
+    let (card, _) = answer(&black, lead);
+    ok(&bob.run(
+        "2026-11-07T09:00:00Z",
+        &["if", &id, &format!("4. Nxe5:w9_c{lead} {card}")],
+    ));
+    play(
+        alice,
+        "2026-11-07T10:00:00Z",
+        &id,
+        &format!("Nxe5:w9_c{lead}"),
+    );
+    let answered = format!("Nxe5:w9_c{lead}_c{card}");
+
+    let (child, _flag) = bob.spawn_paused("2026-11-07T11:00:00Z", &["sync"], &[], "conditional");
+    kill_9(child);
+    assert!(
+        main_line(bob, &id).ends_with(&answered),
+        "{}",
+        main_line(bob, &id)
+    );
+    assert_eq!(mails_with(&homes, &answered), 0);
+    // The card completes the last turn (the number of turns stays): the next pbem still
+    // knows it played and mails it, once.
+    let again = bob.run("2026-11-07T12:00:00Z", &["sync"]);
+    assert!(
+        text(&again.stderr)
+            .contains("the conditional reply an interrupted pbem played waits in the outbox now"),
+        "{}",
+        text(&again.stderr)
+    );
+    assert!(!ok(&again).contains("played your"));
+    assert_eq!(mails_with(&homes, &answered), 1, "{:?}", mails(&homes));
+    let third = ok(&bob.run("2026-11-07T13:00:00Z", &["sync"]));
+    assert!(third.contains("the outbox is empty"), "{third}");
+    assert_eq!(mails_with(&homes, &answered), 1, "{:?}", mails(&homes));
+    ok(&alice.run("2026-11-07T14:00:00Z", &["sync"]));
+    assert!(
+        main_line(alice, &id).ends_with(&answered),
+        "{}",
+        main_line(alice, &id)
+    );
 }

@@ -8,7 +8,7 @@ use crate::support::homes::{Homes, Player, deliver, game_path, mail_of, ok, post
 use crate::support::homes::{assert_refused, wickets_to_the_attempt};
 
 /// The player's hand as `pbem show` tells it.
-fn hand(player: &Player, id: &str) -> Vec<String> {
+pub(crate) fn hand(player: &Player, id: &str) -> Vec<String> {
     hand_shown(player, &["show", id], "your hand: ")
 }
 
@@ -771,7 +771,7 @@ fn the_page_s_card_key_formula_is_the_code_s() {
 
 /// The homes of a dealt game switched to a shared folder (`<root>/shared`), so that
 /// `pbem send` really mails and `pbem sync` takes in.
-fn through_a_shared_folder(homes: &Homes) {
+pub(crate) fn through_a_shared_folder(homes: &Homes) {
     std::fs::create_dir_all(homes.root.join("shared")).unwrap();
     for player in [&homes.alice, &homes.bob] {
         let config = std::fs::read_to_string(player.config()).unwrap();
