@@ -177,11 +177,23 @@ fn extend_in<G: Game>(record: &Record, tokens: &[String]) -> Result<Vec<Vec<Stri
             "the game has no playable position".to_owned(),
         ));
     };
+    // The last turn awaits a part (the opponent's card or roll): the line may begin with
+    // it, judged from the position before that turn.
+    let before = match replayed.turns.split_last() {
+        Some((_, earlier)) if position.awaiting().is_some() => {
+            let mut before = start.clone();
+            for turn in earlier {
+                before.play(turn);
+            }
+            Some((before, History::of_line(&start, earlier)))
+        }
+        _ => None,
+    };
     let walk = Walk {
         whole: history(record),
         history: History::of_line(&start, &replayed.turns),
         position,
-        before: None,
+        before,
     };
     walk_on(walk, tokens, 0)
 }
@@ -203,42 +215,39 @@ fn walk_on<G: Game>(
             token: token.clone(),
             reason,
         };
-        let awaited = walk.position.awaiting();
-        if let (Some(awaited), Some(before)) = (&awaited, &walk.before)
-            && walk.position.awaited_part() == "roll"
-        {
-            return roll_branches(&walk, before, tokens, index)
-                .ok_or_else(|| stops(format!("no roll of {awaited} lets the line go on")))?;
-        }
-        if let Some(outcome) = walk.history.outcome(&walk.position) {
-            return Err(stops(format!("the game is over there ({outcome})")));
-        }
-        if let Some(awaited) = awaited {
-            // A part that completes the last turn, judged from the position before it.
-            let (Some((position, history)), Some(last)) = (walk.before.clone(), walk.whole.pop())
-            else {
-                return Err(stops(format!(
-                    "the turn before awaits a hidden part ({awaited}): write the turn whole, with its roll or cards"
-                )));
-            };
-            let completed = G::complete_token(&last, token)
-                .or_else(|| G::completes(&last, token).then(|| token.clone()))
-                .ok_or_else(|| {
-                    let example = walk.position.awaited_parts().into_iter().next();
-                    refused(format!(
-                        "{awaited}: write the {} it adds{}",
-                        walk.position.awaited_part(),
-                        example.map_or_else(String::new, |part| format!(" (as {part})"))
-                    ))
-                })?;
-            walk.position = position;
-            walk.history = history;
-            let played = play_token(&mut walk, &completed).map_err(refused)?;
+        let Some(awaited) = walk.position.awaiting() else {
+            if let Some(outcome) = walk.history.outcome(&walk.position) {
+                return Err(stops(format!("the game is over there ({outcome})")));
+            }
+            walk.before = Some((walk.position.clone(), walk.history.clone()));
+            let played = play_token(&mut walk, token).map_err(refused)?;
             walk.whole.push(played);
             continue;
-        }
-        walk.before = Some((walk.position.clone(), walk.history.clone()));
-        let played = play_token(&mut walk, token).map_err(refused)?;
+        };
+        // A part that completes the last turn, judged from the position before it.
+        let (Some(before), Some(last)) = (walk.before.clone(), walk.whole.last().cloned()) else {
+            return Err(stops(format!(
+                "the turn before awaits a hidden part ({awaited}): write the turn whole, with its roll or cards"
+            )));
+        };
+        let completed = G::complete_token(&last, token)
+            .or_else(|| G::completes(&last, token).then(|| token.clone()));
+        let Some(completed) = completed else {
+            // A roll nobody chooses: the line goes on on each roll's branch.
+            if walk.position.awaited_part() == "roll" {
+                return roll_branches(&walk, &before, tokens, index)
+                    .ok_or_else(|| stops(format!("no roll of {awaited} lets the line go on")))?;
+            }
+            let example = walk.position.awaited_parts().into_iter().next();
+            return Err(refused(format!(
+                "{awaited}: write the {} it adds{}",
+                walk.position.awaited_part(),
+                example.map_or_else(String::new, |part| format!(" (as {part})"))
+            )));
+        };
+        walk.whole.pop();
+        (walk.position, walk.history) = before;
+        let played = play_token(&mut walk, &completed).map_err(refused)?;
         walk.whole.push(played);
     }
     Ok(vec![walk.whole])
@@ -320,11 +329,14 @@ pub fn history(record: &Record) -> Vec<String> {
         .collect()
 }
 
-/// The start of a game (its position string), as a book's lines begin from it.
+/// The start of a game (its position string), as a book's lines begin from it, and the
+/// side that moves first there.
 #[must_use]
-pub fn start_of(record: &Record) -> Option<String> {
+pub fn start_of(record: &Record) -> Option<(String, Color)> {
     let variant = replay::variant_of(record).ok()?;
-    crate::with_game!(variant, G => G::from_tags(record).ok().map(|start| start.position_string()))
+    crate::with_game!(variant, G => G::from_tags(record)
+        .ok()
+        .map(|start| (start.position_string(), start.side_to_move())))
 }
 
 impl Book {

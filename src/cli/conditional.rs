@@ -139,12 +139,9 @@ pub fn run_if(args: &IfArgs, home: &Home, out: &mut dyn Write) -> Result<Status,
         return Err(CliError::Usage(format!("{id}: the game is over")));
     }
     match game.awaited {
-        Some(side) if side != you => {
-            return Err(CliError::Usage(format!(
-                "{id}: the last turn awaits your opponent's {}: add lines once it is complete (a line starts with a whole turn of your opponent's)",
-                game.awaited_part
-            )));
-        }
+        // A line then starts with the part awaited (their card), or goes on from the
+        // roll on each roll's branch.
+        Some(side) if side != you => {}
         Some(_) => {
             return Err(CliError::Usage(format!(
                 "{id}: the last turn awaits your card: play it first (`pbem legal {id}` lists them), then add lines that start with your opponent's next turn"
@@ -171,6 +168,16 @@ pub fn run_if(args: &IfArgs, home: &Home, out: &mut dyn Write) -> Result<Status,
             ))
         })?;
         for whole in branches {
+            if conditional::waiting(variant, std::slice::from_ref(&whole), &history, &mine) == 0 {
+                return Err(CliError::Invalid(format!(
+                    "{id}: the line \"{text}\" has no reply of yours: write your opponent's {} and your reply to it; nothing was added",
+                    if game.awaited.is_some() {
+                        format!("{} and next turn", game.awaited_part)
+                    } else {
+                        "turn".to_owned()
+                    }
+                )));
+            }
             if let Some(at) = conditional::conflict(variant, &tree.lines, &whole, &mine) {
                 let other = tree
                     .lines
@@ -269,7 +276,7 @@ fn add_book(args: &BookAddArgs, dir: &Path, out: &mut dyn Write) -> Result<Statu
         let variant = crate::replay::variant_of(&game).map_err(|name| {
             CliError::Invalid(format!("{shown}: unsupported variant \"{name}\""))
         })?;
-        let start = conditional::start_of(&game).ok_or_else(|| {
+        let (start, first) = conditional::start_of(&game).ok_or_else(|| {
             CliError::Invalid(format!(
                 "{shown}: game {}: its start does not read",
                 number + 1
@@ -298,7 +305,7 @@ fn add_book(args: &BookAddArgs, dir: &Path, out: &mut dyn Write) -> Result<Statu
                     line.join(" ")
                 ))
             })?;
-            let mine = |at: usize| at.is_multiple_of(2) == (side == Color::White);
+            let mine = |at: usize| at.is_multiple_of(2) == (side == first);
             for whole in branches {
                 if let Some(at) = conditional::conflict(variant, &book.lines, &whole, mine) {
                     return Err(CliError::Invalid(format!(
@@ -363,7 +370,7 @@ pub fn answer(home: &Home, out: &mut dyn Write, send: bool) -> Result<(), CliErr
         let Ok(variant) = crate::replay::variant_of(&record) else {
             continue;
         };
-        let start = conditional::start_of(&record);
+        let start = conditional::start_of(&record).map(|(start, _)| start);
         let mut record = record;
         // A reply, then (a card answered, the attempt decided) the player's next turn.
         for first in [true].into_iter().chain(std::iter::repeat(false)) {
@@ -539,15 +546,26 @@ pub fn waiting_note(record: &Record, home: &Home) -> Option<String> {
 }
 
 /// Whether the game waits for the player's act (a turn, or the card the last turn
-/// awaits) after one of the opponent's, which a conditional reply may answer.
+/// awaits) after one of the opponent's, which a conditional reply may answer: the
+/// opponent acted last, or the opponent made the last turn and the player's last act
+/// was a part that completed it (a card in answer, played by a line that goes on with
+/// the player's next turn, by hand or by a pbem killed before it played that turn).
 fn answers_now(record: &Record, you: Color) -> bool {
     let Ok(game) = correspondence::state(record) else {
         return false;
     };
+    let answered_their_turn = game.turns.last().is_some_and(|(side, _)| *side != you)
+        && game
+            .acts
+            .last()
+            .is_some_and(|act| act.part && act.color == you);
     // A conditional move is a reply: the player's first turn is their own to play.
     !record.moves.turns.is_empty()
         && acts_now(record, you)
-        && correspondence::last_actor(record, &game.turns) == Some(you.other())
+        && match correspondence::last_actor(record, &game.turns) {
+            Some(side) if side == you => answered_their_turn,
+            side => side.is_some(),
+        }
 }
 
 /// Whether the game is open and waits for the player: its turn, or its card.
@@ -671,9 +689,14 @@ fn list(
     writeln!(out, "{id}: your conditional lines, as {you}:")?;
     for line in &tree.lines {
         let mut words = Vec::new();
-        for at in history.len()..line.len() {
+        // The last turn still awaiting a part (a card, a roll): the line's, completed.
+        let first = match history.len().checked_sub(1) {
+            Some(last) if line.get(last) != history.get(last) => last,
+            _ => history.len(),
+        };
+        for at in first..line.len() {
             let label = label(record, line, at);
-            let number_first = at == history.len() || !label.contains("...");
+            let number_first = at == first || !label.contains("...");
             words.push(if number_first {
                 label
             } else {

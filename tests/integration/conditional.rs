@@ -5,7 +5,9 @@
 //! between the reply and its mail sends it once; nothing of a tree or a book in any mail
 //! or record. With chance: a branch on the roll, a card answered from the hand and the
 //! line on to the next turn, a card not in the hand never played, a Dice line past the
-//! player's own attempt, a pbem killed after a card in answer.
+//! player's own attempt, a pbem killed after a card in answer (the line goes on), lines
+//! added while the opponent's card or roll is awaited; a book from a start where Black
+//! moves first.
 
 use std::path::PathBuf;
 
@@ -772,14 +774,14 @@ fn mails_with(homes: &Homes, text: &str) -> usize {
 }
 
 #[test]
-fn a_pbem_killed_after_a_card_in_answer_mails_it_once() {
+fn a_pbem_killed_after_a_card_in_answer_mails_it_once_and_the_line_goes_on() {
     let (homes, id, white, black) = dealt_to_the_attempt("cond-cards-crash");
     let (alice, bob) = (&homes.alice, &homes.bob);
     let lead = &white[0];
-    let (card, _) = answer(&black, lead);
+    let (card, next) = answer(&black, lead);
     ok(&bob.run(
         "2026-11-07T09:00:00Z",
-        &["if", &id, &format!("4. Nxe5:w9_c{lead} {card}")],
+        &["if", &id, &format!("4. Nxe5:w9_c{lead} {card} 4... {next}")],
     ));
     play(
         alice,
@@ -789,6 +791,7 @@ fn a_pbem_killed_after_a_card_in_answer_mails_it_once() {
     );
     let answered = format!("Nxe5:w9_c{lead}_c{card}");
 
+    // Killed once the card is played, before its mail and before the turn after it.
     let (child, _flag) = bob.spawn_paused("2026-11-07T11:00:00Z", &["sync"], &[], "conditional");
     kill_9(child);
     assert!(
@@ -798,7 +801,8 @@ fn a_pbem_killed_after_a_card_in_answer_mails_it_once() {
     );
     assert_eq!(mails_with(&homes, &answered), 0);
     // The card completes the last turn (the number of turns stays): the next pbem still
-    // knows it played and mails it, once.
+    // knows it played and mails it, once; then the line goes on with Bob's turn after
+    // it, though Bob acted last.
     let again = bob.run("2026-11-07T12:00:00Z", &["sync"]);
     assert!(
         text(&again.stderr)
@@ -806,15 +810,140 @@ fn a_pbem_killed_after_a_card_in_answer_mails_it_once() {
         "{}",
         text(&again.stderr)
     );
-    assert!(!ok(&again).contains("played your"));
-    assert_eq!(mails_with(&homes, &answered), 1, "{:?}", mails(&homes));
+    let synced = ok(&again);
+    assert!(!synced.contains(&format!("reply {card}")), "{synced}");
+    assert!(
+        synced.contains(&format!("{id}: played your conditional reply 4... {next}")),
+        "{synced}"
+    );
+    assert_eq!(mails_of_turn(&homes, &format!("4. {answered}")), 1);
     let third = ok(&bob.run("2026-11-07T13:00:00Z", &["sync"]));
     assert!(third.contains("the outbox is empty"), "{third}");
-    assert_eq!(mails_with(&homes, &answered), 1, "{:?}", mails(&homes));
+    assert!(!third.contains("played your"), "{third}");
+    assert_eq!(mails_of_turn(&homes, &format!("4. {answered}")), 1);
+    assert_eq!(mails_of_turn(&homes, &format!("4... {next}")), 1);
     ok(&alice.run("2026-11-07T14:00:00Z", &["sync"]));
+    let whole = format!("{answered} {next}");
     assert!(
-        main_line(alice, &id).ends_with(&answered),
+        main_line(alice, &id).ends_with(&whole),
         "{}",
         main_line(alice, &id)
+    );
+}
+
+#[test]
+fn lines_wait_for_the_opponent_s_card_and_show_it_due() {
+    let (homes, id, white, black) = dealt_to_the_attempt("cond-cards-awaited");
+    let (alice, bob) = (&homes.alice, &homes.bob);
+    let lead = &white[0];
+    play(
+        alice,
+        "2026-11-07T10:00:00Z",
+        &id,
+        &format!("Nxe5:w9_c{lead}"),
+    );
+    // Alice's attempt awaits Bob's card: her lines start with it (she guesses his hand).
+    let (card, next) = answer(&black, lead);
+    let alone = alice.run(
+        "2026-11-07T10:00:00Z",
+        &["if", &id, &format!("{card} 4... {next}")],
+    );
+    assert_eq!(alone.status.code(), Some(1), "{}", text(&alone.stderr));
+    assert!(
+        text(&alone.stderr).contains("has no reply of yours: write your opponent's card and next turn and your reply to it; nothing was added"),
+        "{}",
+        text(&alone.stderr)
+    );
+    let added = ok(&alice.run(
+        "2026-11-07T10:00:00Z",
+        &["if", &id, &format!("{card} 4... {next} 5. d4")],
+    ));
+    assert!(added.contains("1 conditional line added"), "{added}");
+    // The list shows the card still due, in the turn it completes.
+    assert!(
+        added.contains(&format!("  4. Nxe5:w9_c{lead}_c{card} {next} 5. d4+\n")),
+        "{added}"
+    );
+    ok(&bob.run("2026-11-07T11:00:00Z", &["sync"]));
+    ok(&bob.run("2026-11-07T11:00:00Z", &["move", &id, &card]));
+    play(bob, "2026-11-07T11:00:00Z", &id, next);
+    let synced = ok(&alice.run("2026-11-07T12:00:00Z", &["sync"]));
+    assert!(
+        synced.contains(&format!("{id}: played your conditional reply 5. d4")),
+        "{synced}"
+    );
+    ok(&bob.run("2026-11-07T13:00:00Z", &["sync"]));
+    assert!(
+        main_line(bob, &id).ends_with(&format!("_c{card} {next} d4+")),
+        "{}",
+        main_line(bob, &id)
+    );
+}
+
+#[test]
+fn lines_past_the_player_s_own_attempt_wait_for_its_roll() {
+    use crate::support::homes::wickets_to_the_attempt;
+    let (homes, id) = wickets_to_the_attempt("cond-dice-awaited", "dice");
+    let (alice, bob) = (&homes.alice, &homes.bob);
+    crate::fair_cards::through_a_shared_folder(&homes);
+    play(alice, "2026-11-07T10:00:00Z", &id, "Nxe5:w9");
+    // Alice's attempt awaits its roll: her lines go on on each roll's branch.
+    let added = ok(&alice.run(
+        "2026-11-07T10:00:00Z",
+        &["if", &id, "4... Kxe5 5. d4", "4... Dg8:Kxe5 5. d3"],
+    ));
+    assert!(added.contains("6 conditional lines added"), "{added}");
+    assert!(added.contains("  4. Nxe5:w9_r1 Kxe5 5. d4+\n"), "{added}");
+    assert!(
+        added.contains("  4. Nxe5:w9_r6 Dg8:Kxe5 5. d3\n"),
+        "{added}"
+    );
+    let status = ok(&alice.run("2026-11-07T10:00:00Z", &["status"]));
+    assert!(status.contains("6 conditional replies wait"), "{status}");
+    ok(&bob.run("2026-11-07T11:00:00Z", &["sync"]));
+    let roll = roll_in(bob, &id);
+    let (theirs, mine) = if roll <= 4 {
+        ("Kxe5", "d4")
+    } else {
+        ("Dg8:Kxe5", "d3")
+    };
+    play(bob, "2026-11-07T11:00:00Z", &id, theirs);
+    let synced = ok(&alice.run("2026-11-07T12:00:00Z", &["sync"]));
+    assert!(
+        synced.contains(&format!("{id}: played your conditional reply 5. {mine}")),
+        "roll {roll}: {synced}"
+    );
+    assert_eq!(roll_in(alice, &id), roll);
+}
+
+#[test]
+fn a_book_from_a_start_where_black_moves_first() {
+    let homes = homes("cond-black-first");
+    let (alice, bob) = (&homes.alice, &homes.bob);
+    let fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+    let book = homes.root.join("after-e4.pgn");
+    std::fs::write(
+        &book,
+        format!("[SetUp \"1\"]\n[FEN \"{fen}\"]\n\n1... e5 (1... c5 2. c3) 2. Nf3 *\n"),
+    )
+    .unwrap();
+    // The book plays White, whose turns are the second, fourth... from this start: two
+    // answers to Black's first turn are two branches, not two replies to one turn.
+    let added = ok(&alice.run(
+        "2026-11-01T09:00:00Z",
+        &["book", "add", book.to_str().unwrap(), "--name", "e4"],
+    ));
+    assert!(
+        added.contains("book e4: 2 conditional lines of Chess for White"),
+        "{added}"
+    );
+    let id = homes.start("2026-11-01T09:00:00Z", &["--fen", fen]);
+    ok(&alice.run("2026-11-01T09:00:00Z", &["send", &id]));
+    ok(&bob.run("2026-11-01T10:00:00Z", &["sync"]));
+    play(bob, "2026-11-01T10:00:00Z", &id, "c5");
+    let synced = ok(&alice.run("2026-11-01T11:00:00Z", &["sync"]));
+    assert!(
+        synced.contains(&format!("{id}: played your book e4's reply 2. c3")),
+        "{synced}"
     );
 }
