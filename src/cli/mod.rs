@@ -408,7 +408,9 @@ Chess with wickets: a line names your opponent's attempt with its roll or cards
 (`4. Nxe5:w9_r5`, `4. Nxe5:w9_cD10`); in the Cards modes your card in answer follows
 alone (`S5`), played only if it is in your hand then, and the line goes on to your next
 turn; in the Dice modes a line may go past your own attempt typed without its roll
-(`4. Nxe5:w9 Kxe5 5. d4`), on each roll's branch on which the rest is legal.
+(`4. Nxe5:w9 Kxe5 5. d4`), on each roll's branch on which the rest is legal. While your
+sent attempt awaits your opponent's card, a line starts with that card (`C4 4... Kxe5 5.
+d4`); while it awaits its roll, with their next turn, on each roll's branch.
 
 Examples:
   pbem if g-2026 \"12... Nf6 13. e5 Nd5 14. c4\"
