@@ -108,14 +108,17 @@ pub fn run_if(args: &IfArgs, home: &Home, out: &mut dyn Write) -> Result<Status,
             path.display()
         ))
     })?;
-    let mut tree = load_tree(home, &id)?;
     if args.clear {
-        let count = tree.lines.len();
-        tree.lines.clear();
-        save_tree(home, &id, &tree)?;
-        writeln!(out, "{id}: {} dropped", lines_word(count))?;
+        // Also the mend of a tree file that does not read: it goes unread.
+        let dropped = load_tree(home, &id).map_or_else(
+            |_| "its conditional lines file, which did not read, is".to_owned(),
+            |tree| lines_word(tree.lines.len()),
+        );
+        save_tree(home, &id, &Tree::default())?;
+        writeln!(out, "{id}: {dropped} dropped")?;
         return Ok(Status::Ok);
     }
+    let mut tree = load_tree(home, &id)?;
     // Lines the game has left are of no use any more.
     tree.lines = conditional::prune(variant, &tree.lines, &history).kept;
     let mut typed: Vec<(String, Vec<String>)> = args
@@ -212,7 +215,7 @@ pub fn run_book(
     match command {
         BookCommand::Add(args) => add_book(args, &dir, out),
         BookCommand::List => {
-            let books = load_books(home)?;
+            let books = load_books(home);
             if books.is_empty() {
                 writeln!(
                     out,
@@ -221,13 +224,16 @@ pub fn run_book(
                 )?;
             }
             for (name, book) in books {
-                writeln!(
-                    out,
-                    "{name}: {}, plays {}, {}",
-                    book.variant,
-                    book.side,
-                    lines_word(book.lines.len())
-                )?;
+                match book {
+                    Ok(book) => writeln!(
+                        out,
+                        "{name}: {}, plays {}, {}",
+                        book.variant,
+                        book.side,
+                        lines_word(book.lines.len())
+                    )?,
+                    Err(error) => writeln!(out, "{name}: not used: {error}")?,
+                }
             }
             Ok(Status::Ok)
         }
@@ -348,7 +354,14 @@ fn add_book(args: &BookAddArgs, dir: &Path, out: &mut dyn Write) -> Result<Statu
 /// mail in the outbox and says so; drops the lines the game has left and says so. With
 /// `send`, sends the outbox afterwards (`pbem sync`).
 pub fn answer(home: &Home, out: &mut dyn Write, send: bool) -> Result<(), CliError> {
-    let books = load_books(home)?;
+    // A book that does not read is left out (and said), the others answer.
+    let mut books = Vec::new();
+    for (name, book) in load_books(home) {
+        match book {
+            Ok(book) => books.push((name, book)),
+            Err(error) => writeln!(out, "book {name} is not used: {error}")?,
+        }
+    }
     let mut played = 0;
     for path in home.games.list()? {
         let Ok(record) = home.games.load(&path) else {
@@ -357,7 +370,10 @@ pub fn answer(home: &Home, out: &mut dyn Write, send: bool) -> Result<(), CliErr
         let Some(id) = correspondence::game_id(&record).map(str::to_owned) else {
             continue;
         };
-        let mut tree = load_tree(home, &id)?;
+        // A tree that does not read is left out: every start's repair says so.
+        let Ok(mut tree) = load_tree(home, &id) else {
+            continue;
+        };
         if tree.lines.is_empty() && books.is_empty() {
             continue;
         }
@@ -495,7 +511,13 @@ pub fn answer(home: &Home, out: &mut dyn Write, send: bool) -> Result<(), CliErr
 /// reply's mail is put in the outbox once, unless it waits there already.
 pub fn repair(home: &Home) -> Result<(), CliError> {
     for (id, _) in yaml_files(&trees_dir(home)) {
-        let mut tree = load_tree(home, &id)?;
+        let mut tree = match load_tree(home, &id) {
+            Ok(tree) => tree,
+            Err(error) => {
+                eprintln!("pbem: warning: {error}; its lines are not played");
+                continue;
+            }
+        };
         let Some(before) = tree.playing else {
             continue;
         };
@@ -765,21 +787,24 @@ fn book_name(name: &str) -> Result<String, CliError> {
     Ok(name.to_owned())
 }
 
+/// A game's tree (empty when it has none). One that does not read (not UTF-8, not the
+/// tree's YAML, not a file) is an error that names the file and the command that drops it.
 fn load_tree(home: &Home, id: &str) -> Result<Tree, CliError> {
     let path = trees_dir(home).join(format!("{id}.yaml"));
-    match std::fs::read_to_string(&path) {
-        Ok(text) => serde_yaml::from_str(&text).map_err(|error| {
-            CliError::Usage(format!(
-                "{}: {error} (`pbem if {id} --clear` starts the game's tree again)",
-                path.display()
-            ))
-        }),
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(Tree::default()),
-        Err(source) => Err(CliError::Io {
-            path: path.display().to_string(),
-            source,
-        }),
-    }
+    let cause = match std::fs::read_to_string(&path) {
+        Ok(text) => match serde_yaml::from_str(&text) {
+            Ok(tree) => return Ok(tree),
+            Err(error) => error.to_string(),
+        },
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+            return Ok(Tree::default());
+        }
+        Err(error) => error.to_string(),
+    };
+    Err(CliError::Usage(format!(
+        "{}: {cause} (`pbem if {id} --clear` drops the game's conditional lines)",
+        path.display()
+    )))
 }
 
 fn save_tree(home: &Home, id: &str, tree: &Tree) -> Result<(), CliError> {
@@ -803,22 +828,24 @@ fn save_tree(home: &Home, id: &str, tree: &Tree) -> Result<(), CliError> {
     crate::store::write_private(&path, yaml.as_bytes()).map_err(io)
 }
 
-fn load_books(home: &Home) -> Result<Vec<(String, Book)>, CliError> {
-    let mut books = Vec::new();
-    for (name, path) in yaml_files(&books_dir(home)) {
-        let text = std::fs::read_to_string(&path).map_err(|source| CliError::Io {
-            path: path.display().to_string(),
-            source,
-        })?;
-        let book: Book = serde_yaml::from_str(&text).map_err(|error| {
-            CliError::Usage(format!(
-                "{}: {error} (`pbem book remove {name}`, then add it again)",
-                path.display()
-            ))
-        })?;
-        books.push((name, book));
-    }
-    Ok(books)
+/// The books, by name; one that does not read is an error that names the file and the
+/// command that mends it.
+fn load_books(home: &Home) -> Vec<(String, Result<Book, CliError>)> {
+    yaml_files(&books_dir(home))
+        .into_iter()
+        .map(|(name, path)| {
+            let book = std::fs::read_to_string(&path)
+                .map_err(|error| error.to_string())
+                .and_then(|text| serde_yaml::from_str(&text).map_err(|error| error.to_string()))
+                .map_err(|cause| {
+                    CliError::Usage(format!(
+                        "{}: {cause} (`pbem book remove {name}`, then add it again)",
+                        path.display()
+                    ))
+                });
+            (name, book)
+        })
+        .collect()
 }
 
 /// The `NAME.yaml` files of a folder (none when it does not exist), by name.

@@ -7,7 +7,7 @@
 //! line on to the next turn, a card not in the hand never played, a Dice line past the
 //! player's own attempt, a pbem killed after a card in answer (the line goes on), lines
 //! added while the opponent's card or roll is awaited; a book from a start where Black
-//! moves first.
+//! moves first; a tree or book file that does not read, left out and named.
 
 use std::path::PathBuf;
 
@@ -946,4 +946,59 @@ fn a_book_from_a_start_where_black_moves_first() {
         synced.contains(&format!("{id}: played your book e4's reply 2. c3")),
         "{synced}"
     );
+}
+
+#[test]
+fn a_tree_or_a_book_that_does_not_read_is_named_and_left_out() {
+    let (homes, id) = after_e4("cond-unreadable");
+    let (alice, bob) = (&homes.alice, &homes.bob);
+    ok(&alice.run("2026-11-01T10:00:00Z", &["if", &id, "e5 Nf3"]));
+    // A tree file that is not UTF-8 and a book that is not a book's YAML.
+    let tree = tree_file(alice, &id);
+    std::fs::write(&tree, b"lines: [\xff\xfe").unwrap();
+    let books = alice.dir.join("games").join("books");
+    std::fs::create_dir_all(&books).unwrap();
+    std::fs::write(books.join("broken.yaml"), "lines: [").unwrap();
+    let hint = format!(
+        "{}: stream did not contain valid UTF-8 (`pbem if {id} --clear` drops the game's conditional lines); its lines are not played",
+        tree.display()
+    );
+    // Every command still works, and says which file is left out and how to mend it.
+    let status = alice.run("2026-11-01T10:30:00Z", &["status"]);
+    assert!(ok(&status).contains(&id));
+    assert!(
+        text(&status.stderr).contains(&hint),
+        "{}",
+        text(&status.stderr)
+    );
+    ok(&bob.run("2026-11-01T11:00:00Z", &["sync"]));
+    play(bob, "2026-11-01T11:00:00Z", &id, "e5");
+    let synced = alice.run("2026-11-01T12:00:00Z", &["sync"]);
+    let said = ok(&synced);
+    assert!(said.contains(&format!("changed: {id}")), "{said}");
+    assert!(!said.contains("played your"), "{said}");
+    assert!(
+        said.contains("book broken is not used: ")
+            && said.contains("(`pbem book remove broken`, then add it again)"),
+        "{said}"
+    );
+    let listed = ok(&alice.run("2026-11-01T12:00:00Z", &["book", "list"]));
+    assert!(listed.contains("broken: not used: "), "{listed}");
+    // The mends named work without reading the files.
+    let cleared = ok(&alice.run("2026-11-01T12:00:00Z", &["if", &id, "--clear"]));
+    assert!(
+        cleared.contains(&format!(
+            "{id}: its conditional lines file, which did not read, is dropped"
+        )),
+        "{cleared}"
+    );
+    ok(&alice.run("2026-11-01T12:00:00Z", &["book", "remove", "broken"]));
+    let status = alice.run("2026-11-01T12:00:00Z", &["status"]);
+    ok(&status);
+    assert!(
+        !text(&status.stderr).contains("warning"),
+        "{}",
+        text(&status.stderr)
+    );
+    assert!(!tree.exists());
 }
