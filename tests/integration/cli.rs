@@ -246,11 +246,13 @@ fn bench_measures_each_path_and_validate_on_one_core_and_on_all() {
         ["parse", "replay", "parse+replay", "validate --jobs 1"]
     );
     for row in &rows {
-        // Every path saw both games, at a plies/s rate 3.5 times its games/s.
+        // Every path saw both games, at a plies/s rate 3.5 times its games/s: the rates
+        // are printed rounded to whole numbers, so within 3.5 * 0.5 + 0.5 of it (on a
+        // busy machine a path printed 128 games/s and 446 plies/s: 127.5 and 446.25).
         assert_eq!(row.last(), Some(&"2"), "{printed}");
         let games: f64 = row[row.len() - 3].parse().unwrap();
         let plies: f64 = row[row.len() - 2].parse().unwrap();
-        assert!((plies / games - 3.5).abs() < 0.01, "{printed}");
+        assert!((plies - 3.5 * games).abs() <= 2.25, "{printed}");
     }
 }
 
