@@ -9,7 +9,7 @@
 
 use std::path::PathBuf;
 
-use crate::support::homes::{Homes, Player, game_path, game_words, kill_9, ok, text};
+use crate::support::homes::{Homes, Player, game_path, game_words, kill_9, ok, roll_in, text};
 
 /// Two homes playing through `<root>/shared`.
 fn homes(name: &str) -> Homes {
@@ -125,16 +125,6 @@ fn assert_never_mailed(homes: &Homes, id: &str, secrets: &[&str]) {
             assert!(!body.contains(secret), "{name} holds {secret}: {body}");
         }
     }
-}
-
-/// The roll `player`'s copy of game `id` has for the attempt `Nxe5:w9`.
-fn roll_in(player: &Player, id: &str) -> u8 {
-    let record = std::fs::read_to_string(game_path(player, id)).unwrap();
-    record
-        .split_whitespace()
-        .find_map(|word| word.strip_prefix("Nxe5:w9_r"))
-        .and_then(|rest| rest[..1].parse().ok())
-        .unwrap_or_else(|| panic!("{record}"))
 }
 
 /// Asserts that what a run said holds each of `lines`.
@@ -438,18 +428,12 @@ fn a_pbem_killed_while_the_reply_enters_the_outbox_sends_it_once() {
 #[test]
 fn a_dice_branch_is_chosen_by_the_roll() {
     use crate::support::homes::wickets_to_the_attempt;
+    use crate::support::homes::{assert_the_roll_s_reply_played, lines_for_each_roll, other_rolls};
     let (homes, id) = wickets_to_the_attempt("cond-dice", "dice");
     let (alice, bob) = (&homes.alice, &homes.bob);
     crate::fair_cards::through_a_shared_folder(&homes);
-    // Bob answers White's attempt on his wicket by its roll: the King takes the Knight
-    // after a failure (1 to 4), and after a success (5 or 6, his Defender sees the
-    // wicket) he first names the g8 Knight his new Defender.
-    let lines: Vec<String> = (1..=6)
-        .map(|roll| {
-            let reply = if roll <= 4 { "Kxe5" } else { "Dg8:Kxe5" };
-            format!("4. Nxe5:w9_r{roll} {reply}")
-        })
-        .collect();
+    // Bob answers White's attempt on his wicket by its roll.
+    let lines = lines_for_each_roll();
     let args: Vec<&str> = ["if", id.as_str()]
         .into_iter()
         .chain(lines.iter().map(String::as_str))
@@ -460,23 +444,11 @@ fn a_dice_branch_is_chosen_by_the_roll() {
     ok(&alice.run("2026-11-07T10:00:00Z", &["move", &id, "Nxe5:w9"]));
     ok(&alice.run("2026-11-07T10:00:00Z", &["send", &id]));
     let synced = ok(&bob.run("2026-11-07T11:00:00Z", &["sync"]));
-    let roll = roll_in(bob, &id);
-    let reply = if roll <= 4 { "Kxe5" } else { "Dg8:Kxe5" };
-    assert!(
-        synced.contains(&format!("{id}: played your conditional reply 4... {reply}")),
-        "roll {roll}: {synced}"
-    );
-    assert!(
-        synced.contains("5 conditional lines no longer match"),
-        "{synced}"
-    );
+    let (roll, reply) = assert_the_roll_s_reply_played(bob, &id, &synced);
     let synced = ok(&alice.run("2026-11-07T12:00:00Z", &["sync"]));
     assert!(synced.contains(&format!("played 4... {reply}")), "{synced}");
     // The branches of the other rolls never left Bob's home.
-    let others: Vec<String> = (1..=6)
-        .filter(|other| *other != roll)
-        .map(|other| format!("Nxe5:w9_r{other}"))
-        .collect();
+    let others = other_rolls(roll);
     let others: Vec<&str> = others.iter().map(String::as_str).collect();
     assert_never_mailed(&homes, &id, &others);
 }
