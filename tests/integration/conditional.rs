@@ -5,7 +5,8 @@
 //! between the reply and its mail sends it once; nothing of a tree or a book in any mail
 //! or record. With chance: a branch on the roll, a card answered from the hand and the
 //! line on to the next turn, a card not in the hand never played, a Dice line past the
-//! player's own attempt, a pbem killed after a card in answer.
+//! player's own attempt, a pbem killed after a card in answer, a book in both Cards modes
+//! that answers with a card only from the hand.
 
 use std::path::PathBuf;
 
@@ -789,4 +790,156 @@ fn a_pbem_killed_after_a_card_in_answer_mails_it_once() {
         "{}",
         main_line(alice, &id)
     );
+}
+
+/// An opening book in the Cards modes: Bob's book for Black, from the start of a game of
+/// the mode (its `[Decision]` tag), answers in two dealt games at once, played through the
+/// shared folder from their start: a plain reply to White's turn in both; then to White's
+/// lead in the first game its card, which Bob holds there, and his next turn once the
+/// attempt is decided; to the lead in the second game a card of Alice's hand, which is
+/// never played: Bob is told, and his card is awaited from his hand.
+#[test]
+fn a_book_answers_in_a_cards_game_with_a_card_only_from_the_hand() {
+    for mode in ["Cards", "Cards II"] {
+        a_book_answers_in_a_cards_game(mode);
+    }
+}
+
+fn a_book_answers_in_a_cards_game(mode: &str) {
+    let homes = homes(&format!("cond-book-{}", mode.replace(' ', "")));
+    let (alice, bob) = (&homes.alice, &homes.bob);
+    let cards = ["--variant", "wickets", "--decision", mode];
+    let games = [
+        homes.start("2026-11-01T09:00:00Z", &cards),
+        homes.start("2026-11-01T09:00:01Z", &cards),
+    ];
+    // The deal rides in the first three mails: then each side reads its hand.
+    for (day, (white, black)) in [("e4", "e5"), ("Ke2:f3", "Ke7")].into_iter().enumerate() {
+        let now = format!("2026-11-0{}T10:00:00Z", day + 1);
+        ok(&alice.run(&now, &["sync"]));
+        for id in &games {
+            play(alice, &now, id, white);
+        }
+        ok(&bob.run(&now, &["sync"]));
+        for id in &games {
+            play(bob, &now, id, black);
+        }
+    }
+    let (first, second) = (&games[0], &games[1]);
+    let hand = crate::fair_cards::hand;
+    // In the first game Alice leads her first card and Bob's book answers from his hand;
+    // in the second she leads another card, which the book answers with one of hers (one
+    // that no card mailed begins with, as D1 begins D10).
+    let lead = &hand(alice, first)[0];
+    let (card, next) = answer(&hand(bob, first), lead);
+    // A failing first pair decides nothing yet in Cards II: the thrower's choice comes
+    // before Bob's turn, so there the line stops at the card.
+    let next = (mode == "Cards" || next == "Dg8:Kxe5").then_some(next);
+    let second_white = hand(alice, second);
+    let other_lead = second_white.iter().find(|other| *other != lead).unwrap();
+    let mailed = [lead, &card, other_lead];
+    let theirs = second_white
+        .iter()
+        .find(|other| !mailed.iter().any(|card| card.starts_with(other.as_str())))
+        .unwrap();
+    let book = homes.root.join("wickets-cards.pgn");
+    std::fs::write(
+        &book,
+        format!(
+            "[Decision \"{mode}\"]\n\n1. e4 e5 2. Ke2:f3 Ke7 3. Nxf3 Kd6 \
+             4. Nxe5:w9_c{lead}_c{card} (4. Nxe5:w9_c{other_lead}_c{theirs}) {} *\n",
+            next.map_or(String::new(), |next| format!("4... {next}"))
+        ),
+    )
+    .unwrap();
+    let added = ok(&bob.run(
+        "2026-11-03T11:00:00Z",
+        &[
+            "book",
+            "add",
+            book.to_str().unwrap(),
+            "--variant",
+            "wickets",
+            "--as",
+            "black",
+        ],
+    ));
+    assert!(
+        added.contains("book wickets-cards: 2 conditional lines of Chess with wickets for Black"),
+        "{added}"
+    );
+
+    // A plain reply to White's turn, in both games.
+    ok(&alice.run("2026-11-04T10:00:00Z", &["sync"]));
+    for id in &games {
+        play(alice, "2026-11-04T10:00:00Z", id, "Nxf3");
+    }
+    let synced = ok(&bob.run("2026-11-04T11:00:00Z", &["sync"]));
+    let replies: Vec<String> = games
+        .iter()
+        .map(|id| format!("{id}: played your book wickets-cards's reply 3... Kd6"))
+        .collect();
+    assert_says(&synced, &replies);
+
+    // The leads: the card Bob holds is played, then his turn; the one he does not hold
+    // never is.
+    ok(&alice.run("2026-11-05T10:00:00Z", &["sync"]));
+    for (id, lead) in [(first, lead), (second, other_lead)] {
+        play(
+            alice,
+            "2026-11-05T10:00:00Z",
+            id,
+            &format!("Nxe5:w9_c{lead}"),
+        );
+    }
+    let synced = ok(&bob.run("2026-11-05T11:00:00Z", &["sync"]));
+    let answered = format!("Nxe5:w9_c{lead}_c{card}");
+    let mut said = vec![
+        format!("{first}: played your book wickets-cards's reply {card} in 4. {answered}"),
+        format!(
+            "{second}: your book wickets-cards's reply {theirs} is not legal now and was not played"
+        ),
+        format!("you do not hold {theirs}"),
+        format!("your card is awaited: pbem move {second} CARD"),
+    ];
+    said.extend(
+        next.map(|next| format!("{first}: played your book wickets-cards's reply 4... {next}")),
+    );
+    assert_says(&synced, &said);
+    assert!(!synced.contains(&format!("{second}: played")), "{synced}");
+    if next.is_none() {
+        assert!(!synced.contains("4... "), "{synced}");
+    }
+    let record = std::fs::read_to_string(game_path(bob, second)).unwrap();
+    assert!(
+        record.contains(&format!("Nxe5:w9_c{other_lead} ")),
+        "{record}"
+    );
+    assert!(!record.contains(&format!("_c{theirs}")), "{record}");
+    // Nor on a later sync; his card is awaited from his hand.
+    let again = ok(&bob.run("2026-11-05T11:30:00Z", &["sync"]));
+    assert!(!again.contains("played your"), "{again}");
+    let legal = bob.run("2026-11-05T11:30:00Z", &["legal", second]);
+    assert!(
+        text(&legal.stderr).contains("from your hand"),
+        "{}",
+        text(&legal.stderr)
+    );
+    let listed: Vec<String> = text(&legal.stdout).lines().map(str::to_owned).collect();
+    let held = hand(bob, second);
+    assert!(
+        !listed.is_empty() && listed.iter().all(|card| held.contains(card)),
+        "{listed:?} {held:?}"
+    );
+    ok(&alice.run("2026-11-05T12:00:00Z", &["sync"]));
+    let line = format!("e4 e5 Ke2:f3 Ke7 Nxf3 Kd6 {answered}");
+    for player in [alice, bob] {
+        assert_eq!(
+            main_line(player, first),
+            next.map_or(line.clone(), |next| format!("{line} {next}"))
+        );
+    }
+    for id in &games {
+        assert_never_mailed(&homes, id, &["wickets-cards", &format!("_c{theirs}")]);
+    }
 }
