@@ -7,11 +7,12 @@
 //! line on to the next turn, a card not in the hand never played, a Dice line past the
 //! player's own attempt, a pbem killed after a card in answer (the line goes on), lines
 //! added while the opponent's card or roll is awaited; a book from a start where Black
-//! moves first; a tree or book file that does not read, left out and named.
+//! moves first; a tree or book file that does not read, left out and named; a book in
+//! both Cards modes that answers with a card only from the hand.
 
 use std::path::PathBuf;
 
-use crate::support::homes::{Homes, Player, game_path, game_words, kill_9, ok, text};
+use crate::support::homes::{Homes, Player, game_path, game_words, kill_9, ok, roll_in, text};
 
 /// Two homes playing through `<root>/shared`.
 fn homes(name: &str) -> Homes {
@@ -127,16 +128,6 @@ fn assert_never_mailed(homes: &Homes, id: &str, secrets: &[&str]) {
             assert!(!body.contains(secret), "{name} holds {secret}: {body}");
         }
     }
-}
-
-/// The roll `player`'s copy of game `id` has for the attempt `Nxe5:w9`.
-fn roll_in(player: &Player, id: &str) -> u8 {
-    let record = std::fs::read_to_string(game_path(player, id)).unwrap();
-    record
-        .split_whitespace()
-        .find_map(|word| word.strip_prefix("Nxe5:w9_r"))
-        .and_then(|rest| rest[..1].parse().ok())
-        .unwrap_or_else(|| panic!("{record}"))
 }
 
 /// Asserts that what a run said holds each of `lines`.
@@ -440,18 +431,12 @@ fn a_pbem_killed_while_the_reply_enters_the_outbox_sends_it_once() {
 #[test]
 fn a_dice_branch_is_chosen_by_the_roll() {
     use crate::support::homes::wickets_to_the_attempt;
+    use crate::support::homes::{assert_the_roll_s_reply_played, lines_for_each_roll, other_rolls};
     let (homes, id) = wickets_to_the_attempt("cond-dice", "dice");
     let (alice, bob) = (&homes.alice, &homes.bob);
     crate::fair_cards::through_a_shared_folder(&homes);
-    // Bob answers White's attempt on his wicket by its roll: the King takes the Knight
-    // after a failure (1 to 4), and after a success (5 or 6, his Defender sees the
-    // wicket) he first names the g8 Knight his new Defender.
-    let lines: Vec<String> = (1..=6)
-        .map(|roll| {
-            let reply = if roll <= 4 { "Kxe5" } else { "Dg8:Kxe5" };
-            format!("4. Nxe5:w9_r{roll} {reply}")
-        })
-        .collect();
+    // Bob answers White's attempt on his wicket by its roll.
+    let lines = lines_for_each_roll();
     let args: Vec<&str> = ["if", id.as_str()]
         .into_iter()
         .chain(lines.iter().map(String::as_str))
@@ -462,23 +447,11 @@ fn a_dice_branch_is_chosen_by_the_roll() {
     ok(&alice.run("2026-11-07T10:00:00Z", &["move", &id, "Nxe5:w9"]));
     ok(&alice.run("2026-11-07T10:00:00Z", &["send", &id]));
     let synced = ok(&bob.run("2026-11-07T11:00:00Z", &["sync"]));
-    let roll = roll_in(bob, &id);
-    let reply = if roll <= 4 { "Kxe5" } else { "Dg8:Kxe5" };
-    assert!(
-        synced.contains(&format!("{id}: played your conditional reply 4... {reply}")),
-        "roll {roll}: {synced}"
-    );
-    assert!(
-        synced.contains("5 conditional lines no longer match"),
-        "{synced}"
-    );
+    let (roll, reply) = assert_the_roll_s_reply_played(bob, &id, &synced);
     let synced = ok(&alice.run("2026-11-07T12:00:00Z", &["sync"]));
     assert!(synced.contains(&format!("played 4... {reply}")), "{synced}");
     // The branches of the other rolls never left Bob's home.
-    let others: Vec<String> = (1..=6)
-        .filter(|other| *other != roll)
-        .map(|other| format!("Nxe5:w9_r{other}"))
-        .collect();
+    let others = other_rolls(roll);
     let others: Vec<&str> = others.iter().map(String::as_str).collect();
     assert_never_mailed(&homes, &id, &others);
 }
@@ -683,6 +656,9 @@ fn a_card_not_in_the_hand_is_never_played() {
     // Bob's line answers the lead with a card of Alice's hand: the rules, which do not
     // see the hands, take the line; his pbem never plays it.
     let (lead, theirs) = (&white[0], &white[1]);
+    // The turn as it would be written had the card been played (the card alone could be
+    // part of another card, D1 of D10, or of the deal's base64).
+    let never = format!("Nxe5:w9_c{lead}_c{theirs}");
     ok(&bob.run(
         "2026-11-07T09:00:00Z",
         &["if", &id, &format!("4. Nxe5:w9_c{lead} {theirs}")],
@@ -707,12 +683,12 @@ fn a_card_not_in_the_hand_is_never_played() {
     // Nothing played, the line dropped, his card still awaited from his hand.
     let record = std::fs::read_to_string(game_path(bob, &id)).unwrap();
     assert!(record.contains(&format!("Nxe5:w9_c{lead} ")), "{record}");
-    assert!(!record.contains(&format!("_c{theirs}")), "{record}");
-    assert!(before.is_empty() || !before.contains(&format!("_c{theirs}")));
+    assert!(!record.contains(&never), "{record}");
+    assert!(!before.contains(&never));
     assert!(!tree_file(bob, &id).exists());
     let (card, _) = answer(&black, lead);
     ok(&bob.run("2026-11-07T12:00:00Z", &["move", &id, &card]));
-    assert_never_mailed(&homes, &id, &[&format!("_c{theirs}")]);
+    assert_never_mailed(&homes, &id, &[&never]);
 }
 
 #[test]
@@ -1001,4 +977,154 @@ fn a_tree_or_a_book_that_does_not_read_is_named_and_left_out() {
         text(&status.stderr)
     );
     assert!(!tree.exists());
+}
+
+/// An opening book in the Cards modes: Bob's book for Black, from the start of a game of
+/// the mode (its `[Decision]` tag), answers in two dealt games at once, played through the
+/// shared folder from their start: a plain reply to White's turn in both; then to White's
+/// lead in the first game its card, which Bob holds there, and his next turn once the
+/// attempt is decided; to the lead in the second game a card of Alice's hand, which is
+/// never played: Bob is told, and his card is awaited from his hand.
+#[test]
+fn a_book_answers_in_a_cards_game_with_a_card_only_from_the_hand() {
+    for mode in ["Cards", "Cards II"] {
+        a_book_answers_in_a_cards_game(mode);
+    }
+}
+
+fn a_book_answers_in_a_cards_game(mode: &str) {
+    let homes = homes(&format!("cond-book-{}", mode.replace(' ', "")));
+    let (alice, bob) = (&homes.alice, &homes.bob);
+    let cards = ["--variant", "wickets", "--decision", mode];
+    let games = [
+        homes.start("2026-11-01T09:00:00Z", &cards),
+        homes.start("2026-11-01T09:00:01Z", &cards),
+    ];
+    // The deal rides in the first three mails: then each side reads its hand.
+    for (day, (white, black)) in [("e4", "e5"), ("Ke2:f3", "Ke7")].into_iter().enumerate() {
+        let now = format!("2026-11-0{}T10:00:00Z", day + 1);
+        ok(&alice.run(&now, &["sync"]));
+        for id in &games {
+            play(alice, &now, id, white);
+        }
+        ok(&bob.run(&now, &["sync"]));
+        for id in &games {
+            play(bob, &now, id, black);
+        }
+    }
+    let (first, second) = (&games[0], &games[1]);
+    let hand = crate::fair_cards::hand;
+    // In the first game Alice leads her first card and Bob's book answers from his hand;
+    // in the second she leads another card, which the book answers with one of hers.
+    let lead = &hand(alice, first)[0];
+    let (card, next) = answer(&hand(bob, first), lead);
+    // A failing first pair decides nothing yet in Cards II: the thrower's choice comes
+    // before Bob's turn, so there the line stops at the card.
+    let next = (mode == "Cards" || next == "Dg8:Kxe5").then_some(next);
+    let second_white = hand(alice, second);
+    let mut others = second_white.iter().filter(|other| *other != lead);
+    let (other_lead, theirs) = (others.next().unwrap(), others.next().unwrap());
+    // The turn as it would be written had the card been played (the card alone could
+    // be part of another card, D1 of D10, or of the deal's base64).
+    let never = format!("Nxe5:w9_c{other_lead}_c{theirs}");
+    let book = homes.root.join("wickets-cards.pgn");
+    std::fs::write(
+        &book,
+        format!(
+            "[Decision \"{mode}\"]\n\n1. e4 e5 2. Ke2:f3 Ke7 3. Nxf3 Kd6 \
+             4. Nxe5:w9_c{lead}_c{card} (4. Nxe5:w9_c{other_lead}_c{theirs}) {} *\n",
+            next.map_or(String::new(), |next| format!("4... {next}"))
+        ),
+    )
+    .unwrap();
+    let added = ok(&bob.run(
+        "2026-11-03T11:00:00Z",
+        &[
+            "book",
+            "add",
+            book.to_str().unwrap(),
+            "--variant",
+            "wickets",
+            "--as",
+            "black",
+        ],
+    ));
+    assert!(
+        added.contains("book wickets-cards: 2 conditional lines of Chess with wickets for Black"),
+        "{added}"
+    );
+
+    // A plain reply to White's turn, in both games.
+    ok(&alice.run("2026-11-04T10:00:00Z", &["sync"]));
+    for id in &games {
+        play(alice, "2026-11-04T10:00:00Z", id, "Nxf3");
+    }
+    let synced = ok(&bob.run("2026-11-04T11:00:00Z", &["sync"]));
+    let replies: Vec<String> = games
+        .iter()
+        .map(|id| format!("{id}: played your book wickets-cards's reply 3... Kd6"))
+        .collect();
+    assert_says(&synced, &replies);
+
+    // The leads: the card Bob holds is played, then his turn; the one he does not hold
+    // never is.
+    ok(&alice.run("2026-11-05T10:00:00Z", &["sync"]));
+    for (id, lead) in [(first, lead), (second, other_lead)] {
+        play(
+            alice,
+            "2026-11-05T10:00:00Z",
+            id,
+            &format!("Nxe5:w9_c{lead}"),
+        );
+    }
+    let synced = ok(&bob.run("2026-11-05T11:00:00Z", &["sync"]));
+    let answered = format!("Nxe5:w9_c{lead}_c{card}");
+    let mut said = vec![
+        format!("{first}: played your book wickets-cards's reply {card} in 4. {answered}"),
+        format!(
+            "{second}: your book wickets-cards's reply {theirs} is not legal now and was not played"
+        ),
+        format!("you do not hold {theirs}"),
+        format!("your card is awaited: pbem move {second} CARD"),
+    ];
+    said.extend(
+        next.map(|next| format!("{first}: played your book wickets-cards's reply 4... {next}")),
+    );
+    assert_says(&synced, &said);
+    assert!(!synced.contains(&format!("{second}: played")), "{synced}");
+    if next.is_none() {
+        assert!(!synced.contains("4... "), "{synced}");
+    }
+    let record = std::fs::read_to_string(game_path(bob, second)).unwrap();
+    assert!(
+        record.contains(&format!("Nxe5:w9_c{other_lead} ")),
+        "{record}"
+    );
+    assert!(!record.contains(&never), "{record}");
+    // Nor on a later sync; his card is awaited from his hand.
+    let again = ok(&bob.run("2026-11-05T11:30:00Z", &["sync"]));
+    assert!(!again.contains("played your"), "{again}");
+    let legal = bob.run("2026-11-05T11:30:00Z", &["legal", second]);
+    assert!(
+        text(&legal.stderr).contains("from your hand"),
+        "{}",
+        text(&legal.stderr)
+    );
+    let listed: Vec<String> = text(&legal.stdout).lines().map(str::to_owned).collect();
+    let held = hand(bob, second);
+    assert!(
+        !listed.is_empty() && listed.iter().all(|card| held.contains(card)),
+        "{listed:?} {held:?}"
+    );
+    ok(&alice.run("2026-11-05T12:00:00Z", &["sync"]));
+    let line = format!("e4 e5 Ke2:f3 Ke7 Nxf3 Kd6 {answered}");
+    for player in [alice, bob] {
+        assert_eq!(
+            main_line(player, first),
+            next.map_or(line.clone(), |next| format!("{line} {next}"))
+        );
+    }
+    for id in &games {
+        assert_never_mailed(&homes, id, &["wickets-cards", &never]);
+    }
 }

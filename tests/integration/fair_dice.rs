@@ -5,7 +5,7 @@
 
 use crate::support::homes::{Homes, deliver, game_path, mail_of, ok, post, text, validate};
 use crate::support::homes::{TO_THE_ATTEMPT, play_by_maildir, wickets_to_the_attempt};
-use crate::support::homes::{assert_error, assert_refused};
+use crate::support::homes::{assert_error, assert_proven_fair_on_both_sides, assert_refused};
 
 /// Plays a Dice II game by Maildir up to White's attempt and Black's reply; returns the
 /// homes, the game id and the mail that carried the completed roll.
@@ -110,17 +110,7 @@ fn a_dice_two_game_by_maildir_is_proven_fair_on_both_sides() {
         "reply",
     ));
     assert!(taken.contains("Kxe5"), "{taken}");
-    for player in [&homes.alice, &homes.bob] {
-        let path = game_path(player, &id);
-        let out = validate(&path);
-        let said = text(&out.stdout);
-        assert_eq!(out.status.code(), Some(0), "{said}");
-        assert!(said.contains("; chance proven fair ("), "{said}");
-    }
-    assert_eq!(
-        std::fs::read_to_string(game_path(&homes.alice, &id)).unwrap(),
-        std::fs::read_to_string(game_path(&homes.bob, &id)).unwrap()
-    );
+    assert_proven_fair_on_both_sides(&homes, &id, "; chance proven fair (");
 }
 
 /// Black's value for event 1 in a game file (its lines may be wrapped anywhere).

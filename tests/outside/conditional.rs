@@ -2,19 +2,24 @@
 //! nothing but `pbem sync`, and her conditional replies to three of Bob's turns are
 //! played, sent by SMTP and taken in by Bob over IMAP; a turn no line expects drops the
 //! lines and tells her; a book answers in two games at once, and a tree read from a PGN
-//! with variations comes before it; no mail holds a line she did not play.
+//! with variations comes before it; a Dice branch is chosen by the roll Bob's pbem draws
+//! from the fair dice whose commitments and reveals ride in the same mails; no mail holds
+//! a line not played.
 
 use std::cell::Cell;
 
 use crate::imap::{self, relay};
 use crate::smtp::{self, Options};
-use crate::support::homes::{Homes, Player, game_path, ok, text};
+use crate::support::homes::{Homes, Player, TO_THE_ATTEMPT, game_path, ok, text};
+use crate::support::homes::{assert_proven_fair_on_both_sides, lines_for_each_roll};
+use crate::support::homes::{assert_the_roll_s_reply_played, other_rolls, roll_in};
 use crate::{Need, Test};
 
 pub fn tests() -> Vec<Test> {
     crate::tests![&[Need::Imap, Need::Smtp];
         conditional_replies_travel_by_smtp_and_imap_with_nothing_but_sync,
         a_book_in_two_games_and_a_pgn_tree_by_smtp_and_imap,
+        a_dice_branch_is_chosen_by_the_roll_by_smtp_and_imap,
     ]
 }
 
@@ -67,6 +72,17 @@ impl Servers {
         let synced = self.run(player, now, &["sync"]);
         self.relay();
         synced
+    }
+
+    /// Plays `turns` from the start of game `id`, each on day `ply + 1` by its mover, who
+    /// first takes in the other's last turn with `pbem sync`.
+    fn play_from_the_start(&self, id: &str, turns: &[&str]) {
+        for (ply, turn) in turns.iter().enumerate() {
+            let now = format!("2026-11-{:02}T10:00:00Z", ply + 1);
+            let (mover, _) = self.homes.mover_and_other(ply);
+            self.sync(mover, &now);
+            self.play(mover, &now, id, turn);
+        }
     }
 
     fn relay(&self) {
@@ -189,4 +205,44 @@ fn a_book_in_two_games_and_a_pgn_tree_by_smtp_and_imap() {
         assert_eq!(alices, bobs);
     }
     servers.assert_never_mailed(&["conditional", "Bb5", "white's"]);
+}
+
+/// A Dice branch on the roll (issue 35): a Chess with wickets game in the Dice mode,
+/// played by mail from its start, so that the fair dice's commitments and reveals travel
+/// by SMTP and IMAP as in any game. Bob has a line for each roll of White's attempt;
+/// running nothing but `pbem sync`, his pbem draws the roll as it takes the attempt in
+/// and plays and mails that roll's branch alone.
+fn a_dice_branch_is_chosen_by_the_roll_by_smtp_and_imap() {
+    let servers = Servers::start("conditional-dice");
+    let (alice, bob) = (&servers.homes.alice, &servers.homes.bob);
+    let id = servers.homes.start(
+        "2026-11-01T09:00:00Z",
+        &["--variant", "wickets", "--decision", "Dice"],
+    );
+    servers.play_from_the_start(&id, &TO_THE_ATTEMPT);
+    let lines = lines_for_each_roll();
+    let args: Vec<&str> = ["if", id.as_str()]
+        .into_iter()
+        .chain(lines.iter().map(String::as_str))
+        .collect();
+    let added = servers.run(bob, "2026-11-07T09:00:00Z", &args);
+    assert!(added.contains("6 conditional lines added"), "{added}");
+
+    // White's attempt goes without its roll.
+    servers.sync(alice, "2026-11-07T10:00:00Z");
+    servers.play(alice, "2026-11-07T10:00:00Z", &id, "Nxe5:w9");
+    let synced = servers.sync(bob, "2026-11-07T11:00:00Z");
+    let (roll, reply) = assert_the_roll_s_reply_played(bob, &id, &synced);
+    assert!(synced.contains(&format!("sent {id}")), "{synced}");
+    let synced = servers.sync(alice, "2026-11-07T12:00:00Z");
+    assert!(synced.contains(&format!("played 4... {reply}")), "{synced}");
+    // The roll is the fair one: both pbem computed it from both committed values, and
+    // each copy proves it.
+    assert_eq!(roll_in(alice, &id), roll, "the roll in Alice's copy");
+    assert_proven_fair_on_both_sides(&servers.homes, &id, "; chance proven fair (1 roll");
+    assert_eq!(servers.relayed.get(), 8);
+    // The branches of the other rolls never left Bob's home.
+    let others = other_rolls(roll);
+    let others: Vec<&str> = others.iter().map(String::as_str).collect();
+    servers.assert_never_mailed(&[&others[..], &["conditional"]].concat());
 }

@@ -12,7 +12,7 @@ use crate::support::homes::{
     Homes, Player, assert_reshuffled, count, game_path, game_words, maildir, ok,
     start_before_the_reshuffle, text,
 };
-use crate::support::homes::{assert_error, assert_refused};
+use crate::support::homes::{assert_error, assert_proven_fair_on_both_sides, assert_refused};
 use crate::{Need, Test};
 
 pub fn tests() -> Vec<Test> {
@@ -545,25 +545,6 @@ impl WicketsByMail {
     fn game(&self, player: &Player) -> PathBuf {
         game_path(player, &self.id)
     }
-
-    /// Each side's file validates with `says` ("; chance proven fair (..."), and the two
-    /// are the same.
-    fn assert_proven_fair_on_both_sides(&self, now: &str, says: &str) {
-        for player in [&self.homes.alice, &self.homes.bob] {
-            let out = self.pbem(
-                player,
-                now,
-                &["validate", self.game(player).to_str().unwrap()],
-            );
-            let said = text(&out.stdout);
-            assert_eq!(out.status.code(), Some(0), "{said}");
-            assert!(said.contains(says), "{said}");
-        }
-        assert_eq!(
-            std::fs::read_to_string(self.game(&self.homes.alice)).unwrap(),
-            std::fs::read_to_string(self.game(&self.homes.bob)).unwrap()
-        );
-    }
 }
 
 /// Chess with wickets in Dice II by real mail (issue 16): the attempt goes without its
@@ -590,7 +571,7 @@ fn a_dice_two_game_by_real_mail_is_proven_fair_on_both_sides() {
     game.play(bob, "2026-11-08T10:00:00Z", reply);
     let taken = game.mail(bob, alice, "2026-11-08T10:00:00Z");
     assert!(taken.contains(reply), "{taken}");
-    game.assert_proven_fair_on_both_sides("2026-11-08T11:00:00Z", "; chance proven fair (");
+    assert_proven_fair_on_both_sides(&game.homes, &game.id, "; chance proven fair (");
 }
 
 /// Chess with wickets in Cards II by real mail (issue 16): the deal rides in the first
@@ -628,8 +609,5 @@ fn a_cards_two_game_by_real_mail_is_proven_fair_on_both_sides() {
     game.mail(bob, alice, "2026-11-09T10:00:00Z");
     ok(&game.pbem(alice, "2026-11-09T11:00:00Z", &["fair", "reveal", &game.id]));
     game.mail(alice, bob, "2026-11-09T11:00:00Z");
-    game.assert_proven_fair_on_both_sides(
-        "2026-11-09T12:00:00Z",
-        "; chance proven fair (the deal and ",
-    );
+    assert_proven_fair_on_both_sides(&game.homes, &game.id, "; chance proven fair (the deal and ");
 }

@@ -201,6 +201,74 @@ pub const ALICE_AND_BOB: [&str; 8] = [
 /// The six plies after which White may attempt to score in Wickets (4. Nxe5:w9).
 pub const TO_THE_ATTEMPT: [&str; 6] = ["e4", "e5", "Ke2:f3", "Ke7", "Nxf3", "Kd6"];
 
+/// Black's reply to White's attempt 4. Nxe5:w9 (after [`TO_THE_ATTEMPT`]) in the Dice
+/// modes, by its roll: the King takes the Knight after a failure (1 to 4), and after a
+/// success (5 or 6, his Defender sees the wicket) he first names the g8 Knight his new
+/// Defender.
+pub fn reply_to_the_roll(roll: u8) -> &'static str {
+    if roll <= 4 { "Kxe5" } else { "Dg8:Kxe5" }
+}
+
+/// Black's conditional lines for White's attempt in the Dice modes, one for each roll
+/// with its reply ([`reply_to_the_roll`]): `4. Nxe5:w9_r1 Kxe5` ... `4. Nxe5:w9_r6
+/// Dg8:Kxe5`.
+pub fn lines_for_each_roll() -> Vec<String> {
+    (1..=6)
+        .map(|roll| format!("4. Nxe5:w9_r{roll} {}", reply_to_the_roll(roll)))
+        .collect()
+}
+
+/// The attempt with each roll but `roll` (`Nxe5:w9_r1` ...): the branches of the other
+/// rolls, which must never leave their player's home.
+pub fn other_rolls(roll: u8) -> Vec<String> {
+    (1..=6)
+        .filter(|other| *other != roll)
+        .map(|other| format!("Nxe5:w9_r{other}"))
+        .collect()
+}
+
+/// The roll `player`'s copy of game `id` has for the attempt `Nxe5:w9`.
+pub fn roll_in(player: &Player, id: &str) -> u8 {
+    let record = std::fs::read_to_string(game_path(player, id)).unwrap();
+    record
+        .split_whitespace()
+        .find_map(|word| word.strip_prefix("Nxe5:w9_r"))
+        .and_then(|rest| rest[..1].parse().ok())
+        .unwrap_or_else(|| panic!("{record}"))
+}
+
+/// The roll Bob's pbem drew for White's attempt in game `id`, and Black's reply to it:
+/// asserts that Bob's run that took the attempt in, which said `synced`, played that reply
+/// from his lines for each roll ([`lines_for_each_roll`]) and dropped the other five.
+pub fn assert_the_roll_s_reply_played(bob: &Player, id: &str, synced: &str) -> (u8, &'static str) {
+    let roll = roll_in(bob, id);
+    let reply = reply_to_the_roll(roll);
+    assert!(
+        synced.contains(&format!("{id}: played your conditional reply 4... {reply}")),
+        "roll {roll}: {synced}"
+    );
+    assert!(
+        synced.contains("5 conditional lines no longer match"),
+        "{synced}"
+    );
+    (roll, reply)
+}
+
+/// Each player's copy of game `id` validates (exit 0) saying `says` (as `; chance proven
+/// fair (`), and the two copies are the same.
+pub fn assert_proven_fair_on_both_sides(homes: &Homes, id: &str, says: &str) {
+    for player in [&homes.alice, &homes.bob] {
+        let out = validate(&game_path(player, id));
+        let said = text(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{said}");
+        assert!(said.contains(says), "{said}");
+    }
+    assert_eq!(
+        std::fs::read_to_string(game_path(&homes.alice, id)).unwrap(),
+        std::fs::read_to_string(game_path(&homes.bob, id)).unwrap()
+    );
+}
+
 /// Plays ply `ply` (0 is White's first) of game `id` by Maildir: its mover moves `token`
 /// on day `ply + 1` and mails it to the other's Maildir, who takes it in. Returns the
 /// mover and the other.
