@@ -47,6 +47,29 @@ pub struct Tree {
     /// that turn (the number of turns stays), so the repair tells it played by its token.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub playing_last: Option<String>,
+    /// A book's reply the game refused (a card not in the hand): the game's history then,
+    /// followed by the reply. The book does not give it again there; the player, told
+    /// once, acts by hand.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub refused: Vec<Vec<String>>,
+}
+
+impl Tree {
+    /// Whether `reply` was refused when the game's history was `history`.
+    #[must_use]
+    pub fn was_refused(&self, history: &[String], reply: &str) -> bool {
+        self.refused.iter().any(|refused| {
+            refused
+                .split_last()
+                .is_some_and(|(last, before)| before == history && last == reply)
+        })
+    }
+
+    /// Whether the tree holds nothing worth keeping.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.lines.is_empty() && self.playing.is_none() && self.refused.is_empty()
+    }
 }
 
 /// An opening book: lines from the start of a game of `variant`, played for `side`.
@@ -59,6 +82,10 @@ pub struct Book {
     pub side: String,
     /// The start the lines begin from (the game's position string).
     pub start: String,
+    /// The game's mode where it has one (Chess with wickets' decision mode), as the
+    /// book's start holds it: shown beside the variant.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mode: Option<String>,
     /// The lines, each a whole history of canonical tokens.
     pub lines: Vec<Vec<String>>,
 }
@@ -327,6 +354,20 @@ pub fn history(record: &Record) -> Vec<String> {
         .iter()
         .map(|node| node.token.to_string())
         .collect()
+}
+
+/// The mode a game is played in, where its variant has modes: Chess with wickets'
+/// decision mode (`Cards`).
+#[must_use]
+pub fn mode_of(record: &Record) -> Option<&'static str> {
+    use crate::games::wickets::Wickets;
+    (replay::variant_of(record).ok()? == Variant::ChessWithWickets)
+        .then(|| {
+            Wickets::from_tags(record)
+                .ok()
+                .map(|start| start.mode().name())
+        })
+        .flatten()
 }
 
 /// The start of a game (its position string), as a book's lines begin from it, and the

@@ -51,7 +51,8 @@ pub enum BookCommand {
     #[command(after_help = "\
 Examples:
   pbem book add najdorf.pgn --as black
-  pbem book add ruy.pgn --name ruy --as white --variant Chess")]
+  pbem book add ruy.pgn --name ruy --as white --variant Chess
+  pbem book add attempts.pgn --variant wickets --decision cards --as black")]
     Add(BookAddArgs),
     /// List the books.
     #[command(after_help = "\
@@ -78,6 +79,10 @@ pub struct BookAddArgs {
     /// The side the book plays (White unless `--as black`).
     #[arg(long = "as", value_enum, value_name = "SIDE")]
     pub side: Option<Side>,
+    /// Chess with wickets: the decision mode of the games the book plays in (else the
+    /// file's `[Decision]` tag, else Deterministic), as `pbem new --decision` takes it.
+    #[arg(long, value_name = "MODE")]
+    pub decision: Option<String>,
     /// The book's name (else the file's name without `.pgn`).
     #[arg(long, value_name = "NAME")]
     pub name: Option<String>,
@@ -228,7 +233,7 @@ pub fn run_book(
                     Ok(book) => writeln!(
                         out,
                         "{name}: {}, plays {}, {}",
-                        book.variant,
+                        played_in(&book),
                         book.side,
                         lines_word(book.lines.len())
                     )?,
@@ -282,6 +287,17 @@ fn add_book(args: &BookAddArgs, dir: &Path, out: &mut dyn Write) -> Result<Statu
         let variant = crate::replay::variant_of(&game).map_err(|name| {
             CliError::Invalid(format!("{shown}: unsupported variant \"{name}\""))
         })?;
+        if let Some(decision) = &args.decision {
+            if variant != Variant::ChessWithWickets {
+                return Err(CliError::Usage(format!(
+                    "--decision is for Chess with wickets, not {} (`--variant wickets`)",
+                    variant.name()
+                )));
+            }
+            let mode = crate::games::wickets::DecisionMode::from_name(decision)
+                .map_err(|error| CliError::Usage(format!("--decision: {}", error.message)))?;
+            game.set_tag("Decision", mode.name());
+        }
         let (start, first) = conditional::start_of(&game).ok_or_else(|| {
             CliError::Invalid(format!(
                 "{shown}: game {}: its start does not read",
@@ -295,6 +311,7 @@ fn add_book(args: &BookAddArgs, dir: &Path, out: &mut dyn Write) -> Result<Statu
             variant: variant.name().to_owned(),
             side: side.name().to_owned(),
             start: start.clone(),
+            mode: conditional::mode_of(&game).map(str::to_owned),
             lines: Vec::new(),
         });
         if book.variant != variant.name() || book.start != start {
@@ -342,7 +359,7 @@ fn add_book(args: &BookAddArgs, dir: &Path, out: &mut dyn Write) -> Result<Statu
         out,
         "book {name}: {} of {} for {} (kept in {}; never mailed)",
         lines_word(book.lines.len()),
-        book.variant,
+        played_in(&book),
         book.side,
         path.display()
     )?;
@@ -396,6 +413,11 @@ pub fn answer(home: &Home, out: &mut dyn Write, send: bool) -> Result<(), CliErr
                 dropped_note(&record, &id, &history, &pruned, out)?;
             }
             tree.lines = pruned.kept;
+            // A book's reply refused here is not given again; refusals of the past go.
+            let refusals = tree.refused.len();
+            tree.refused
+                .retain(|refused| refused.split_last().is_some_and(|(_, at)| at == history));
+            let stale = tree.refused.len() < refusals;
             let book = || {
                 books.iter().find_map(|(name, book)| {
                     let plays = start
@@ -404,6 +426,7 @@ pub fn answer(home: &Home, out: &mut dyn Write, send: bool) -> Result<(), CliErr
                     plays
                         .then(|| conditional::reply(variant, &book.lines, &history))
                         .flatten()
+                        .filter(|reply| !tree.was_refused(&history, reply))
                         .map(|reply| (reply, format!("book {name}'s reply")))
                 })
             };
@@ -411,7 +434,7 @@ pub fn answer(home: &Home, out: &mut dyn Write, send: bool) -> Result<(), CliErr
                 .map(|reply| (reply, "conditional reply".to_owned()))
                 .or_else(book)
             else {
-                if pruned.dropped > 0 {
+                if pruned.dropped > 0 || stale {
                     save_tree(home, &id, &tree)?;
                 }
                 break;
@@ -439,11 +462,16 @@ pub fn answer(home: &Home, out: &mut dyn Write, send: bool) -> Result<(), CliErr
                 turn.as_str()
             };
             if let Err(error) = super::play::make_move(&args, home, &mut Vec::new()) {
-                // Never played: the lines that give it go.
+                // Never played: the lines that give it go; a book's is not given again here.
+                let given = tree.lines.len();
                 tree.lines.retain(|line| {
                     conditional::reply(variant, std::slice::from_ref(line), &history).as_ref()
                         != Some(&reply)
                 });
+                if tree.lines.len() == given {
+                    tree.refused
+                        .push([history.as_slice(), std::slice::from_ref(&reply)].concat());
+                }
                 tree.playing = None;
                 tree.playing_last = None;
                 save_tree(home, &id, &tree)?;
@@ -756,6 +784,15 @@ fn lines_in_file(file: &Path) -> Result<Vec<(String, Vec<String>)>, CliError> {
         .collect())
 }
 
+/// The games a book plays in: its variant, and its mode where the variant has modes
+/// (`Chess with wickets (Cards)`).
+fn played_in(book: &Book) -> String {
+    match &book.mode {
+        Some(mode) => format!("{} ({mode})", book.variant),
+        None => book.variant.clone(),
+    }
+}
+
 fn lines_word(count: usize) -> String {
     format!(
         "{count} conditional line{}",
@@ -814,7 +851,7 @@ fn save_tree(home: &Home, id: &str, tree: &Tree) -> Result<(), CliError> {
         path: path.display().to_string(),
         source,
     };
-    if tree.lines.is_empty() && tree.playing.is_none() {
+    if tree.is_empty() {
         return match std::fs::remove_file(&path) {
             Err(error) if error.kind() != std::io::ErrorKind::NotFound => Err(io(error)),
             _ => Ok(()),

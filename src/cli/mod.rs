@@ -427,10 +427,10 @@ Examples:
         subcommand,
         after_help = "\
 In every game of the book's variant and start (the file's `[FEN]`; in Chess with wickets
-its `[Decision]` too, Deterministic without one) in which you play the book's side and
-whose turns so far are a line of the book, the book's reply to your opponent's turn is
-played as a conditional move (a game's own `pbem if` lines come first). Books stay in
-your games folder: never in a record nor in any mail.
+its mode too: `--decision`, else the file's `[Decision]`, else Deterministic) in which you
+play the book's side and whose turns so far are a line of the book, the book's reply to
+your opponent's turn is played as a conditional move (a game's own `pbem if` lines come
+first). Books stay in your games folder: never in a record nor in any mail.
 
 Examples:
   pbem book add najdorf.pgn --as black

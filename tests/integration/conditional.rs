@@ -535,6 +535,17 @@ fn a_book_for_black_answers_white_s_first_move() {
     let (alice, bob) = (&homes.alice, &homes.bob);
     let book = homes.root.join("defences.pgn");
     std::fs::write(&book, "1. e4 (1. d4 Nf6 2. c4 e6) 1... c5 *\n").unwrap();
+    let moded = bob.run(
+        "2026-11-01T09:00:00Z",
+        &["book", "add", book.to_str().unwrap(), "--decision", "cards"],
+    );
+    assert_eq!(moded.status.code(), Some(2), "{}", text(&moded.stderr));
+    assert!(
+        text(&moded.stderr)
+            .contains("--decision is for Chess with wickets, not Chess (`--variant wickets`)"),
+        "{}",
+        text(&moded.stderr)
+    );
     let added = ok(&bob.run(
         "2026-11-01T09:00:00Z",
         &[
@@ -1027,30 +1038,39 @@ fn a_book_answers_in_a_cards_game(mode: &str) {
     // The turn as it would be written had the card been played (the card alone could
     // be part of another card, D1 of D10, or of the deal's base64).
     let never = format!("Nxe5:w9_c{other_lead}_c{theirs}");
+    // The mode comes from the file's `[Decision]` tag, or (Cards II) from `--decision`.
+    let (tag, option) = if mode == "Cards" {
+        (format!("[Decision \"{mode}\"]\n\n"), None)
+    } else {
+        (String::new(), Some(["--decision", "cards2"]))
+    };
     let book = homes.root.join("wickets-cards.pgn");
     std::fs::write(
         &book,
         format!(
-            "[Decision \"{mode}\"]\n\n1. e4 e5 2. Ke2:f3 Ke7 3. Nxf3 Kd6 \
+            "{tag}1. e4 e5 2. Ke2:f3 Ke7 3. Nxf3 Kd6 \
              4. Nxe5:w9_c{lead}_c{card} (4. Nxe5:w9_c{other_lead}_c{theirs}) {} *\n",
             next.map_or(String::new(), |next| format!("4... {next}"))
         ),
     )
     .unwrap();
-    let added = ok(&bob.run(
-        "2026-11-03T11:00:00Z",
-        &[
-            "book",
-            "add",
-            book.to_str().unwrap(),
-            "--variant",
-            "wickets",
-            "--as",
-            "black",
-        ],
-    ));
+    let args: Vec<&str> = [
+        "book",
+        "add",
+        book.to_str().unwrap(),
+        "--variant",
+        "wickets",
+        "--as",
+        "black",
+    ]
+    .into_iter()
+    .chain(option.into_iter().flatten())
+    .collect();
+    let added = ok(&bob.run("2026-11-03T11:00:00Z", &args));
     assert!(
-        added.contains("book wickets-cards: 2 conditional lines of Chess with wickets for Black"),
+        added.contains(&format!(
+            "book wickets-cards: 2 conditional lines of Chess with wickets ({mode}) for Black"
+        )),
         "{added}"
     );
 
@@ -1101,9 +1121,11 @@ fn a_book_answers_in_a_cards_game(mode: &str) {
         "{record}"
     );
     assert!(!record.contains(&never), "{record}");
-    // Nor on a later sync; his card is awaited from his hand.
+    // Nor on a later sync, which does not tell it again; his card is awaited from his
+    // hand.
     let again = ok(&bob.run("2026-11-05T11:30:00Z", &["sync"]));
     assert!(!again.contains("played your"), "{again}");
+    assert!(!again.contains("not legal now"), "{again}");
     let legal = bob.run("2026-11-05T11:30:00Z", &["legal", second]);
     assert!(
         text(&legal.stderr).contains("from your hand"),
