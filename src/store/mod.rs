@@ -24,7 +24,8 @@
 //! `<GameId>.journal`, and `recover` finishes the journals a killed pbem left. `Outbox`:
 //! `<id>.<ply>.eml` plus `<id>.<ply>.envelope`, written message first and removed message
 //! first; `orphans` removes envelopes of delivered mails and returns messages without an
-//! envelope, which `adopt` completes. `Ledger` (`ledger`): `mail-ledger.yaml`, what
+//! envelope, which `adopt` completes, and the files named like a mail's that are not
+//! regular files (planted links), which nothing in the outbox follows or removes. `Ledger` (`ledger`): `mail-ledger.yaml`, what
 //! `receive` did with each pbem mail (Message-ID or content hash, file, game, taken, known
 //! or refused with the reason, dismissed) and the Maildir names of mails that are not pbem
 //! mail. `shared`: a folder shared with the opponent (the config's
@@ -58,4 +59,4 @@ pub use atomic::{
 };
 pub use games::{GameFiles, LocalState, StoreError};
 pub use ledger::{Entry, LEDGER_FILE, Ledger, Outcome, content_key};
-pub use outbox::{Outbox, Pending};
+pub use outbox::{Orphans, Outbox, Pending};
