@@ -32,6 +32,9 @@
 //!
 //! A position that awaits a part (a card in Cards modes) or whose game is over has no
 //! turn: [`View::awaiting`] and [`View::awaited_parts`], or [`View::outcome`], say why.
+//! Nor has any position of a record whose main line stops before its end (an illegal
+//! turn in the middle): [`View::stopped`] says where and why, as `pbem validate` finds
+//! it, since a turn played on from its last good position would drop the rest.
 //! A game is over by its rules (a mate) or, at the record's end, by its `[Result]` tag (a
 //! resignation, a draw agreed or claimed, a claim on time: [`ended`]).
 //!
@@ -71,6 +74,25 @@ pub struct View {
     pub awaited_parts: Vec<String>,
     /// The game's outcome when it is over, in words.
     pub outcome: Option<String>,
+    /// When the record's main line does not replay to its end: the turn it stops at and
+    /// why. No turn is offered then, at any ply.
+    pub stopped: Option<Stop>,
+}
+
+/// Where a record's main line stops replaying before its end, and why: the finding
+/// `pbem validate` reports there.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Stop {
+    /// How many plies replay (the last position the view can show).
+    pub plies: usize,
+    /// The turn that does not replay, with its move number as written (`2. Ke3`).
+    pub turn: String,
+    /// Where it is in the file.
+    pub line: u32,
+    /// Where it is in the file.
+    pub column: u32,
+    /// Why it does not replay.
+    pub reason: String,
 }
 
 /// A legal turn and the places clicked to build it.
@@ -155,6 +177,25 @@ fn view_of<G: Render>(record: &Record, ply: Option<usize>) -> Result<View, Board
             stop: first_error.map(|(span, reason)| (span.line, span.column, reason)),
         });
     }
+    let stopped = record.moves.turns.get(available).map(|node| {
+        let finding = replayed
+            .report
+            .errors()
+            .find(|finding| !finding.in_variation);
+        Stop {
+            plies: available,
+            turn: match finding.and_then(|finding| finding.move_number.as_ref()) {
+                Some(number) => format!("{number} {}", node.token),
+                None => node.token.to_string(),
+            },
+            line: finding.map_or(node.span.line, |finding| finding.span.line),
+            column: finding.map_or(node.span.column, |finding| finding.span.column),
+            reason: finding.map_or_else(
+                || "it does not replay".to_owned(),
+                |finding| finding.message.clone(),
+            ),
+        }
+    });
     // One pass writes every ply's token (with the history before it, as the replay
     // does) and keeps the position shown, its history and its last turn.
     let mut history = History::starting_at(&start);
@@ -190,7 +231,11 @@ fn view_of<G: Render>(record: &Record, ply: Option<usize>) -> Result<View, Board
         awaiting: None,
         awaited_parts: Vec::new(),
         outcome: None,
+        stopped,
     };
+    if view.stopped.is_some() {
+        return Ok(view);
+    }
     // A game ended by its record (a resignation, a draw agreed or claimed, a claim on
     // time) offers nothing at the record's end.
     let ended_here = if wanted >= record.moves.turns.len() {

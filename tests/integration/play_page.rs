@@ -946,3 +946,69 @@ fn a_resigned_game_offers_no_turn_on_the_page_and_pbem_legal_says_it_is_over() {
         brief(&start)
     );
 }
+
+/// The line and column (from 1) where `what` first stands in `text`.
+fn place_of(text: &str, what: &str) -> (usize, usize) {
+    let offset = text.find(what).unwrap();
+    let before = &text[..offset];
+    let line = before.matches('\n').count() + 1;
+    let column = offset - before.rfind('\n').map_or(0, |newline| newline + 1) + 1;
+    (line, column)
+}
+
+#[test]
+fn a_record_that_stops_early_says_where_and_why_on_the_page_and_offers_no_turn() {
+    let moves = "1. e4 e5 2. Ke3 Nc6 3. Nf3 *";
+    // A file played locally, and a game of the home whose file an editor broke.
+    let (dir, local_file, local) = serving_file("page-stops", "", moves);
+    let homes = Homes::new("page-stops-home", "");
+    let id = homes.start(NOW, &[]);
+    let home_file = game_path(&homes.alice, &id);
+    let text_before = std::fs::read_to_string(&home_file).unwrap();
+    let end = text_before.rfind('*').unwrap();
+    std::fs::write(&home_file, format!("{}{moves}\n", &text_before[..end])).unwrap();
+    let by_mail = Server::start(play(&homes.alice, &[&id]));
+    for (server, game, file) in [
+        (&local, "local", &local_file),
+        (&by_mail, id.as_str(), &home_file),
+    ] {
+        let saved = std::fs::read_to_string(file).unwrap();
+        let (line, column) = place_of(&saved, "Ke3");
+        let reason = "illegal turn \"Ke3\": no king can move to e3";
+        for ply in ["", "?ply=1", "?ply=2"] {
+            let view = server.get(&format!("/api/game/{game}{ply}")).json();
+            assert_eq!(
+                view["stopped"],
+                serde_json::json!({
+                    "plies": 2, "turn": "2. Ke3", "line": line, "column": column, "reason": reason
+                }),
+                "{game}{ply}: {}",
+                brief(&view)
+            );
+            assert_eq!(view["turns"], serde_json::json!([]), "{}", brief(&view));
+            assert_eq!(view["plies"], serde_json::json!(["e4", "e5"]));
+            let said = view["turn"].as_str().unwrap();
+            assert!(
+                said.starts_with(&format!(
+                    "the record stops after ply 2: 2. Ke3 at line {line}, column {column} does not replay: {reason};"
+                )),
+                "{said}"
+            );
+            assert!(
+                said.contains(&format!(
+                    "(`pbem validate {}` shows the legal turns there",
+                    file.display()
+                )),
+                "{said}"
+            );
+        }
+        // A turn sent anyway is refused: the rest of the record stays.
+        let path = format!("/api/game/{game}/move");
+        let refused = server
+            .post(&path, &serde_json::json!({ "token": "Nf3" }).to_string())
+            .json();
+        assert_eq!(refused["ok"], false, "{refused}");
+        assert_eq!(std::fs::read_to_string(file).unwrap(), saved);
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}

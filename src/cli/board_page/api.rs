@@ -187,7 +187,10 @@ fn game_view(
         ),
         None => (None, Vec::new()),
     };
-    let turn = whose_turn(&board, you, home.is_none());
+    let turn = match &board.stopped {
+        Some(stop) => stopped(stop, &path),
+        None => whose_turn(&board, you, home.is_none()),
+    };
     let view = GameView {
         board,
         id: id.to_owned(),
@@ -215,6 +218,16 @@ fn color_name(color: Color) -> &'static str {
         Color::White => "white",
         Color::Black => "black",
     }
+}
+
+/// What the page says of a record that stops before its end: where, why, and how to mend
+/// it.
+fn stopped(stop: &crate::board::Stop, path: &std::path::Path) -> String {
+    let file = super::super::display_path(path);
+    format!(
+        "the record stops after ply {}: {} at line {}, column {} does not replay: {}; the          page shows the position before it and plays nothing on from there, since the turns          after it would be lost (`pbem validate {file}` shows the legal turns there; mend          the file, then reload the page)",
+        stop.plies, stop.turn, stop.line, stop.column, stop.reason
+    )
 }
 
 /// Whose turn, in words: the outcome of a game that is over, the part awaited, or the
