@@ -1012,3 +1012,48 @@ fn a_record_that_stops_early_says_where_and_why_on_the_page_and_offers_no_turn()
     }
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn the_list_of_games_links_each_line_to_its_own_file_and_each_page_shows_its_own_line() {
+    let homes = Homes::new("page-list-exact", "");
+    let id = homes.start(NOW, &[]);
+    ok(&homes.alice.run(NOW, &["move", &id, "e4"]));
+    // A copy kept in the games folder: the same game id inside, another file. `pbem
+    // status` lists both, each line starting with the game id the record holds.
+    let copy = format!("{id}-before-e4");
+    let original = std::fs::read_to_string(game_path(&homes.alice, &id)).unwrap();
+    let end = original.rfind("1. e4").unwrap();
+    std::fs::write(
+        game_path(&homes.alice, &copy),
+        format!("{}*\n", &original[..end]),
+    )
+    .unwrap();
+    let status = ok(&homes.alice.run(NOW, &["status"]));
+    let line_of = |says: &str| {
+        let found: Vec<&str> = status.lines().filter(|line| line.contains(says)).collect();
+        assert_eq!(found.len(), 1, "{status}");
+        assert!(found[0].starts_with(&format!("{id}  ")), "{status}");
+        found[0].to_owned()
+    };
+    let lines = [
+        line_of("move 1..., Black's turn"),
+        line_of("move 1., your turn"),
+    ];
+    let server = Server::start(play(&homes.alice, &[]));
+    let reply = server.get("/");
+    for (game, line) in [(&id, &lines[0]), (&copy, &lines[1])] {
+        assert!(
+            reply.body.contains(&format!(
+                "<a data-game=\"{game}\" href=\"/game/{game}\">{}</a>",
+                line.replace('\'', "&#39;")
+            )),
+            "{}",
+            reply.body
+        );
+    }
+    // Each page's clocks are its own file's line of `pbem status --all`.
+    for (game, line) in [(&id, &lines[0]), (&copy, &lines[1])] {
+        let view = server.get(&format!("/api/game/{game}")).json();
+        assert_eq!(view["clocks"], *line, "{}", brief(&view));
+    }
+}

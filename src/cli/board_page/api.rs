@@ -250,15 +250,16 @@ fn whose_turn(board: &crate::board::View, you: Option<Color>, local: bool) -> St
     }
 }
 
-/// The game's line of `pbem status --all` (whose turn, since when, the clocks).
+/// The game's line of `pbem status --all` (whose turn, since when, the clocks): the
+/// line of its file, the other games left alone.
 fn status_line(home: &Home, id: &str) -> Result<Option<String>, CliError> {
-    let mut listed = Vec::new();
-    status::run(&status::Args { all: true }, home, &mut listed)?;
-    let start = format!("{id}  ");
-    Ok(String::from_utf8_lossy(&listed)
-        .lines()
-        .find(|line| line.starts_with(&start))
-        .map(str::to_owned))
+    let file = home.games.path(id)?;
+    let listing = status::listing(&status::Args { all: true }, home, Some(&file))?;
+    Ok(listing
+        .games
+        .into_iter()
+        .find(|game| game.reads)
+        .map(|game| game.line))
 }
 
 /// The refused mails of the game that the player has not dismissed.
