@@ -1057,3 +1057,54 @@ fn the_list_of_games_links_each_line_to_its_own_file_and_each_page_shows_its_own
         assert_eq!(view["clocks"], *line, "{}", brief(&view));
     }
 }
+
+#[test]
+fn the_move_list_of_a_long_game_is_a_window_around_the_ply_shown() {
+    let plies = 1_000;
+    let text = crate::support::playouts::long_chesscala(plies, 7);
+    let dir = std::env::temp_dir().join(format!("pbem-page-long-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("long.pgn");
+    std::fs::write(&file, &text).unwrap();
+    // The game's tokens as its file writes them (the walk writes them canonically).
+    let tokens: Vec<String> = pbem::notation::parse_record(&text)
+        .unwrap()
+        .moves
+        .turns
+        .iter()
+        .map(|node| node.token.to_string())
+        .collect();
+    assert_eq!(tokens.len(), plies);
+    let mut command = Command::new(env!("CARGO_BIN_EXE_pbem"));
+    command
+        .args(["--config", dir.join("none.yaml").to_str().unwrap()])
+        .args(["play", "--no-open", file.to_str().unwrap()]);
+    let server = Server::start(command);
+    // (ply asked, ply shown, the ply before the first listed)
+    for (ask, shown, from) in [
+        ("", 1_000, 800),
+        ("?ply=0", 0, 0),
+        ("?ply=90", 90, 0),
+        ("?ply=500", 500, 400),
+        ("?ply=950", 950, 800),
+    ] {
+        let view = server.get(&format!("/api/game/local{ask}")).json();
+        assert_eq!(view["ply"], shown, "{ask}");
+        assert_eq!(view["plies_total"], plies, "{ask}");
+        assert_eq!(view["plies_from"], from, "{ask}");
+        assert_eq!(
+            view["plies"],
+            serde_json::json!(tokens[from..from + 200]),
+            "{ask}"
+        );
+    }
+    // The poll of an unchanged game answers its version alone.
+    let view = server.get("/api/game/local").json();
+    let version = view["version"].as_u64().unwrap();
+    let poll = server.get(&format!("/api/game/local?since={version}"));
+    assert_eq!(
+        poll.json(),
+        serde_json::json!({ "version": version, "unchanged": true })
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
