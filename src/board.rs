@@ -4,11 +4,12 @@
 //! [`view`] replays a record's main line up to a ply and returns a [`View`]: the board
 //! picture with a transparent hit area on every place ([`crate::render::board_svg`]:
 //! an element carrying `data-place="NAME"` per square, hex cell or wicket, drawn last),
-//! the side to move, the move list, and the legal turns, each a [`Buildable`]: its token,
-//! exactly as `pbem legal FILE --ply N` prints it (both come from [`offer`]: the turns
-//! of [`History::legal_turns_written`], in a game with fair dice the attempt without its
-//! roll, [`crate::fair::as_typed`]), and its clicks ([`Render::clicks`]), the places named
-//! as the notation names them.
+//! the side to move, the move list (a window of [`LISTED`] plies around the one shown),
+//! and the legal turns, each a [`Buildable`]: its token, exactly as `pbem legal FILE
+//! --ply N` prints it (both come from [`offer`]: the turns of
+//! [`History::legal_turns_written`], in a game with fair dice the attempt without its
+//! roll, [`crate::fair::as_typed`]), and its clicks ([`Render::clicks`]), the places
+//! named as the notation names them.
 //!
 //! What each game clicks, as a player thinks of the turn:
 //!
@@ -32,12 +33,16 @@
 //!
 //! A position that awaits a part (a card in Cards modes) or whose game is over has no
 //! turn: [`View::awaiting`] and [`View::awaited_parts`], or [`View::outcome`], say why.
+//! Nor has any position of a record whose main line stops before its end (an illegal
+//! turn in the middle): [`View::stopped`] says where and why, as `pbem validate` finds
+//! it, since a turn played on from its last good position would drop the rest.
 //! A game is over by its rules (a mate) or, at the record's end, by its `[Result]` tag (a
 //! resignation, a draw agreed or claimed, a claim on time: [`ended`]).
 //!
 //! Invariants, checked over random playouts of every game by the property tests
 //! (`tests/integration/board.rs`): every legal turn has clicks, every click is the
-//! `data-place` of a hit area of the view's picture, and the tokens are `pbem legal`'s.
+//! `data-place` of a hit area of the view's picture, and the tokens are `pbem legal`'s
+//! (but for a record that stops early, which offers none).
 
 use crate::games::{Color, Game, Outcome};
 use crate::notation::Record;
@@ -54,8 +59,13 @@ pub struct View {
     pub svg: String,
     /// "white" or "black": the side to move (or the side whose part is awaited).
     pub side_to_move: String,
-    /// The plies of the main line, each with its canonical token (for the move list).
+    /// The canonical tokens of the move list: at most [`LISTED`] plies of the main line
+    /// around the one shown (all of them in a shorter game), from ply `plies_from + 1` on.
     pub plies: Vec<String>,
+    /// The ply before the first of `plies` (0: the list starts at the first turn).
+    pub plies_from: usize,
+    /// How many plies of the main line replay: the ply of its end.
+    pub plies_total: usize,
     /// The ply shown (0 = the start).
     pub ply: usize,
     /// The turns the side to move may play here, exactly the tokens `pbem legal FILE
@@ -71,6 +81,25 @@ pub struct View {
     pub awaited_parts: Vec<String>,
     /// The game's outcome when it is over, in words.
     pub outcome: Option<String>,
+    /// When the record's main line does not replay to its end: the turn it stops at and
+    /// why. No turn is offered then, at any ply.
+    pub stopped: Option<Stop>,
+}
+
+/// Where a record's main line stops replaying before its end, and why: the finding
+/// `pbem validate` reports there.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Stop {
+    /// How many plies replay (the last position the view can show).
+    pub plies: usize,
+    /// The turn that does not replay, with its move number as written (`2. Ke3`).
+    pub turn: String,
+    /// Where it is in the file.
+    pub line: u32,
+    /// Where it is in the file.
+    pub column: u32,
+    /// Why it does not replay.
+    pub reason: String,
 }
 
 /// A legal turn and the places clicked to build it.
@@ -85,6 +114,11 @@ pub struct Buildable {
     /// showing the rest of the token (promotion piece, sowing order, card, attempt).
     pub clicks: Vec<String>,
 }
+
+/// How many plies the move list of a [`View`] holds at most: a longer game's list is a
+/// window around the ply shown, so that an answer of the play page stays small however
+/// long the game (a game of 100,000 plies listed whole was 850 KB an answer).
+pub const LISTED: usize = 200;
 
 /// Why there is no view of a record at a ply.
 #[derive(Debug, thiserror::Error)]
@@ -155,18 +189,47 @@ fn view_of<G: Render>(record: &Record, ply: Option<usize>) -> Result<View, Board
             stop: first_error.map(|(span, reason)| (span.line, span.column, reason)),
         });
     }
-    // One pass writes every ply's token (with the history before it, as the replay
-    // does) and keeps the position shown, its history and its last turn.
+    let stopped = record.moves.turns.get(available).map(|node| {
+        let finding = replayed
+            .report
+            .errors()
+            .find(|finding| !finding.in_variation);
+        Stop {
+            plies: available,
+            turn: match finding.and_then(|finding| finding.move_number.as_ref()) {
+                Some(number) => format!("{number} {}", node.token),
+                None => node.token.to_string(),
+            },
+            line: finding.map_or(node.span.line, |finding| finding.span.line),
+            column: finding.map_or(node.span.column, |finding| finding.span.column),
+            reason: finding.map_or_else(
+                || "it does not replay".to_owned(),
+                |finding| finding.message.clone(),
+            ),
+        }
+    });
+    // The move list's window: [`LISTED`] plies, the one shown in the middle where the
+    // game allows.
+    let plies_from = wanted
+        .saturating_sub(LISTED / 2)
+        .min(available.saturating_sub(LISTED));
+    let listed = plies_from..available.min(plies_from + LISTED);
+    // One pass up to the ply shown or the window's end writes the window's tokens (with
+    // the history before each, as the replay does) and keeps the position shown, its
+    // history and its last turn.
     let mut history = History::starting_at(&start);
     let mut position = start;
-    let mut plies = Vec::with_capacity(available);
+    let mut plies = Vec::with_capacity(listed.len());
     let mut shown = None;
     let mut last = None;
-    for (index, turn) in replayed.turns.into_iter().enumerate() {
+    let through = wanted.max(listed.end);
+    for (index, turn) in replayed.turns.into_iter().enumerate().take(through) {
         if index == wanted {
             shown = Some((position.clone(), history.clone()));
         }
-        plies.push(position.write_turn_except(&turn, history.forbidden()));
+        if listed.contains(&index) {
+            plies.push(position.write_turn_except(&turn, history.forbidden()));
+        }
         if index + 1 == wanted {
             last = Some((position.clone(), turn.clone()));
         }
@@ -185,12 +248,18 @@ fn view_of<G: Render>(record: &Record, ply: Option<usize>) -> Result<View, Board
         svg,
         side_to_move: side_name(side).to_owned(),
         plies,
+        plies_from,
+        plies_total: available,
         ply: wanted,
         turns: Vec::new(),
         awaiting: None,
         awaited_parts: Vec::new(),
         outcome: None,
+        stopped,
     };
+    if view.stopped.is_some() {
+        return Ok(view);
+    }
     // A game ended by its record (a resignation, a draw agreed or claimed, a claim on
     // time) offers nothing at the record's end.
     let ended_here = if wanted >= record.moves.turns.len() {

@@ -3,6 +3,7 @@
 //! (`pbem dismiss`).
 
 use std::io::Write;
+use std::path::{Path, PathBuf};
 
 use super::home::{self, Home};
 use super::{CliError, Status};
@@ -89,17 +90,83 @@ fn mail_lines(home: &Home, out: &mut dyn Write) -> Result<(), CliError> {
     Ok(())
 }
 
+/// A game as `pbem status` lists it.
+pub struct Listed {
+    /// Its file in the games folder.
+    pub file: PathBuf,
+    /// Whether the file reads as a game (else `line` says why not).
+    pub reads: bool,
+    /// Its line.
+    pub line: String,
+}
+
+/// The games `pbem status` lists, each with its file, and how many are overdue.
+pub struct Listing {
+    /// The games, in the order of their files.
+    pub games: Vec<Listed>,
+    /// How many of them are overdue.
+    pub overdue: usize,
+}
+
 /// Runs `pbem status`.
 pub fn run(args: &Args, home: &Home, out: &mut dyn Write) -> Result<Status, CliError> {
+    let listing = listing(args, home, None)?;
+    for game in &listing.games {
+        writeln!(out, "{}", game.line)?;
+    }
+    after_games(&listing, args, home, out)?;
+    Ok(Status::Ok)
+}
+
+/// What `pbem status` prints after the games: that there are none, or how many are
+/// overdue, then the outbox and the refused mails.
+pub fn after_games(
+    listing: &Listing,
+    args: &Args,
+    home: &Home,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    // A file that does not read is told, but is no game.
+    if listing.games.iter().all(|game| !game.reads) {
+        writeln!(
+            out,
+            "no {}games in {}",
+            if args.all { "" } else { "running " },
+            home.games.dir().display()
+        )?;
+    } else if listing.overdue > 0 {
+        writeln!(
+            out,
+            "{} game{} overdue",
+            listing.overdue,
+            if listing.overdue == 1 { "" } else { "s" }
+        )?;
+    }
+    mail_lines(home, out)
+}
+
+/// The games `pbem status` lists (the finished ones too with `--all`), or only the game
+/// of the file `only`.
+pub fn listing(args: &Args, home: &Home, only: Option<&Path>) -> Result<Listing, CliError> {
     let now = home::now()?;
     let me = &home.settings.player.email;
-    let mut shown = 0;
-    let mut overdue = 0;
-    for path in home.games.list()? {
+    let mut listing = Listing {
+        games: Vec::new(),
+        overdue: 0,
+    };
+    let files = match only {
+        Some(file) => vec![file.to_path_buf()],
+        None => home.games.list()?,
+    };
+    for path in files {
         let record = match home.games.load(&path) {
             Ok(record) => record,
             Err(error) => {
-                writeln!(out, "{error}")?;
+                listing.games.push(Listed {
+                    file: path,
+                    reads: false,
+                    line: error.to_string(),
+                });
                 continue;
             }
         };
@@ -151,7 +218,7 @@ pub fn run(args: &Args, home: &Home, out: &mut dyn Write) -> Result<Status, CliE
                     line.push_str(&format!("; {note}"));
                 }
                 if !finished && times.iter().any(PlayerTime::overdue) {
-                    overdue += 1;
+                    listing.overdue += 1;
                 }
                 line
             }
@@ -165,25 +232,13 @@ pub fn run(args: &Args, home: &Home, out: &mut dyn Write) -> Result<Status, CliE
             ),
             _ => line,
         };
-        writeln!(out, "{line}")?;
-        shown += 1;
+        listing.games.push(Listed {
+            file: path,
+            reads: true,
+            line,
+        });
     }
-    if shown == 0 {
-        writeln!(
-            out,
-            "no {}games in {}",
-            if args.all { "" } else { "running " },
-            home.games.dir().display()
-        )?;
-    } else if overdue > 0 {
-        writeln!(
-            out,
-            "{overdue} game{} overdue",
-            if overdue == 1 { "" } else { "s" }
-        )?;
-    }
-    mail_lines(home, out)?;
-    Ok(Status::Ok)
+    Ok(listing)
 }
 
 fn describe(

@@ -7,7 +7,8 @@
 //! to finish), then repairs what a killed pbem left: it finishes the game steps left in
 //! journals, gives outbox messages whose envelope was not written their envelope again
 //! (so `pbem send --retry` sends them), and removes stale temporary files. What it
-//! repaired is in [`Home::repaired`], for the caller to tell.
+//! repaired, or left alone for the player to remove (a symbolic link planted in the
+//! outbox), is in [`Home::repaired`], for the caller to tell.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -112,7 +113,14 @@ impl Home {
                 "{id}: finished saving a turn that an interrupted pbem had begun"
             ));
         }
-        for message in self.outbox.orphans()? {
+        let orphans = self.outbox.orphans()?;
+        for stranger in &orphans.strangers {
+            let path = stranger.display();
+            told.push(format!(
+                "{path}: ignored: named like an outbox mail but a symbolic link (or not a regular file), which pbem never follows nor removes (another user's, or left by hand); the other games and mails go on (remove it: rm '{path}')"
+            ));
+        }
+        for message in orphans.messages {
             let bytes = std::fs::read(&message).map_err(|source| DeskError::Io {
                 path: message.display().to_string(),
                 source,

@@ -53,6 +53,12 @@ pub enum StoreError {
     /// A game id that cannot be a file name.
     #[error("\"{0}\" is not a usable game id (letters, digits, '.', '_' and '-' only)")]
     BadId(String),
+    /// Something other than a regular file (a symbolic link) where the outbox keeps a
+    /// mail's file.
+    #[error(
+        "{0} is a symbolic link (or not a regular file) where pbem keeps an outbox mail: pbem never follows, writes through or removes it, so it is left as it is, and what it points to too (remove it: rm '{0}')"
+    )]
+    OutboxStranger(String),
     /// The local state file does not read.
     #[error("{path}: {message}")]
     State {

@@ -24,12 +24,14 @@
 //! `<GameId>.journal`, and `recover` finishes the journals a killed pbem left. `Outbox`:
 //! `<id>.<ply>.eml` plus `<id>.<ply>.envelope`, written message first and removed message
 //! first; `orphans` removes envelopes of delivered mails and returns messages without an
-//! envelope, which `adopt` completes. `Ledger` (`ledger`): `mail-ledger.yaml`, what
-//! `receive` did with each pbem mail (Message-ID or content hash, file, game, taken, known
-//! or refused with the reason, dismissed) and the Maildir names of mails that are not pbem
-//! mail. `shared`: a folder shared with the opponent (the config's
-//! `shared_folder`), a Maildir when it has `new/`, `cur/` and `tmp/`, else a plain folder
-//! of `.eml` files; never created by pbem (a missing folder is a share not there yet);
+//! envelope, which `adopt` completes, and the files named like a mail's that are not
+//! regular files (planted links), which nothing in the outbox follows or removes.
+//! `Ledger` (`ledger`): `mail-ledger.yaml`, what `receive` did with each pbem mail
+//! (Message-ID or content hash, file, game, taken, known or refused with the reason,
+//! dismissed) and the Maildir names of mails that are not pbem mail. `shared`: a folder
+//! shared with the opponent (the config's `shared_folder`), a Maildir when it has
+//! `new/`, `cur/` and `tmp/`, else a plain folder of `.eml` files; never created by pbem
+//! (a missing folder is a share not there yet);
 //! `deliver` writes a temporary file created exclusively (in `tmp/`, or hidden in the
 //! plain folder) and links it to a new name with `persist_noclobber`, refuses Maildir
 //! subfolders that are links, and finds a message already delivered by the content tag in
@@ -58,4 +60,4 @@ pub use atomic::{
 };
 pub use games::{GameFiles, LocalState, StoreError};
 pub use ledger::{Entry, LEDGER_FILE, Ledger, Outcome, content_key};
-pub use outbox::{Outbox, Pending};
+pub use outbox::{Orphans, Outbox, Pending};

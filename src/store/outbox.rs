@@ -7,6 +7,13 @@
 //! envelope without its message (a mail already delivered: [`Outbox::orphans`] removes
 //! it). A mail is never lost and never sent twice by a retry. A newer mail for the same
 //! game and ply replaces the older one.
+//!
+//! pbem writes only regular files here, so anything else named like a mail's file (a
+//! symbolic link another local user planted, dangling or not, a folder) is never read,
+//! followed, written through or removed: [`Outbox::pending`] and [`Outbox::orphans`] pass
+//! it by (the second names it, for the start to tell once, with the command that removes
+//! it), and [`Outbox::put`] and [`Outbox::adopt`] refuse to write over it. A mail whose
+//! other file is such a thing waits, untouched, until it is removed.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -34,6 +41,33 @@ pub struct Pending {
 #[derive(Clone, Debug)]
 pub struct Outbox {
     dir: PathBuf,
+}
+
+/// What a crash or another user left in the outbox, as [`Outbox::orphans`] finds it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Orphans {
+    /// Messages without their envelope (mails being put in): give each its envelope with
+    /// [`Outbox::adopt`].
+    pub messages: Vec<PathBuf>,
+    /// Files named like a mail's that are not regular files (a symbolic link, dangling
+    /// or not, a folder), left as they are: the player removes them.
+    pub strangers: Vec<PathBuf>,
+}
+
+/// Whether `path` is a regular file itself (not a symbolic link to one).
+fn is_regular(path: &Path) -> bool {
+    fs::symlink_metadata(path).is_ok_and(|metadata| metadata.file_type().is_file())
+}
+
+/// Refuses `path` when something other than a regular file is there (a symbolic link,
+/// dangling or not): pbem never writes through it.
+fn check_not_stranger(path: &Path) -> Result<(), StoreError> {
+    match fs::symlink_metadata(path) {
+        Ok(metadata) if !metadata.file_type().is_file() => {
+            Err(StoreError::OutboxStranger(path.display().to_string()))
+        }
+        _ => Ok(()),
+    }
 }
 
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> StoreError + '_ {
@@ -68,13 +102,16 @@ impl Outbox {
         }
         fs::create_dir_all(&self.dir).map_err(io(&self.dir))?;
         let message_path = self.dir.join(format!("{game_id}.{ply}.eml"));
+        check_not_stranger(&message_path)?;
+        check_not_stranger(&message_path.with_extension("envelope"))?;
         write_atomically(&message_path, message).map_err(io(&message_path))?;
         hook::pause_at("outbox");
         self.adopt(&message_path, from, to)
     }
 
     /// Writes the envelope of a message already in the outbox (a new one, or one whose
-    /// envelope a crash prevented), which makes it pending.
+    /// envelope a crash prevented), which makes it pending. Refused when the message or
+    /// its envelope is not a regular file (a symbolic link).
     pub fn adopt(
         &self,
         message_path: &Path,
@@ -92,6 +129,8 @@ impl Outbox {
             return Err(StoreError::BadId(stem.to_owned()));
         };
         let envelope_path = message_path.with_extension("envelope");
+        check_not_stranger(message_path)?;
+        check_not_stranger(&envelope_path)?;
         let mut envelope = format!("{from}\n");
         for address in to {
             envelope.push_str(address);
@@ -108,7 +147,8 @@ impl Outbox {
         })
     }
 
-    /// The mails waiting, oldest game and ply first.
+    /// The mails waiting, oldest game and ply first: pairs of regular files (a symbolic
+    /// link is passed by, never followed).
     pub fn pending(&self) -> Result<Vec<Pending>, StoreError> {
         let entries = match fs::read_dir(&self.dir) {
             Ok(entries) => entries,
@@ -117,10 +157,12 @@ impl Outbox {
         };
         let mut pending = Vec::new();
         for entry in entries {
-            let envelope = entry.map_err(io(&self.dir))?.path();
+            let entry = entry.map_err(io(&self.dir))?;
+            let envelope = entry.path();
             if envelope
                 .extension()
                 .is_none_or(|extension| extension != "envelope")
+                || !entry.file_type().map_err(io(&envelope))?.is_file()
             {
                 continue;
             }
@@ -134,7 +176,7 @@ impl Outbox {
             let Ok(ply) = ply.parse() else {
                 continue;
             };
-            if !message.is_file() {
+            if !is_regular(&message) {
                 continue;
             }
             let text = fs::read_to_string(&envelope).map_err(io(&envelope))?;
@@ -175,25 +217,46 @@ impl Outbox {
 
     /// What a crash left half-done: removes envelopes whose message is gone (those mails
     /// were delivered) and returns the messages that have no envelope (those mails were
-    /// being put in; give each its envelope with [`Outbox::adopt`]).
-    pub fn orphans(&self) -> Result<Vec<PathBuf>, StoreError> {
+    /// being put in; give each its envelope with [`Outbox::adopt`]), and the files named
+    /// like a mail's that are not regular files, which it leaves as they are (a mail whose
+    /// other file is one of them is left too).
+    pub fn orphans(&self) -> Result<Orphans, StoreError> {
         let entries = match fs::read_dir(&self.dir) {
             Ok(entries) => entries,
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+                return Ok(Orphans::default());
+            }
             Err(error) => return Err(io(&self.dir)(error)),
         };
-        let mut messages = Vec::new();
+        let mut orphans = Orphans::default();
         for entry in entries {
-            let path = entry.map_err(io(&self.dir))?.path();
-            let extension = path.extension().and_then(|extension| extension.to_str());
-            if extension == Some("envelope") && !path.with_extension("eml").exists() {
+            let entry = entry.map_err(io(&self.dir))?;
+            let path = entry.path();
+            let partner = match path.extension().and_then(|extension| extension.to_str()) {
+                Some("envelope") => path.with_extension("eml"),
+                Some("eml") => path.with_extension("envelope"),
+                _ => continue,
+            };
+            if !entry.file_type().map_err(io(&path))?.is_file() {
+                orphans.strangers.push(path);
+                continue;
+            }
+            // The partner is looked at, not followed: a link there keeps this file.
+            if fs::symlink_metadata(&partner).is_ok() {
+                continue;
+            }
+            if partner
+                .extension()
+                .is_some_and(|extension| extension == "eml")
+            {
                 fs::remove_file(&path).map_err(io(&path))?;
-            } else if extension == Some("eml") && !path.with_extension("envelope").exists() {
-                messages.push(path);
+            } else {
+                orphans.messages.push(path);
             }
         }
-        messages.sort();
-        Ok(messages)
+        orphans.messages.sort();
+        orphans.strangers.sort();
+        Ok(orphans)
     }
 }
 
@@ -229,13 +292,13 @@ mod tests {
         fs::write(dir.join("g-2.1.eml"), "half").unwrap();
         fs::write(dir.join("g-3.1.envelope"), "a@b\nc@d\n").unwrap();
         assert_eq!(outbox.pending().unwrap().len(), 1);
-        let orphans = outbox.orphans().unwrap();
+        let orphans = outbox.orphans().unwrap().messages;
         assert_eq!(orphans, vec![dir.join("g-2.1.eml")]);
         assert!(!dir.join("g-3.1.envelope").exists());
         let adopted = outbox.adopt(&orphans[0], "alice@example.org", &to).unwrap();
         assert_eq!((adopted.game_id.as_str(), adopted.ply), ("g-2", 1));
         assert_eq!(outbox.pending().unwrap().len(), 2);
-        assert!(outbox.orphans().unwrap().is_empty());
+        assert_eq!(outbox.orphans().unwrap(), Orphans::default());
         fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -487,6 +487,89 @@ fn a_mail_and_temporary_files_left_by_a_kill_are_found_at_the_next_start() {
     assert!(!games.join(&stale[0]).exists());
 }
 
+/// Whether `path` is still a symbolic link.
+#[cfg(unix)]
+fn is_link(path: &Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok_and(|metadata| metadata.file_type().is_symlink())
+}
+
+#[cfg(unix)]
+#[test]
+fn links_planted_in_the_outbox_are_told_once_never_followed_and_the_real_mail_waits() {
+    let (homes, id) = after_e4("lost-outbox-links");
+    // No smtp settings: the mail of 1. e4 waits in the outbox.
+    homes.alice.run("2026-11-01T10:01:00Z", &["send", &id]);
+    let outbox = homes.alice.dir.join("outbox");
+    let mail = outbox.join(format!("{id}.1.eml"));
+    let real_mail = std::fs::read(&mail).unwrap();
+    let victims = homes.root.join("victims");
+    std::fs::create_dir_all(&victims).unwrap();
+    let missing = victims.join("missing");
+    // A mail of someone else's, with addresses: adopted, it would be sent by a retry.
+    let foreign = victims.join("foreign.eml");
+    std::fs::write(&foreign, &real_mail).unwrap();
+    let planted = [
+        (outbox.join("gone.1.eml"), &missing),
+        (outbox.join("foreign.2.eml"), &foreign),
+        (outbox.join("gone.3.envelope"), &missing),
+        (outbox.join(format!("{id}.7.envelope")), &foreign),
+    ];
+    for (link, target) in &planted {
+        std::os::unix::fs::symlink(target, link).unwrap();
+    }
+    // Every start works, tells each link once with the command that removes it, and the
+    // real mail still waits.
+    for now in ["2026-11-01T10:02:00Z", "2026-11-01T10:03:00Z"] {
+        let status = homes.alice.run(now, &["status"]);
+        let stdout = ok(&status);
+        let stderr = text(&status.stderr);
+        for (link, _) in &planted {
+            let told = format!("{}: ignored: named like an outbox mail", link.display());
+            assert_eq!(stderr.matches(&told).count(), 1, "{stderr}");
+            assert!(
+                stderr.contains(&format!("rm '{}'", link.display())),
+                "{stderr}"
+            );
+            assert!(is_link(link), "{} was removed", link.display());
+        }
+        assert!(stdout.contains(&format!("{id}  vs Bob")), "{stdout}");
+        assert_eq!(stdout.matches("outbox: ").count(), 1, "{stdout}");
+        assert!(
+            stdout.contains(&format!("outbox: {id} (ply 1)")),
+            "{stdout}"
+        );
+    }
+    assert!(!missing.exists(), "a dangling link was written through");
+    assert_eq!(std::fs::read(&foreign).unwrap(), real_mail);
+    assert!(!outbox.join("foreign.2.envelope").exists());
+    assert_eq!(std::fs::read(&mail).unwrap(), real_mail);
+
+    // A link where `send` puts a mail is refused, not written through; once removed as
+    // told, the mail goes in.
+    let other = homes.start("2026-11-01T11:00:00Z", &[]);
+    ok(&homes
+        .alice
+        .run("2026-11-01T11:01:00Z", &["move", &other, "e4"]));
+    let link = outbox.join(format!("{other}.1.eml"));
+    std::os::unix::fs::symlink(&missing, &link).unwrap();
+    let refused = homes.alice.run("2026-11-01T11:02:00Z", &["send", &other]);
+    assert_error(&refused, &format!("{} is a symbolic link", link.display()));
+    assert_error(&refused, &format!("rm '{}'", link.display()));
+    assert!(!missing.exists(), "the mail was written through the link");
+    assert!(is_link(&link));
+    std::fs::remove_file(&link).unwrap();
+    homes.alice.run("2026-11-01T11:03:00Z", &["send", &other]);
+    let status = ok(&homes.alice.run("2026-11-01T11:04:00Z", &["status"]));
+    assert!(
+        status.contains(&format!("outbox: {other} (ply 1)")),
+        "{status}"
+    );
+    assert!(
+        status.contains(&format!("outbox: {id} (ply 1)")),
+        "{status}"
+    );
+}
+
 #[test]
 fn a_second_pbem_waits_for_the_lock_then_says_plainly_that_another_is_working() {
     let homes = Homes::new("lost-lock", "");

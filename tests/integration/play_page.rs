@@ -946,3 +946,165 @@ fn a_resigned_game_offers_no_turn_on_the_page_and_pbem_legal_says_it_is_over() {
         brief(&start)
     );
 }
+
+/// The line and column (from 1) where `what` first stands in `text`.
+fn place_of(text: &str, what: &str) -> (usize, usize) {
+    let offset = text.find(what).unwrap();
+    let before = &text[..offset];
+    let line = before.matches('\n').count() + 1;
+    let column = offset - before.rfind('\n').map_or(0, |newline| newline + 1) + 1;
+    (line, column)
+}
+
+#[test]
+fn a_record_that_stops_early_says_where_and_why_on_the_page_and_offers_no_turn() {
+    let moves = "1. e4 e5 2. Ke3 Nc6 3. Nf3 *";
+    // A file played locally, and a game of the home whose file an editor broke.
+    let (dir, local_file, local) = serving_file("page-stops", "", moves);
+    let homes = Homes::new("page-stops-home", "");
+    let id = homes.start(NOW, &[]);
+    let home_file = game_path(&homes.alice, &id);
+    let text_before = std::fs::read_to_string(&home_file).unwrap();
+    let end = text_before.rfind('*').unwrap();
+    std::fs::write(&home_file, format!("{}{moves}\n", &text_before[..end])).unwrap();
+    let by_mail = Server::start(play(&homes.alice, &[&id]));
+    for (server, game, file) in [
+        (&local, "local", &local_file),
+        (&by_mail, id.as_str(), &home_file),
+    ] {
+        let saved = std::fs::read_to_string(file).unwrap();
+        let (line, column) = place_of(&saved, "Ke3");
+        let reason = "illegal turn \"Ke3\": no king can move to e3";
+        for ply in ["", "?ply=1", "?ply=2"] {
+            let view = server.get(&format!("/api/game/{game}{ply}")).json();
+            assert_eq!(
+                view["stopped"],
+                serde_json::json!({
+                    "plies": 2, "turn": "2. Ke3", "line": line, "column": column, "reason": reason
+                }),
+                "{game}{ply}: {}",
+                brief(&view)
+            );
+            assert_eq!(view["turns"], serde_json::json!([]), "{}", brief(&view));
+            assert_eq!(view["plies"], serde_json::json!(["e4", "e5"]));
+            let said = view["turn"].as_str().unwrap();
+            assert!(
+                said.starts_with(&format!(
+                    "the record stops after ply 2: 2. Ke3 at line {line}, column {column} does not replay: {reason};"
+                )),
+                "{said}"
+            );
+            assert!(
+                said.contains(&format!(
+                    "(`pbem validate {}` shows the legal turns there",
+                    file.display()
+                )),
+                "{said}"
+            );
+        }
+        // A turn sent anyway is refused: the rest of the record stays.
+        let path = format!("/api/game/{game}/move");
+        let refused = server
+            .post(&path, &serde_json::json!({ "token": "Nf3" }).to_string())
+            .json();
+        assert_eq!(refused["ok"], false, "{refused}");
+        assert_eq!(std::fs::read_to_string(file).unwrap(), saved);
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn the_list_of_games_links_each_line_to_its_own_file_and_each_page_shows_its_own_line() {
+    let homes = Homes::new("page-list-exact", "");
+    let id = homes.start(NOW, &[]);
+    ok(&homes.alice.run(NOW, &["move", &id, "e4"]));
+    // A copy kept in the games folder: the same game id inside, another file. `pbem
+    // status` lists both, each line starting with the game id the record holds.
+    let copy = format!("{id}-before-e4");
+    let original = std::fs::read_to_string(game_path(&homes.alice, &id)).unwrap();
+    let end = original.rfind("1. e4").unwrap();
+    std::fs::write(
+        game_path(&homes.alice, &copy),
+        format!("{}*\n", &original[..end]),
+    )
+    .unwrap();
+    let status = ok(&homes.alice.run(NOW, &["status"]));
+    let line_of = |says: &str| {
+        let found: Vec<&str> = status.lines().filter(|line| line.contains(says)).collect();
+        assert_eq!(found.len(), 1, "{status}");
+        assert!(found[0].starts_with(&format!("{id}  ")), "{status}");
+        found[0].to_owned()
+    };
+    let lines = [
+        line_of("move 1..., Black's turn"),
+        line_of("move 1., your turn"),
+    ];
+    let server = Server::start(play(&homes.alice, &[]));
+    let reply = server.get("/");
+    for (game, line) in [(&id, &lines[0]), (&copy, &lines[1])] {
+        assert!(
+            reply.body.contains(&format!(
+                "<a data-game=\"{game}\" href=\"/game/{game}\">{}</a>",
+                line.replace('\'', "&#39;")
+            )),
+            "{}",
+            reply.body
+        );
+    }
+    // Each page's clocks are its own file's line of `pbem status --all`.
+    for (game, line) in [(&id, &lines[0]), (&copy, &lines[1])] {
+        let view = server.get(&format!("/api/game/{game}")).json();
+        assert_eq!(view["clocks"], *line, "{}", brief(&view));
+    }
+}
+
+#[test]
+fn the_move_list_of_a_long_game_is_a_window_around_the_ply_shown() {
+    let plies = 1_000;
+    let text = crate::support::playouts::long_chesscala(plies, 7);
+    let dir = std::env::temp_dir().join(format!("pbem-page-long-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("long.pgn");
+    std::fs::write(&file, &text).unwrap();
+    // The game's tokens as its file writes them (the walk writes them canonically).
+    let tokens: Vec<String> = pbem::notation::parse_record(&text)
+        .unwrap()
+        .moves
+        .turns
+        .iter()
+        .map(|node| node.token.to_string())
+        .collect();
+    assert_eq!(tokens.len(), plies);
+    let mut command = Command::new(env!("CARGO_BIN_EXE_pbem"));
+    command
+        .args(["--config", dir.join("none.yaml").to_str().unwrap()])
+        .args(["play", "--no-open", file.to_str().unwrap()]);
+    let server = Server::start(command);
+    // (ply asked, ply shown, the ply before the first listed)
+    for (ask, shown, from) in [
+        ("", 1_000, 800),
+        ("?ply=0", 0, 0),
+        ("?ply=90", 90, 0),
+        ("?ply=500", 500, 400),
+        ("?ply=950", 950, 800),
+    ] {
+        let view = server.get(&format!("/api/game/local{ask}")).json();
+        assert_eq!(view["ply"], shown, "{ask}");
+        assert_eq!(view["plies_total"], plies, "{ask}");
+        assert_eq!(view["plies_from"], from, "{ask}");
+        assert_eq!(
+            view["plies"],
+            serde_json::json!(tokens[from..from + 200]),
+            "{ask}"
+        );
+    }
+    // The poll of an unchanged game answers its version alone.
+    let view = server.get("/api/game/local").json();
+    let version = view["version"].as_u64().unwrap();
+    let poll = server.get(&format!("/api/game/local?since={version}"));
+    assert_eq!(
+        poll.json(),
+        serde_json::json!({ "version": version, "unchanged": true })
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}

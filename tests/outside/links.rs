@@ -29,6 +29,10 @@ const NOBODY: u32 = 65534;
 /// What pbem says when it refuses a planted link.
 const REFUSAL: &str = "is a symbolic link owned by another user (uid 65534)";
 
+/// What pbem says of a link where the outbox keeps a mail: it never follows one there.
+const OUTBOX_REFUSAL: &str =
+    "is a symbolic link (or not a regular file) where pbem keeps an outbox mail";
+
 const GAME: &str = "[Event \"x\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"*\"]\n\n1.e4   e5 2.Nf3 *\n";
 
 /// A scratch folder holding a sticky folder anyone can write (`sticky`, mode 1777), an
@@ -202,7 +206,7 @@ fn game_files_and_outbox_mails_are_not_written_through_a_planted_link() {
     let mail = outbox.join(format!("{id}.1.eml"));
     plant(&victim, &mail, Some(NOBODY));
     let refused = homes.alice.run("2026-11-01T10:01:00Z", &["send", &id]);
-    assert_error(&refused, REFUSAL);
+    assert_error(&refused, OUTBOX_REFUSAL);
     assert_eq!(
         std::fs::read_to_string(&victim).unwrap(),
         "kept",

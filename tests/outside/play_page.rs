@@ -11,6 +11,7 @@
 //! - For every position of every example, the turns the page can build by its own
 //!   clicks (`window.pbem.buildableAt`) are exactly the lines of `pbem legal --ply K`.
 //! - A turn made in one tab shows in another without a reload.
+//! - A long game's move list is a window around the ply shown, moved by its "...".
 //! - The picture of the page of a game by mail with a piece picked and its targets
 //!   marked is written to
 //!   `docs/play.png` when `PBEM_UPDATE_DOCS=1` is set (the README shows it), else under
@@ -33,6 +34,7 @@ pub fn tests() -> Vec<Test> {
         a_turn_of_each_game_is_clicked_in_the_page_and_saved,
         the_page_builds_exactly_the_legal_turns_at_every_ply_of_the_examples,
         a_turn_made_in_one_tab_shows_in_the_other,
+        the_move_list_of_a_long_game_moves_its_window_with_the_ply_shown,
         the_page_marks_the_targets_of_a_picked_piece_as_docs_play_png_shows]
 }
 
@@ -559,6 +561,47 @@ fn a_turn_made_in_one_tab_shows_in_the_other() {
     }
     assert_eq!(tokens(&file)[4..], ["Bc4".to_owned(), "Qh4+".to_owned()]);
     assert_valid(&homes.alice, &file);
+}
+
+fn the_move_list_of_a_long_game_moves_its_window_with_the_ply_shown() {
+    let homes = Homes::new("play-long", "");
+    let file = homes.root.join("long.pgn");
+    std::fs::write(&file, crate::support::playouts::long_chesscala(1_000, 7)).unwrap();
+    let path = file.to_str().expect("a path");
+    let server = PlayServer::start(&homes.alice, &[path], &[]);
+    let driver = Driver::start();
+    let session = Session::open(&driver);
+    server.open(&session, "local");
+    // The list's plies (the first and last few, and how many) and the ply shown, once the
+    // ply shown is `arguments[0]`.
+    let list_at = |ply: u64| {
+        session.until(
+            20,
+            "var items = Array.prototype.map.call(document.querySelectorAll('#moves li'),               function (e) { return e.dataset.ply + ':' + e.textContent; });             var shown = document.querySelector('#moves .shown');             if (!shown || shown.dataset.ply !== String(arguments[0])) return null;             return [items.length, items.slice(0, 3), items[items.length - 1]];",
+            &[json!(ply)],
+        )
+    };
+    let tokens = tokens(&file);
+    let end = list_at(1_000).unwrap_or_else(|| panic!("{}", page_state(&session)));
+    assert_eq!(
+        end,
+        json!([
+            202,
+            ["0:start", "800:...", format!("801:{}", tokens[800])],
+            format!("1000:{}", tokens[999])
+        ])
+    );
+    // "..." shows the ply before the window, and the window around it.
+    session.click("#moves [data-ply=\"800\"]");
+    let middle = list_at(800).unwrap_or_else(|| panic!("{}", page_state(&session)));
+    assert_eq!(
+        middle,
+        json!([
+            203,
+            ["0:start", "700:...", format!("701:{}", tokens[700])],
+            "901:..."
+        ])
+    );
 }
 
 fn the_page_marks_the_targets_of_a_picked_piece_as_docs_play_png_shows() {

@@ -187,7 +187,10 @@ fn game_view(
         ),
         None => (None, Vec::new()),
     };
-    let turn = whose_turn(&board, you, home.is_none());
+    let turn = match &board.stopped {
+        Some(stop) => stopped(stop, &path),
+        None => whose_turn(&board, you, home.is_none()),
+    };
     let view = GameView {
         board,
         id: id.to_owned(),
@@ -217,6 +220,16 @@ fn color_name(color: Color) -> &'static str {
     }
 }
 
+/// What the page says of a record that stops before its end: where, why, and how to mend
+/// it.
+fn stopped(stop: &crate::board::Stop, path: &std::path::Path) -> String {
+    let file = super::super::display_path(path);
+    format!(
+        "the record stops after ply {}: {} at line {}, column {} does not replay: {}; the          page shows the position before it and plays nothing on from there, since the turns          after it would be lost (`pbem validate {file}` shows the legal turns there; mend          the file, then reload the page)",
+        stop.plies, stop.turn, stop.line, stop.column, stop.reason
+    )
+}
+
 /// Whose turn, in words: the outcome of a game that is over, the part awaited, or the
 /// side to move (the player's turn, or its opponent's).
 fn whose_turn(board: &crate::board::View, you: Option<Color>, local: bool) -> String {
@@ -237,15 +250,16 @@ fn whose_turn(board: &crate::board::View, you: Option<Color>, local: bool) -> St
     }
 }
 
-/// The game's line of `pbem status --all` (whose turn, since when, the clocks).
+/// The game's line of `pbem status --all` (whose turn, since when, the clocks): the
+/// line of its file, the other games left alone.
 fn status_line(home: &Home, id: &str) -> Result<Option<String>, CliError> {
-    let mut listed = Vec::new();
-    status::run(&status::Args { all: true }, home, &mut listed)?;
-    let start = format!("{id}  ");
-    Ok(String::from_utf8_lossy(&listed)
-        .lines()
-        .find(|line| line.starts_with(&start))
-        .map(str::to_owned))
+    let file = home.games.path(id)?;
+    let listing = status::listing(&status::Args { all: true }, home, Some(&file))?;
+    Ok(listing
+        .games
+        .into_iter()
+        .find(|game| game.reads)
+        .map(|game| game.line))
 }
 
 /// The refused mails of the game that the player has not dismissed.

@@ -303,24 +303,28 @@ async fn index(State(shared): State<App>) -> Response {
 /// game the opponent started has no page yet.
 fn games_page(config: Option<&Path>) -> Result<String, CliError> {
     let home = Home::load(config)?;
-    let mut listed = Vec::new();
-    super::status::run(&super::status::Args { all: false }, &home, &mut listed)?;
-    let ids: Vec<String> = home
-        .games
-        .list()?
-        .iter()
-        .filter_map(|path| path.file_stem()?.to_str().map(str::to_owned))
-        .collect();
+    let args = super::status::Args { all: false };
+    let listing = super::status::listing(&args, &home, None)?;
     let mut items = String::new();
-    for line in String::from_utf8_lossy(&listed).lines() {
-        let game = ids.iter().find(|id| line.starts_with(&format!("{id}  ")));
-        items.push_str(&match game {
+    for game in &listing.games {
+        // A game's page is named by its file (`/game/ID` serves `ID.pgn`).
+        let id = game
+            .file
+            .file_stem()
+            .and_then(|stem| stem.to_str())
+            .filter(|_| game.reads);
+        items.push_str(&match id {
             Some(id) => format!(
                 "<li><a data-game=\"{id}\" href=\"/game/{id}\">{}</a></li>\n",
-                escape(line)
+                escape(&game.line)
             ),
-            None => format!("<li>{}</li>\n", escape(line)),
+            None => format!("<li>{}</li>\n", escape(&game.line)),
         });
+    }
+    let mut after = Vec::new();
+    super::status::after_games(&listing, &args, &home, &mut after)?;
+    for line in String::from_utf8_lossy(&after).lines() {
+        items.push_str(&format!("<li>{}</li>\n", escape(line)));
     }
     Ok(format!(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\

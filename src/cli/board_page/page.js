@@ -165,8 +165,13 @@
       if (ply === view.ply) item.classList.add("shown");
       moves.appendChild(item);
     };
+    // A long game's list is a window around the ply shown: "..." at either end shows
+    // the ply just outside it, and the list around that one.
     entry(0, "start");
-    view.plies.forEach((token, index) => entry(index + 1, token));
+    if (view.plies_from > 0) entry(view.plies_from, "...");
+    view.plies.forEach((token, index) => entry(view.plies_from + index + 1, token));
+    const listedEnd = view.plies_from + view.plies.length;
+    if (listedEnd < view.plies_total) entry(listedEnd + 1, "...");
     const refused = $("refused");
     refused.textContent = "";
     for (const line of view.refused) {
@@ -280,7 +285,7 @@
   }
 
   function step(to) {
-    const end = view ? view.plies.length : 0;
+    const end = view ? view.plies_total : 0;
     const now = shown === null ? end : shown;
     const ply = Math.max(0, Math.min(end, to(now, end)));
     load(ply === end ? null : ply);
@@ -327,7 +332,7 @@
       const item = event.target.closest("[data-ply]");
       if (item && view) {
         const ply = Number(item.dataset.ply);
-        load(ply === view.plies.length ? null : ply);
+        load(ply === view.plies_total ? null : ply);
       }
     });
     $("first").addEventListener("click", () => step(() => 0));
