@@ -988,6 +988,7 @@ fn a_record_that_stops_early_says_where_and_why_on_the_page_and_offers_no_turn()
             assert_eq!(view["turns"], serde_json::json!([]), "{}", brief(&view));
             assert_eq!(view["plies"], serde_json::json!(["e4", "e5"]));
             let said = view["turn"].as_str().unwrap();
+            assert!(!said.contains("  "), "{said}");
             assert!(
                 said.starts_with(&format!(
                     "the record stops after ply 2: 2. Ke3 at line {line}, column {column} does not replay: {reason};"
@@ -1107,4 +1108,68 @@ fn the_move_list_of_a_long_game_is_a_window_around_the_ply_shown() {
         serde_json::json!({ "version": version, "unchanged": true })
     );
     let _ = std::fs::remove_dir_all(dir);
+}
+
+/// A turn goes with the ply it was built on: one built at an earlier ply looked at, or on
+/// a position the game has left since (a turn taken in by `pbem sync` beside the page),
+/// is refused with nothing played; the page says where a turn is played.
+#[test]
+fn a_turn_is_played_only_on_the_position_it_was_built_on() {
+    // A file played locally: at ply 0, White's e4 is a turn to try, not to play.
+    let (dir, file, local) = serving_file("page-built-on", "", "1. e4 e5 *");
+    let earlier = local.get("/api/game/local?ply=0").json();
+    assert_eq!(
+        earlier["turn"],
+        "ply 0 of 2: the game goes on after it (go to its end to play)"
+    );
+    assert_eq!(earlier["turns"].as_array().unwrap().len(), 20);
+    let before = std::fs::read_to_string(&file).unwrap();
+    let refused = local
+        .post("/api/game/local/move", r#"{"token": "Nf3", "ply": 0}"#)
+        .json();
+    assert_eq!(refused["ok"], false, "{refused}");
+    assert_eq!(
+        refused["output"],
+        "pbem: error: the turn was built on the position after ply 0, but the game is at ply 2 (its last turn: e5): nothing was played (play it at the game's end)\n"
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), before);
+    let played = local
+        .post("/api/game/local/move", r#"{"token": "Nf3", "ply": 2}"#)
+        .json();
+    assert_eq!(played["ok"], true, "{played}");
+    std::fs::remove_dir_all(dir).unwrap();
+
+    // A game by mail: Bob's page shows 1. e4. Beside it he plays 1... e5 in a terminal,
+    // and Alice's 2. Nf3 comes in by his `pbem sync` (from cron, say): the turn his page
+    // built on 1. e4, Nc6, legal again now, is not played.
+    let homes = Homes::new("page-built-on-mail", "shared_folder: ../shared\n");
+    std::fs::create_dir_all(homes.root.join("shared")).unwrap();
+    let id = homes.start(NOW, &[]);
+    let (alice, bob) = (&homes.alice, &homes.bob);
+    ok(&alice.run(NOW, &["move", &id, "e4"]));
+    ok(&alice.run(NOW, &["send", &id]));
+    ok(&bob.run(NOW, &["sync"]));
+    let page = Server::start(play(bob, &[&id]));
+    let view = page.get(&format!("/api/game/{id}")).json();
+    assert_eq!(view["ply"], 1, "{view}");
+    assert_eq!(view["turn"], "your turn (Black)");
+    for (player, turn) in [(bob, "e5"), (alice, "Nf3")] {
+        ok(&player.run(NOW, &["sync"]));
+        ok(&player.run(NOW, &["move", &id, turn]));
+        ok(&player.run(NOW, &["send", &id]));
+    }
+    ok(&bob.run(NOW, &["sync"]));
+    let mv = format!("/api/game/{id}/move");
+    let stale = page.post(&mv, r#"{"token": "Nc6", "ply": 1}"#).json();
+    assert_eq!(stale["ok"], false, "{stale}");
+    assert!(
+        stale["output"].as_str().unwrap().contains(
+            "the turn was built on the position after ply 1, but the game is at ply 3 (its last turn: Nf3): nothing was played"
+        ),
+        "{stale}"
+    );
+    let record = std::fs::read_to_string(game_path(bob, &id)).unwrap();
+    assert!(!record.contains("Nc6"), "{record}");
+    let played = page.post(&mv, r#"{"token": "Nc6", "ply": 3}"#).json();
+    assert_eq!(played["ok"], true, "{played}");
 }

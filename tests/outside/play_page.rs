@@ -577,12 +577,33 @@ fn the_move_list_of_a_long_game_moves_its_window_with_the_ply_shown() {
     let list_at = |ply: u64| {
         session.until(
             20,
-            "var items = Array.prototype.map.call(document.querySelectorAll('#moves li'),               function (e) { return e.dataset.ply + ':' + e.textContent; });             var shown = document.querySelector('#moves .shown');             if (!shown || shown.dataset.ply !== String(arguments[0])) return null;             return [items.length, items.slice(0, 3), items[items.length - 1]];",
+            "var items = Array.prototype.map.call(document.querySelectorAll('#moves li'),\
+               function (e) { return e.dataset.ply + ':' + e.textContent; });\
+             var shown = document.querySelector('#moves .shown');\
+             if (!shown || shown.dataset.ply !== String(arguments[0])) return null;\
+             return [items.length, items.slice(0, 3), items[items.length - 1]];",
+            &[json!(ply)],
+        )
+    };
+    // With a turn typed: whether Confirm is disabled, and what the page says of the turn,
+    // once the ply shown is `arguments[0]`.
+    let confirm_at = |ply: u64| {
+        session.until(
+            20,
+            "var shown = document.querySelector('#moves .shown');\
+             if (!shown || shown.dataset.ply !== String(arguments[0])) return null;\
+             var typed = document.getElementById('token');\
+             typed.value = 'a1';\
+             typed.dispatchEvent(new Event('input'));\
+             return [document.getElementById('confirm').disabled,\
+               document.getElementById('turn').textContent];",
             &[json!(ply)],
         )
     };
     let tokens = tokens(&file);
     let end = list_at(1_000).unwrap_or_else(|| panic!("{}", page_state(&session)));
+    let at_end = confirm_at(1_000).unwrap_or_else(|| panic!("{}", page_state(&session)));
+    assert_eq!(at_end[0], json!(false), "{at_end}");
     assert_eq!(
         end,
         json!([
@@ -600,6 +621,15 @@ fn the_move_list_of_a_long_game_moves_its_window_with_the_ply_shown() {
             203,
             ["0:start", "700:...", format!("701:{}", tokens[700])],
             "901:..."
+        ])
+    );
+    // A turn is tried at an earlier ply but played only at the game's end.
+    let earlier = confirm_at(800).unwrap_or_else(|| panic!("{}", page_state(&session)));
+    assert_eq!(
+        earlier,
+        json!([
+            true,
+            "ply 800 of 1000: the game goes on after it (go to its end to play)"
         ])
     );
 }

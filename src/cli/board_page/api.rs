@@ -19,6 +19,7 @@ use super::{App, LOCAL, Target, local};
 use crate::correspondence;
 use crate::desk::play::{hand_line, own_hand};
 use crate::games::Color;
+use crate::notation::Record;
 use crate::store::Ledger;
 
 /// `?ply=K` (the end when left out) and `?since=VERSION` (nothing but the version when the
@@ -189,6 +190,11 @@ fn game_view(
     };
     let turn = match &board.stopped {
         Some(stop) => stopped(stop, &path),
+        // Turns are built here as anywhere (to try them), but played only at the end.
+        None if board.ply < board.plies_total => format!(
+            "ply {} of {}: the game goes on after it (go to its end to play)",
+            board.ply, board.plies_total
+        ),
         None => whose_turn(&board, you, home.is_none()),
     };
     let view = GameView {
@@ -225,7 +231,10 @@ fn color_name(color: Color) -> &'static str {
 fn stopped(stop: &crate::board::Stop, path: &std::path::Path) -> String {
     let file = super::super::display_path(path);
     format!(
-        "the record stops after ply {}: {} at line {}, column {} does not replay: {}; the          page shows the position before it and plays nothing on from there, since the turns          after it would be lost (`pbem validate {file}` shows the legal turns there; mend          the file, then reload the page)",
+        "the record stops after ply {}: {} at line {}, column {} does not replay: {}; the \
+         page shows the position before it and plays nothing on from there, since the turns \
+         after it would be lost (`pbem validate {file}` shows the legal turns there; mend \
+         the file, then reload the page)",
         stop.plies, stop.turn, stop.line, stop.column, stop.reason
     )
 }
@@ -281,11 +290,34 @@ fn refusals(home: &Home, id: &str) -> Result<Vec<String>, CliError> {
         .collect())
 }
 
-/// The body of a change: `{"token": T}` for a move, `{"action": A}` for a draw.
+/// The body of a change: `{"token": T, "ply": K}` for a move, `{"action": A}` for a
+/// draw.
 #[derive(Debug, Default, Deserialize)]
 struct Body {
     token: Option<String>,
     action: Option<String>,
+    /// The plies of the position the turn was built on (the page sends the one it
+    /// shows): the move is played only if the game is still there, under the lock that
+    /// plays it, so that neither an earlier ply looked at nor a turn that came in
+    /// meanwhile (a `pbem sync` from cron) gets it played elsewhere.
+    ply: Option<usize>,
+}
+
+/// Refuses a move built on the position after `shown` plies when the game has another
+/// number of plies now.
+fn still_at(record: &Record, shown: Option<usize>) -> Result<(), CliError> {
+    let plies = record.moves.turns.len();
+    match shown {
+        Some(shown) if shown != plies => Err(CliError::Usage(format!(
+            "the turn was built on the position after ply {shown}, but the game is at ply {plies}{}: nothing was played (play it at the game's end)",
+            if shown < plies {
+                format!(" (its last turn: {})", record.moves.turns[plies - 1].token)
+            } else {
+                String::new()
+            }
+        ))),
+        _ => Ok(()),
+    }
 }
 
 /// `POST /api/game/ID/ACTION`.
@@ -335,7 +367,10 @@ fn change(shared: &App, id: &str, action: &str, body: &Body) -> Result<Acted, Re
                 )));
             }
             let _one_at_a_time = shared.local_lock.lock();
-            local::play(&path, &token()?, &mut out)
+            let token = token()?;
+            local::load(&path)
+                .and_then(|record| still_at(&record, body.ply))
+                .and_then(|()| local::play(&path, &token, &mut out))
         }
         Target::Home(_) => {
             let draw = match body.action.as_deref() {
@@ -362,7 +397,14 @@ fn change(shared: &App, id: &str, action: &str, body: &Body) -> Result<Acted, Re
             } else {
                 None
             };
-            by_mail(shared, id, action, turn, draw, &mut out)
+            by_mail(
+                shared,
+                id,
+                action,
+                turn.map(|turn| (turn, body.ply)),
+                draw,
+                &mut out,
+            )
         }
     };
     let (ok, output) = told(result, &out);
@@ -410,7 +452,7 @@ fn by_mail(
     shared: &App,
     id: &str,
     action: &str,
-    turn: Option<String>,
+    turn: Option<(String, Option<usize>)>,
     draw: Option<DrawAction>,
     out: &mut Vec<u8>,
 ) -> Result<Status, CliError> {
@@ -423,7 +465,10 @@ fn by_mail(
         game: Some(game.clone()),
     };
     match (action, turn, draw) {
-        ("move", Some(turn), _) => {
+        ("move", Some((turn, shown)), _) => {
+            // Checked with the player's data locked: the game cannot move on meanwhile.
+            let (_, record, _) = home.game(&game)?;
+            still_at(&record, shown)?;
             let args = MoveArgs {
                 game,
                 turn,

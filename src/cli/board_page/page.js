@@ -249,7 +249,9 @@
       button.textContent = token;
       choices.appendChild(button);
     }
-    $("confirm").disabled = one === null && $("token").value.trim() === "";
+    // A turn is tried anywhere but played only at the game's end.
+    $("confirm").disabled = (one === null && $("token").value.trim() === "") ||
+      (view !== null && view.ply < view.plies_total);
   }
 
   function commonPrefix(tokens) {
@@ -278,10 +280,12 @@
     mark();
   }
 
+  // The ply a turn was built on goes with it: the server plays it only if the game is
+  // still there (not an earlier ply looked at, nor a game that moved on meanwhile).
   function confirm() {
     const state = narrow(view.turns, clicks);
     const token = chosen || single(state) || $("token").value.trim();
-    if (token) post("move", { token: token });
+    if (token) post("move", { token: token, ply: view.ply });
   }
 
   function step(to) {
@@ -317,7 +321,7 @@
     $("typed").addEventListener("submit", (event) => {
       event.preventDefault();
       const token = $("token").value.trim();
-      if (token) post("move", { token: token });
+      if (token) post("move", { token: token, ply: view.ply });
     });
     $("token").addEventListener("input", mark);
     $("send").addEventListener("click", () => post("send"));
