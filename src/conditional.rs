@@ -47,9 +47,10 @@ pub struct Tree {
     /// that turn (the number of turns stays), so the repair tells it played by its token.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub playing_last: Option<String>,
-    /// A book's reply the game refused (a card not in the hand): the game's history then,
-    /// followed by the reply. The book does not give it again there; the player, told
-    /// once, acts by hand.
+    /// Replies not played at a point, each the game's history then followed by the
+    /// reply: a book's the game refused (a card not in the hand), or one held back by the
+    /// opponent's draw offer (a turn would decline it unseen). Not given again there; the
+    /// player, told once, acts by hand.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub refused: Vec<Vec<String>>,
 }
@@ -119,21 +120,53 @@ pub enum LineError {
 }
 
 /// The turn tokens of a line as a player types it: `12... Nf6 13. e5 Nd5`, move numbers
-/// (also glued to their turn, `13.e5`) and result markers skipped.
+/// (also glued to their turn, `13.e5`, with a typographic ellipsis, `12… Nf6`, or with no
+/// dot, `13 e5`), annotations (`e5!`, `Nd5?!`, `$1`) and result markers skipped.
 #[must_use]
 pub fn read_line(text: &str) -> Vec<String> {
-    text.split_whitespace()
+    text.replace('\u{2026}', "...")
+        .split_whitespace()
         .filter_map(|word| {
-            let digits = word.trim_start_matches(|c: char| c.is_ascii_digit());
-            let rest = if digits.len() < word.len() && digits.starts_with('.') {
-                digits.trim_start_matches('.')
-            } else {
-                word
-            };
-            let is_result = matches!(rest, "*" | "1-0" | "0-1" | "1/2-1/2");
-            (!rest.is_empty() && !is_result).then(|| rest.to_owned())
+            let (_, rest) = split_number(word);
+            let rest = rest.trim_end_matches(['!', '?']);
+            let skipped = matches!(rest, "*" | "1-0" | "0-1" | "1/2-1/2" | "...")
+                || rest.starts_with('$')
+                || rest.is_empty();
+            (!skipped).then(|| rest.to_owned())
         })
         .collect()
+}
+
+/// A word's move number and what follows it: `12...Nf6` is `(Some((12, true)), "Nf6")`,
+/// `13.` is `(Some((13, false)), "")`, a word without one is `(None, word)`.
+fn split_number(word: &str) -> (Option<(u32, bool)>, &str) {
+    let digits = word.len() - word.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let rest = &word[digits..];
+    let Ok(number) = word[..digits].parse::<u32>() else {
+        return (None, word);
+    };
+    if let Some(after) = rest.strip_prefix("...") {
+        (Some((number, true)), after)
+    } else if let Some(after) = rest.strip_prefix('.') {
+        (Some((number, false)), after)
+    } else if rest.is_empty() {
+        (Some((number, false)), rest)
+    } else {
+        (None, word)
+    }
+}
+
+/// The move number a typed line starts with, and whether it is Black's (`12...`): `None`
+/// when its first word has none.
+#[must_use]
+pub fn first_number(text: &str) -> Option<(u32, bool)> {
+    let text = text.replace('\u{2026}', "...");
+    let mut words = text.split_whitespace();
+    let (number, rest) = split_number(words.next()?);
+    let (number, black) = number?;
+    // `12 ... Nf6`, `12. ... Nf6`: the ellipsis as a word of its own.
+    let black = black || (rest.is_empty() && words.next() == Some("..."));
+    Some((number, black))
 }
 
 /// Every line of a movetext with variations, from its first turn to each leaf: the main
@@ -343,6 +376,21 @@ fn roll_branches<G: Game>(
         (true, Some(error)) => Some(Err(error)),
         (true, None) => None,
     }
+}
+
+/// The rest of a line typed from the game's start (a line or a tree exported from move
+/// 1): the turns after the game's own, when the line begins with them; `None` when it
+/// does not (or the game has no turns yet).
+#[must_use]
+pub fn past_history(record: &Record, tokens: &[String]) -> Option<Vec<String>> {
+    let played = history(record);
+    if played.is_empty() || tokens.len() <= played.len() {
+        return None;
+    }
+    let mut start = record.clone();
+    start.moves.turns.clear();
+    let begun = extend(&start, &tokens[..played.len()]).ok()?;
+    (begun == [played.clone()]).then(|| tokens[played.len()..].to_vec())
 }
 
 /// A game's history as the lines compare it: its main line's tokens.
@@ -570,6 +618,16 @@ mod tests {
             read_line("12... Nf6 13. e5 Nd5 14.c4 *"),
             tokens("Nf6 e5 Nd5 c4")
         );
+        assert_eq!(
+            read_line("12\u{2026} Nf6 13 e5! Nd5?! $2 14. ... c4"),
+            tokens("Nf6 e5 Nd5 c4")
+        );
+        assert_eq!(first_number("12... Nf6 13. e5"), Some((12, true)));
+        assert_eq!(first_number("12\u{2026}Nf6"), Some((12, true)));
+        assert_eq!(first_number("13 ... Nd5"), Some((13, true)));
+        assert_eq!(first_number("13.e5"), Some((13, false)));
+        assert_eq!(first_number("3 Bb5"), Some((3, false)));
+        assert_eq!(first_number("Nf6 e5"), None);
     }
 
     #[test]

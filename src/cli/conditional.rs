@@ -22,6 +22,7 @@ use super::play::{MoveArgs, Side};
 use super::{CliError, Status, parse_variant};
 use crate::conditional::{self, Book, Tree};
 use crate::correspondence;
+use crate::desk::outbox::Latest;
 use crate::games::{Color, Variant};
 use crate::notation::{Record, TurnNode, parse_record};
 
@@ -136,6 +137,7 @@ pub fn run_if(args: &IfArgs, home: &Home, out: &mut dyn Write) -> Result<Status,
     }
     if typed.is_empty() {
         list(&record, &id, &tree, &history, you, out)?;
+        books_here(&record, variant, you, &history, home, out)?;
         return Ok(Status::Ok);
     }
     let game = correspondence::state(&record)
@@ -165,6 +167,15 @@ pub fn run_if(args: &IfArgs, home: &Home, out: &mut dyn Write) -> Result<Status,
     let mine = sides(&record, you);
     let mut added = 0;
     for (text, tokens) in typed {
+        // A line typed from the game's start goes on from its last turn; else its move
+        // number, if it has one, must be the game's next.
+        let tokens = match conditional::past_history(&record, &tokens) {
+            Some(rest) => rest,
+            None => {
+                check_number(&text, &game, &id)?;
+                tokens
+            }
+        };
         if tokens.len() < 2 {
             return Err(CliError::Invalid(format!(
                 "{id}: the line \"{text}\" needs your opponent's turn and your reply to it; nothing was added"
@@ -210,6 +221,32 @@ pub fn run_if(args: &IfArgs, home: &Home, out: &mut dyn Write) -> Result<Status,
     Ok(Status::Ok)
 }
 
+/// Refuses a typed line whose first move number is not the game's next turn (`3.` where
+/// the game is at `2...`): the rules would only say that its first turn is illegal.
+fn check_number(text: &str, game: &correspondence::State, id: &str) -> Result<(), CliError> {
+    let written = |(number, black): (u32, bool)| {
+        format!(
+            "{number}{} ({}'s turn)",
+            if black { "..." } else { "." },
+            if black { "Black" } else { "White" }
+        )
+    };
+    let (Some(typed), Some(next)) = (
+        conditional::first_number(text),
+        conditional::first_number(&game.next_number),
+    ) else {
+        return Ok(());
+    };
+    if typed == next || game.awaited.is_some() {
+        return Ok(());
+    }
+    Err(CliError::Invalid(format!(
+        "{id}: the line \"{text}\" starts at {}, but the game's next turn is {}, your opponent's: a line starts there (or at the game's first move, with every turn since); nothing was added",
+        written(typed),
+        written(next)
+    )))
+}
+
 /// Runs `pbem book`.
 pub fn run_book(
     command: &BookCommand,
@@ -218,7 +255,7 @@ pub fn run_book(
 ) -> Result<Status, CliError> {
     let dir = books_dir(home);
     match command {
-        BookCommand::Add(args) => add_book(args, &dir, out),
+        BookCommand::Add(args) => add_book(args, home, &dir, out),
         BookCommand::List => {
             let books = load_books(home);
             if books.is_empty() {
@@ -261,7 +298,12 @@ pub fn run_book(
     }
 }
 
-fn add_book(args: &BookAddArgs, dir: &Path, out: &mut dyn Write) -> Result<Status, CliError> {
+fn add_book(
+    args: &BookAddArgs,
+    home: &Home,
+    dir: &Path,
+    out: &mut dyn Write,
+) -> Result<Status, CliError> {
     let shown = args.file.display().to_string();
     let text = std::fs::read_to_string(&args.file).map_err(|source| CliError::Io {
         path: shown.clone(),
@@ -278,6 +320,8 @@ fn add_book(args: &BookAddArgs, dir: &Path, out: &mut dyn Write) -> Result<Statu
         Side::Black => Color::Black,
     };
     let mut book: Option<Book> = None;
+    // The first game's start, to number turns in messages, and the side to move there.
+    let mut labels: Option<(Record, Color)> = None;
     for (number, game) in crate::notation::read_str(&text).enumerate() {
         let mut game = game
             .map_err(|error| CliError::Invalid(format!("{shown}: game {}: {error}", number + 1)))?;
@@ -307,6 +351,10 @@ fn add_book(args: &BookAddArgs, dir: &Path, out: &mut dyn Write) -> Result<Statu
         let lines = conditional::lines_of(&game.moves);
         let mut empty = game.clone();
         empty.moves.turns.clear();
+        // The side's turns; a book never plays the game's first turn (a reply needs a
+        // turn before it), so lines that begin differently are branches, not replies.
+        let mine = move |at: usize| at > 0 && at.is_multiple_of(2) == (side == first);
+        labels.get_or_insert_with(|| (empty.clone(), first));
         let book = book.get_or_insert_with(|| Book {
             variant: variant.name().to_owned(),
             side: side.name().to_owned(),
@@ -328,14 +376,23 @@ fn add_book(args: &BookAddArgs, dir: &Path, out: &mut dyn Write) -> Result<Statu
                     line.join(" ")
                 ))
             })?;
-            let mine = |at: usize| at.is_multiple_of(2) == (side == first);
             for whole in branches {
                 if let Some(at) = conditional::conflict(variant, &book.lines, &whole, mine) {
+                    let other = book
+                        .lines
+                        .iter()
+                        .find(|other| other.len() > at && other[..at] == whole[..at])
+                        .map_or_else(String::new, |other| label(&empty, other, at));
+                    let hint = if args.side.is_none() {
+                        " (if the book is Black's, add `--as black`)"
+                    } else {
+                        ""
+                    };
                     return Err(CliError::Invalid(format!(
-                        "{shown}: game {}: the line \"{}\" gives another reply than an earlier line at its turn {} (a book gives one reply to each turn); no book was added",
+                        "{shown}: game {}: the line \"{}\" plays {} where an earlier line plays {other} (a book gives one reply to each turn){hint}; no book was added",
                         number + 1,
                         line.join(" "),
-                        at + 1
+                        label(&empty, &whole, at)
                     )));
                 }
                 book.lines.push(whole);
@@ -351,18 +408,28 @@ fn add_book(args: &BookAddArgs, dir: &Path, out: &mut dyn Write) -> Result<Statu
         source,
     })?;
     let path = dir.join(format!("{name}.yaml"));
+    let replaced = path.exists();
     crate::store::write_private(&path, yaml.as_bytes()).map_err(|source| CliError::Io {
         path: path.display().to_string(),
         source,
     })?;
     writeln!(
         out,
-        "book {name}: {} of {} for {} (kept in {}; never mailed)",
+        "book {name}: {} of {} for {} (kept in {}; never mailed){}",
         lines_word(book.lines.len()),
         played_in(&book),
         book.side,
-        path.display()
+        path.display(),
+        if replaced {
+            "; it replaces the book of that name"
+        } else {
+            ""
+        }
     )?;
+    if let Some((record, first)) = &labels {
+        let mine = |at: usize| at > 0 && at.is_multiple_of(2) == (side == *first);
+        overlaps(&name, &book, record, mine, home, out)?;
+    }
     Ok(Status::Ok)
 }
 
@@ -431,6 +498,7 @@ pub fn answer(home: &Home, out: &mut dyn Write, send: bool) -> Result<(), CliErr
                 })
             };
             let Some((reply, from)) = conditional::reply(variant, &tree.lines, &history)
+                .filter(|reply| !tree.was_refused(&history, reply))
                 .map(|reply| (reply, "conditional reply".to_owned()))
                 .or_else(book)
             else {
@@ -439,6 +507,22 @@ pub fn answer(home: &Home, out: &mut dyn Write, send: bool) -> Result<(), CliErr
                 }
                 break;
             };
+            // A draw offer is the player's to answer: a reply would decline it unseen.
+            if let Some(offer) =
+                crate::replay::events::standing_offer(&record).filter(|side| *side != you)
+            {
+                let line = [history.as_slice(), std::slice::from_ref(&reply)].concat();
+                let label = label(&record, &line, history.len());
+                tree.refused.push(line);
+                save_tree(home, &id, &tree)?;
+                writeln!(
+                    out,
+                    "{id}: {} offers a draw, so your {from} {label} was not played: \
+                     `pbem draw accept {id}` accepts the draw, `pbem move {id} {reply}` plays on",
+                    offer.name()
+                )?;
+                break;
+            }
             tree.playing = Some(history.len());
             tree.playing_last = history.last().cloned();
             save_tree(home, &id, &tree)?;
@@ -461,7 +545,8 @@ pub fn answer(home: &Home, out: &mut dyn Write, send: bool) -> Result<(), CliErr
             } else {
                 turn.as_str()
             };
-            if let Err(error) = super::play::make_move(&args, home, &mut Vec::new()) {
+            let mut said = Vec::new();
+            if let Err(error) = super::play::make_move(&args, home, &mut said) {
                 // Never played: the lines that give it go; a book's is not given again here.
                 let given = tree.lines.len();
                 tree.lines.retain(|line| {
@@ -493,17 +578,24 @@ pub fn answer(home: &Home, out: &mut dyn Write, send: bool) -> Result<(), CliErr
             crate::store::hook::pause_at("conditional");
             let after = home.games.load(&path)?;
             let ply = after.moves.turns.len();
-            mail_reply(home, &id, ply)?;
+            mail_reply(home, &id)?;
             tree.playing = None;
             tree.playing_last = None;
             tree.lines =
                 conditional::prune(variant, &tree.lines, &conditional::history(&after)).kept;
             save_tree(home, &id, &tree)?;
             let label = correspondence::turn_label(&after, ply - 1).unwrap_or_else(|| turn.clone());
+            // `pbem move`'s own words for a turn that ended the game.
+            let over = String::from_utf8_lossy(&said)
+                .lines()
+                .next()
+                .and_then(|line| line.split_once(", game over: "))
+                .map(|(_, result)| format!(", game over: {result}"))
+                .unwrap_or_default();
             if ply == history.len() {
-                writeln!(out, "{id}: played your {from} {} in {label}", shown)?;
+                writeln!(out, "{id}: played your {from} {shown} in {label}{over}")?;
             } else {
-                writeln!(out, "{id}: played your {from} {label}")?;
+                writeln!(out, "{id}: played your {from} {label}{over}")?;
             }
             played += 1;
             if !acts_now(&after, you) {
@@ -562,7 +654,7 @@ pub fn repair(home: &Home) -> Result<(), CliError> {
             || (ply == before
                 && conditional::history(&record).last() != tree.playing_last.as_ref());
         if played && !waiting {
-            mail_reply(home, &id, ply)?;
+            mail_reply(home, &id)?;
             eprintln!(
                 "pbem: {id}: the conditional reply an interrupted pbem played waits in the outbox now; `pbem send --retry` (or `pbem sync`) sends it"
             );
@@ -691,32 +783,94 @@ fn dropped_note(
     Ok(())
 }
 
-/// Puts the mail of the game's current state (the reply just played, `ply` turns) in the
-/// outbox, composed as `pbem send` composes it.
-fn mail_reply(home: &Home, id: &str, ply: usize) -> Result<(), CliError> {
-    let dir = trees_dir(home).join("mail");
-    let compose = SendArgs {
-        dry_run: Some(dir.clone()),
-        retry: false,
-        refusal: None,
-        game: Some(id.to_owned()),
+/// Names the books that give replies in this game from here (after its own lines).
+fn books_here(
+    record: &Record,
+    variant: Variant,
+    you: Color,
+    history: &[String],
+    home: &Home,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    let Some((start, _)) = conditional::start_of(record) else {
+        return Ok(());
     };
-    super::mail::send(&compose, home, &mut Vec::new())?;
-    let file = dir.join(format!("{id}.{ply}.eml"));
-    let io = |source| CliError::Io {
-        path: file.display().to_string(),
-        source,
+    let id = correspondence::game_id(record).unwrap_or_default();
+    for (name, book) in load_books(home) {
+        let follows = book.is_ok_and(|book| {
+            book.plays(variant, you, &start)
+                && book
+                    .lines
+                    .iter()
+                    .any(|line| line.len() > history.len() && line.starts_with(history))
+        });
+        if follows {
+            writeln!(
+                out,
+                "{id}: book {name} gives replies here too, while the game follows it (the game's own lines come first)"
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// Warns when another book for the same games (variant, side, start) answers a turn
+/// differently: in a game that follows both, the first by name answers.
+fn overlaps(
+    name: &str,
+    book: &Book,
+    record: &Record,
+    mine: impl Fn(usize) -> bool,
+    home: &Home,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    let Some(variant) = Variant::from_name(&book.variant) else {
+        return Ok(());
     };
-    let bytes = std::fs::read(&file).map_err(io)?;
-    let (from, to) = crate::mail::envelope_of(&bytes).ok_or_else(|| {
-        CliError::Usage(format!(
-            "{}: the reply's mail has no addresses",
-            file.display()
-        ))
-    })?;
-    let ply = u32::try_from(ply).unwrap_or(u32::MAX);
-    home.outbox.put(id, ply, &from, &to, &bytes)?;
-    std::fs::remove_file(&file).map_err(io)?;
+    for (other_name, other) in load_books(home) {
+        let Ok(other) = other else { continue };
+        let same_games =
+            other.variant == book.variant && other.side == book.side && other.start == book.start;
+        if other_name == name || !same_games {
+            continue;
+        }
+        let Some((line, at)) = book.lines.iter().find_map(|line| {
+            conditional::conflict(variant, &other.lines, line, &mine).map(|at| (line, at))
+        }) else {
+            continue;
+        };
+        let theirs = other
+            .lines
+            .iter()
+            .find(|theirs| theirs.len() > at && theirs[..at] == line[..at])
+            .map_or_else(String::new, |theirs| label(record, theirs, at));
+        let first = if other_name.as_str() < name {
+            other_name.as_str()
+        } else {
+            name
+        };
+        writeln!(
+            out,
+            "warning: book {name} plays {} where book {other_name} plays {theirs}: in a game that follows both, book {first} answers (the first by name; `pbem book remove NAME` drops one)",
+            label(record, line, at)
+        )?;
+    }
+    Ok(())
+}
+
+/// Puts the mail of the game's current state (the reply just played) in the outbox,
+/// composed as `pbem send` composes it; the last mail of a game the reply ended (a
+/// mate) is then no longer owed.
+fn mail_reply(home: &Home, id: &str) -> Result<(), CliError> {
+    let now = super::home::now()?;
+    match crate::desk::outbox::compose_latest(id, home, now)? {
+        Latest::Mail(composed) => crate::desk::outbox::queue(home, &composed, true)?,
+        Latest::Nothing { why, .. } => {
+            return Err(CliError::Usage(format!(
+                "{id}: the reply's mail was not composed: {why}"
+            )));
+        }
+    }
     Ok(())
 }
 

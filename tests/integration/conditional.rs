@@ -1150,3 +1150,162 @@ fn a_book_answers_in_a_cards_game(mode: &str) {
         assert_never_mailed(&homes, id, &["wickets-cards", &never]);
     }
 }
+
+/// Bob takes in what waits for him on day `day` of November and plays `turn` offering a
+/// draw; then Alice, an hour later, runs `pbem sync`: returns what it said.
+fn bob_offers(homes: &Homes, day: u32, id: &str, turn: &str) -> String {
+    let now = format!("2026-11-{day:02}T10:00:00Z");
+    ok(&homes.bob.run(&now, &["sync"]));
+    ok(&homes.bob.run(&now, &["move", id, turn, "--offer-draw"]));
+    ok(&homes.bob.run(&now, &["send", id]));
+    ok(&homes
+        .alice
+        .run(&format!("2026-11-{day:02}T11:00:00Z"), &["sync"]))
+}
+
+#[test]
+fn a_draw_offer_holds_the_reply_back_and_the_line_stays() {
+    let (homes, id) = after_e4("cond-offer");
+    let alice = &homes.alice;
+    ok(&alice.run("2026-11-01T10:00:00Z", &["if", &id, "e5 Nf3 Nc6 Bb5"]));
+    // A reply would decline the offer unseen: it waits, and Alice is told once.
+    let synced = bob_offers(&homes, 2, &id, "e5");
+    assert!(
+        synced.contains(&format!(
+            "{id}: Black offers a draw, so your conditional reply 2. Nf3 was not played: `pbem draw accept {id}` accepts the draw, `pbem move {id} Nf3` plays on"
+        )),
+        "{synced}"
+    );
+    assert!(!synced.contains("played your"), "{synced}");
+    let again = ok(&alice.run("2026-11-02T12:00:00Z", &["sync"]));
+    assert!(!again.contains("offers a draw, so"), "{again}");
+    assert!(!again.contains("played your"), "{again}");
+    assert_eq!(main_line(alice, &id), "e4 e5");
+    // She plays on by hand (declining); the rest of the line still answers for her.
+    play(alice, "2026-11-02T12:00:00Z", &id, "Nf3");
+    let synced = bob_plays(&homes, 3, &id, "Nc6");
+    assert!(
+        synced.contains(&format!("{id}: played your conditional reply 3. Bb5")),
+        "{synced}"
+    );
+}
+
+#[test]
+fn a_conditional_mate_ends_the_game_and_owes_no_mail() {
+    let (homes, id) = after_e4("cond-mate");
+    let alice = &homes.alice;
+    ok(&alice.run(
+        "2026-11-01T10:00:00Z",
+        &["if", &id, "1... e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7#"],
+    ));
+    for (day, turn) in [(2, "e5"), (3, "Nc6")] {
+        bob_plays(&homes, day, &id, turn);
+    }
+    let synced = bob_plays(&homes, 4, &id, "Nf6");
+    assert!(
+        synced.contains(&format!(
+            "{id}: played your conditional reply 4. Qxf7#, game over: 1-0"
+        )),
+        "{synced}"
+    );
+    let status = ok(&alice.run("2026-11-04T12:00:00Z", &["status", "--all"]));
+    assert!(status.contains(&id), "{status}");
+    assert!(
+        !status.contains("your last mail is not sent yet"),
+        "{status}"
+    );
+}
+
+#[test]
+fn a_line_typed_from_the_game_s_start_or_with_a_wrong_number() {
+    let (homes, id) = after_e4("cond-numbers");
+    let alice = &homes.alice;
+    bob_plays(&homes, 2, &id, "e5");
+    play(alice, "2026-11-02T12:00:00Z", &id, "Nf3");
+    // The game is at 2... (Black's turn): a line that starts at 3. says so.
+    let wrong = alice.run("2026-11-02T12:00:00Z", &["if", &id, "3. Bb5 a6"]);
+    assert_eq!(wrong.status.code(), Some(1), "{}", text(&wrong.stderr));
+    assert!(
+        text(&wrong.stderr).contains(&format!(
+            "{id}: the line \"3. Bb5 a6\" starts at 3. (White's turn), but the game's next turn is 2... (Black's turn), your opponent's"
+        )),
+        "{}",
+        text(&wrong.stderr)
+    );
+    // From the game's start, with its turns, and with the marks a phone or a book adds.
+    let added = ok(&alice.run(
+        "2026-11-02T12:00:00Z",
+        &[
+            "if",
+            &id,
+            "1. e4 e5 2. Nf3 Nc6 3. Bb5",
+            "2\u{2026} Nf6! 3 Nxe5?!",
+        ],
+    ));
+    assert!(added.contains("2 conditional lines added"), "{added}");
+    assert!(added.contains("  2... Nc6 3. Bb5\n"), "{added}");
+    assert!(added.contains("  2... Nf6 3. Nxe5\n"), "{added}");
+}
+
+#[test]
+fn books_that_disagree_or_replace_are_named() {
+    let homes = homes("cond-books-named");
+    let (alice, bob) = (&homes.alice, &homes.bob);
+    let write = |name: &str, text: &str| {
+        let path = homes.root.join(name);
+        std::fs::write(&path, text).unwrap();
+        path.to_str().unwrap().to_owned()
+    };
+    // A White repertoire with two first moves: branches, since a book never plays the
+    // first move.
+    let two = write("two.pgn", "1. e4 (1. d4 d5 2. c4) 1... e5 2. Nf3 *\n");
+    let added = ok(&alice.run("2026-11-01T09:00:00Z", &["book", "add", &two]));
+    assert!(
+        added.contains("book two: 2 conditional lines of Chess for White"),
+        "{added}"
+    );
+    // A Black repertoire added without --as: the message numbers the turns and hints.
+    let sicilian = write("sicilian.pgn", "1. e4 c5 2. Nf3 (2. c3 Nf6) 2... d6 *\n");
+    let refused = bob.run("2026-11-01T09:00:00Z", &["book", "add", &sicilian]);
+    assert_eq!(refused.status.code(), Some(1), "{}", text(&refused.stderr));
+    assert!(
+        text(&refused.stderr).contains(
+            "plays 2. Nf3 where an earlier line plays 2. c3 (a book gives one reply to each turn) (if the book is Black's, add `--as black`); no book was added"
+        ),
+        "{}",
+        text(&refused.stderr)
+    );
+    let black = ["--as", "black", "--name"];
+    let zeta = [&["book", "add", &sicilian][..], &black, &["zeta"]].concat();
+    ok(&bob.run("2026-11-01T09:00:00Z", &zeta));
+    let open = write("open.pgn", "1. e4 e5 *\n");
+    let alpha = [&["book", "add", &open][..], &black, &["alpha"]].concat();
+    let added = ok(&bob.run("2026-11-01T09:00:00Z", &alpha));
+    assert!(
+        added.contains(
+            "warning: book alpha plays 1... e5 where book zeta plays 1... c5: in a game that follows both, book alpha answers"
+        ),
+        "{added}"
+    );
+    let again = ok(&bob.run("2026-11-01T09:00:00Z", &alpha));
+    assert!(
+        again.contains("; it replaces the book of that name"),
+        "{again}"
+    );
+    // In a game, `pbem if` names the books that answer there: Alice's after her 1. e4.
+    let id = homes.start("2026-11-01T09:00:00Z", &[]);
+    play(alice, "2026-11-01T10:00:00Z", &id, "e4");
+    let listed = ok(&alice.run("2026-11-01T10:00:00Z", &["if", &id]));
+    assert!(
+        listed.contains(&format!(
+            "{id}: book two gives replies here too, while the game follows it"
+        )),
+        "{listed}"
+    );
+    // Bob's books both follow 1. e4; the first by name answers.
+    let synced = ok(&bob.run("2026-11-01T11:00:00Z", &["sync"]));
+    assert!(
+        synced.contains(&format!("{id}: played your book alpha's reply 1... e5")),
+        "{synced}"
+    );
+}
