@@ -398,11 +398,13 @@ Examples:
         name = "if",
         after_help = "\
 A line starts with your opponent's next turn and alternates with your replies, in the
-game's notation (move numbers may be written or not). Each line is checked through the
-rules when it is added. When `pbem receive` or `pbem sync` takes in a turn of your
-opponent's that a line expects, pbem plays your reply at once as `pbem move` does (sync
-sends it too); lines the game has left are dropped, and you are told. The lines stay in
-your games folder: they are never in the record nor in any mail.
+game's notation (move numbers may be written or not; a number written must be the
+game's next turn's, or the line may start at the game's first move, with every turn
+since). Each line is checked through the rules when it is added. When `pbem receive` or
+`pbem sync` takes in a turn of your opponent's that a line expects, pbem plays your
+reply at once as `pbem move` does (sync sends it too), unless that turn offers a draw
+(you are told, and answer it yourself); lines the game has left are dropped, and you are
+told. The lines stay in your games folder: never in the record nor in any mail.
 
 Chess with wickets: a line names your opponent's attempt with its roll or cards
 (`4. Nxe5:w9_r5`, `4. Nxe5:w9_cD10`); in the Cards modes your card in answer follows
