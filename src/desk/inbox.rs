@@ -540,6 +540,18 @@ fn take_in(
     } else if let Some(chance) = &chance {
         head.push_str(&format!("; {chance}"));
     }
+    // The player's own last turn, completed by this mail (its roll drawn by the
+    // opponent's pbem) before the opponent's next turn: what chance decided there.
+    if let Some(local) = &local
+        && added > 0
+        && let Some(own) = local.moves.turns.len().checked_sub(1)
+        && local.moves.turns[own].token != record.moves.turns[own].token
+        && let Some(outcome) = play::chance_outcome_at(&record, own)
+    {
+        let label = correspondence::turn_label(&record, own)
+            .unwrap_or_else(|| record.moves.turns[own].token.to_string());
+        head.push_str(&format!("; in your {label}, {outcome}"));
+    }
     let mut text = saved_text(head, &id, &record, &game, you);
     if state.last_mail_owed {
         text.push_str(&format!(

@@ -597,16 +597,20 @@ pub fn note_last_mail(record: &Record, you: Color, state: &mut LocalState) {
 /// against what was needed, a card pair, a Cards II decline); `None` for another turn or
 /// game, or while the roll or every pair is still awaited.
 pub fn chance_outcome(record: &Record) -> Option<String> {
+    chance_outcome_at(record, record.moves.turns.len().checked_sub(1)?)
+}
+
+/// [`chance_outcome`] of the turn at index `at` of the main line (from 0).
+pub fn chance_outcome_at(record: &Record, at: usize) -> Option<String> {
     use crate::games::Game;
     use crate::games::wickets::Wickets;
     if crate::replay::variant_of(record).ok()? != Variant::ChessWithWickets {
         return None;
     }
+    let token = record.moves.turns.get(at)?.token.clone();
     let mut before = record.clone();
-    let last = before.moves.turns.pop()?;
+    before.moves.turns.truncate(at);
     let position = crate::replay::replay_game::<Wickets>(&before).position?;
-    let turn = position
-        .resolve(&Wickets::parse_turn(&last.token).ok()?)
-        .ok()?;
+    let turn = position.resolve(&Wickets::parse_turn(&token).ok()?).ok()?;
     position.chance_outcome(&turn)
 }

@@ -900,6 +900,14 @@ fn lines_past_the_player_s_own_attempt_wait_for_its_roll() {
         synced.contains(&format!("{id}: played your conditional reply 5. {mine}")),
         "roll {roll}: {synced}"
     );
+    // She is told what her roll decided, though Bob's pbem drew it.
+    assert!(
+        synced.contains(&format!(
+            "; in your 4. Nxe5:w9_r{roll}, the roll is {roll}: the attempt {}",
+            if roll <= 4 { "fails" } else { "succeeds" }
+        )),
+        "roll {roll}: {synced}"
+    );
     assert_eq!(roll_in(alice, &id), roll);
 }
 
