@@ -556,6 +556,13 @@ pub fn waiting(
     replies.len()
 }
 
+/// Whether `line` goes through `turns` (a whole history, as [`extend`] gives it): it is
+/// that history, or goes on from it (see [`prune`]). `pbem if --drop` drops such lines.
+#[must_use]
+pub fn goes_through(variant: Variant, line: &[String], turns: &[String]) -> bool {
+    line == turns || goes_on(variant, line, turns)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

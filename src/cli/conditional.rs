@@ -42,6 +42,10 @@ pub struct IfArgs {
     /// Drop the game's conditional lines.
     #[arg(long)]
     pub clear: bool,
+    /// Drop the lines that go through each LINE's turns (typed as for adding, from your
+    /// opponent's next turn), keeping the others.
+    #[arg(long, requires = "lines", conflicts_with_all = ["clear", "file"])]
+    pub drop: bool,
 }
 
 /// `pbem book`'s commands.
@@ -131,6 +135,9 @@ pub fn run_if(args: &IfArgs, home: &Home, out: &mut dyn Write) -> Result<Status,
         .iter()
         .map(|line| (line.clone(), conditional::read_line(line)))
         .collect();
+    if args.drop {
+        return drop_lines(args, home, (&record, &id), tree, you, out);
+    }
     if let Some(file) = &args.file {
         typed.extend(lines_in_file(file)?);
     }
@@ -164,6 +171,7 @@ pub fn run_if(args: &IfArgs, home: &Home, out: &mut dyn Write) -> Result<Status,
     }
     let mine = sides(&record, you);
     let mut added = 0;
+    let stored = tree.lines.clone();
     for (text, tokens) in typed {
         if tokens.len() < 2 {
             return Err(CliError::Invalid(format!(
@@ -187,15 +195,8 @@ pub fn run_if(args: &IfArgs, home: &Home, out: &mut dyn Write) -> Result<Status,
                 )));
             }
             if let Some(at) = conditional::conflict(variant, &tree.lines, &whole, &mine) {
-                let other = tree
-                    .lines
-                    .iter()
-                    .find(|line| line.len() > at && line[..at] == whole[..at])
-                    .map_or("", |line| line[at].as_str());
-                return Err(CliError::Invalid(format!(
-                    "{id}: the line \"{text}\" answers with {} where your lines answer with {other} (one reply to each turn): `pbem if {id}` lists them, `pbem if {id} --clear` drops them; nothing was added",
-                    label(&record, &whole, at)
-                )));
+                let lines = (&tree.lines[..], &stored[..]);
+                return Err(conflict_error(&record, &id, &text, lines, &whole, at));
             }
             if !tree.lines.iter().any(|line| line.starts_with(&whole)) {
                 tree.lines.retain(|line| !whole.starts_with(line));
@@ -208,6 +209,88 @@ pub fn run_if(args: &IfArgs, home: &Home, out: &mut dyn Write) -> Result<Status,
     writeln!(out, "{id}: {} added", lines_word(added))?;
     list(&record, &id, &tree, &history, you, out)?;
     Ok(Status::Ok)
+}
+
+/// `pbem if GAME --drop LINE...`: drops the lines that go through each line's turns
+/// (read and checked as lines to add are), says how many and lists the others.
+fn drop_lines(
+    args: &IfArgs,
+    home: &Home,
+    (record, id): (&Record, &str),
+    mut tree: Tree,
+    you: Color,
+    out: &mut dyn Write,
+) -> Result<Status, CliError> {
+    let variant = crate::replay::variant_of(record)
+        .map_err(|name| CliError::Usage(format!("{id}: unsupported variant \"{name}\"")))?;
+    let mut dropped = 0;
+    for text in &args.lines {
+        let branches =
+            conditional::extend(record, &conditional::read_line(text)).map_err(|error| {
+                CliError::Invalid(format!(
+                    "{id}: the line \"{text}\": {error}; nothing was dropped"
+                ))
+            })?;
+        let before = tree.lines.len();
+        tree.lines.retain(|line| {
+            !branches
+                .iter()
+                .any(|turns| conditional::goes_through(variant, line, turns))
+        });
+        if tree.lines.len() == before {
+            return Err(CliError::Invalid(format!(
+                "{id}: no conditional line goes through \"{text}\" (`pbem if {id}` lists them); nothing was dropped"
+            )));
+        }
+        dropped += before - tree.lines.len();
+    }
+    save_tree(home, id, &tree)?;
+    writeln!(out, "{id}: {} dropped", lines_word(dropped))?;
+    list(record, id, &tree, &conditional::history(record), you, out)?;
+    Ok(Status::Ok)
+}
+
+/// Why the line `text` (its whole history `whole`) cannot be added: at its turn `at` it
+/// answers otherwise than one of `lines` (the tree's, then this command's): a line
+/// stored before (of `lines.1`), which `--drop` drops, or another line of this command.
+fn conflict_error(
+    record: &Record,
+    id: &str,
+    text: &str,
+    (lines, stored): (&[Vec<String>], &[Vec<String>]),
+    whole: &[String],
+    at: usize,
+) -> CliError {
+    let ours = label(record, whole, at);
+    let Some(other) = lines
+        .iter()
+        .find(|line| line.len() > at && line[..at] == whole[..at] && line[at] != whole[at])
+    else {
+        return CliError::Invalid(format!(
+            "{id}: the line \"{text}\" answers with {ours} where another line answers otherwise (one reply to each turn); nothing was added"
+        ));
+    };
+    let theirs = &other[at];
+    if !stored.contains(other) {
+        return CliError::Invalid(format!(
+            "{id}: the line \"{text}\" answers with {ours} where another line of this command answers with {theirs} (one reply to each turn); nothing was added"
+        ));
+    }
+    // The stored line up to its reply, as the player types it: from the turn that
+    // parts from the game's history (the last one when the line completes it).
+    let history = conditional::history(record);
+    let from = other
+        .iter()
+        .zip(&history)
+        .position(|(a, b)| a != b)
+        .unwrap_or(history.len());
+    let branch: Vec<String> = (from..=at)
+        .map(|index| label(record, other, index))
+        .collect();
+    CliError::Invalid(format!(
+        "{id}: the line \"{text}\" answers with {ours} where your lines answer with {theirs} (one reply to each turn): `pbem if {id}` lists them, `pbem if {id} --drop \"{}\"` drops the lines that answer so (then add yours); nothing was added",
+        branch.join(" ")
+    ))
 }
 
 /// Runs `pbem book`.

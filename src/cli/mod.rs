@@ -418,6 +418,7 @@ Examples:
   pbem if g-2026 --file tree.pgn           a PGN with variations
   pbem if g-2026 \"4. Nxe5:w9_cD4 D9 4... Kxe5\"   a card in answer, then a turn
   pbem if g-2026                           list the lines
+  pbem if g-2026 --drop \"12... Nd7 13. Qd2\"  drop the lines through these turns
   pbem if g-2026 --clear                   drop them"
     )]
     If(conditional::IfArgs),

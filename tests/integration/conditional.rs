@@ -1150,3 +1150,67 @@ fn a_book_answers_in_a_cards_game(mode: &str) {
         assert_never_mailed(&homes, id, &["wickets-cards", &never]);
     }
 }
+
+#[test]
+fn one_line_is_dropped_and_a_conflict_names_the_drop() {
+    let (homes, id) = after_e4("cond-drop-one");
+    let alice = &homes.alice;
+    let now = "2026-11-01T10:00:00Z";
+    ok(&alice.run(
+        now,
+        &["if", &id, "1... e5 2. Nf3 Nc6 3. Bb5", "1... c5 2. Nf3"],
+    ));
+    // Another reply to a turn a stored line answers: the message names the command that
+    // drops that line alone.
+    let other = alice.run(now, &["if", &id, "1... e5 2. Nf3 Nc6 3. Bc4"]);
+    assert_eq!(other.status.code(), Some(1), "{}", text(&other.stderr));
+    let drop = "1... e5 2. Nf3 2... Nc6 3. Bb5";
+    assert!(
+        text(&other.stderr).contains(&format!(
+            "answers with 3. Bc4 where your lines answer with Bb5 (one reply to each turn): `pbem if {id}` lists them, `pbem if {id} --drop \"{drop}\"` drops the lines that answer so (then add yours); nothing was added"
+        )),
+        "{}",
+        text(&other.stderr)
+    );
+    let dropped = ok(&alice.run(now, &["if", &id, "--drop", drop]));
+    assert!(
+        dropped.contains(&format!("{id}: 1 conditional line dropped")),
+        "{dropped}"
+    );
+    assert!(dropped.contains("  1... c5 2. Nf3\n"), "{dropped}");
+    assert!(!dropped.contains("Bb5"), "{dropped}");
+    let added = ok(&alice.run(now, &["if", &id, "1... e5 2. Nf3 Nc6 3. Bc4"]));
+    assert!(added.contains("1 conditional line added"), "{added}");
+    // A turn no line goes through drops nothing and says so.
+    let none = alice.run(now, &["if", &id, "--drop", "1... d5"]);
+    assert_eq!(none.status.code(), Some(1), "{}", text(&none.stderr));
+    assert!(
+        text(&none.stderr).contains(&format!(
+            "{id}: no conditional line goes through \"1... d5\" (`pbem if {id}` lists them); nothing was dropped"
+        )),
+        "{}",
+        text(&none.stderr)
+    );
+    // Two lines of one command that answer one turn two ways: nothing was stored, so
+    // the message names the other line of the command.
+    let both = alice.run(now, &["if", &id, "1... d5 2. exd5", "1... d5 2. Nc3"]);
+    assert_eq!(both.status.code(), Some(1), "{}", text(&both.stderr));
+    assert!(
+        text(&both.stderr).contains(
+            "answers with 2. Nc3 where another line of this command answers with exd5 (one reply to each turn); nothing was added"
+        ),
+        "{}",
+        text(&both.stderr)
+    );
+    // Dropping a branch keeps the rest of the tree: the turn the two lines share.
+    let dropped = ok(&alice.run(now, &["if", &id, "--drop", "1... e5"]));
+    assert!(
+        dropped.contains(&format!("{id}: 1 conditional line dropped")),
+        "{dropped}"
+    );
+    let listed = ok(&alice.run(now, &["if", &id]));
+    assert_eq!(
+        listed,
+        format!("{id}: your conditional lines, as White:\n  1... c5 2. Nf3\n")
+    );
+}
