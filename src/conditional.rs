@@ -563,6 +563,42 @@ pub fn goes_through(variant: Variant, line: &[String], turns: &[String]) -> bool
     line == turns || goes_on(variant, line, turns)
 }
 
+/// The first card the player plays in `line` beyond `history` (a card in answer, or the
+/// lead of their own attempt), at the turn of index `at`: `(at, card, lead)`, the lead
+/// being the opponent's card it answers (`None` when the player leads). No card of the
+/// player's is played before it, so it comes from the hand the player holds now (a
+/// played card is replaced by a draw, which nobody knows in advance). `mine` says
+/// whether the turn at an index is the player's.
+#[must_use]
+pub fn first_own_card(
+    variant: Variant,
+    line: &[String],
+    history: &[String],
+    mine: impl Fn(usize) -> bool,
+) -> Option<(usize, String, Option<String>)> {
+    let from = history.len().saturating_sub(1);
+    for at in from..line.len() {
+        let parts = acts(variant, &line[at], at, &mine);
+        for index in 1..parts.len() {
+            let (part, owner) = parts[index];
+            let added = next_part(parts[index - 1].0, part);
+            let Some(card) = added.strip_prefix("_c") else {
+                continue;
+            };
+            let played = at < history.len() && history[at].len() >= part.len();
+            if played || owner != Some(true) || card == "-" {
+                continue;
+            }
+            let lead = (index > 1 && parts[index - 1].1 == Some(false))
+                .then(|| next_part(parts[index - 2].0, parts[index - 1].0))
+                .and_then(|lead| lead.strip_prefix("_c"))
+                .map(str::to_owned);
+            return Some((at, card.to_owned(), lead));
+        }
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

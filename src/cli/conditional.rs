@@ -194,6 +194,7 @@ pub fn run_if(args: &IfArgs, home: &Home, out: &mut dyn Write) -> Result<Status,
                     }
                 )));
             }
+            check_own_card(home, (&record, &id), &text, &whole, &mine)?;
             if let Some(at) = conditional::conflict(variant, &tree.lines, &whole, &mine) {
                 let lines = (&tree.lines[..], &stored[..]);
                 return Err(conflict_error(&record, &id, &text, lines, &whole, at));
@@ -248,6 +249,60 @@ fn drop_lines(
     writeln!(out, "{id}: {} dropped", lines_word(dropped))?;
     list(record, id, &tree, &conditional::history(record), you, out)?;
     Ok(Status::Ok)
+}
+
+/// In the Cards modes: refuses the line `text` (its whole history `whole`) when the first
+/// card it plays for the player, which comes from the hand held now (see
+/// [`conditional::first_own_card`]), is not in that hand, or does not follow the lead's
+/// suit though the hand holds that suit. Nothing to check while the hand is not dealt
+/// or a drawn card of it is not open yet.
+fn check_own_card(
+    home: &Home,
+    (record, id): (&Record, &str),
+    text: &str,
+    whole: &[String],
+    mine: impl Fn(usize) -> bool,
+) -> Result<(), CliError> {
+    use crate::games::wickets::Card;
+    let Some((_, _, hand)) = super::play::own_hand(record, home) else {
+        return Ok(());
+    };
+    let Ok(variant) = crate::replay::variant_of(record) else {
+        return Ok(());
+    };
+    let history = conditional::history(record);
+    if !hand.dealt || hand.pending > 0 {
+        return Ok(());
+    }
+    let Some((at, card, lead)) = conditional::first_own_card(variant, whole, &history, mine) else {
+        return Ok(());
+    };
+    let Some(played) = Card::from_name(&card) else {
+        return Ok(());
+    };
+    let turn = label(record, whole, at);
+    let refused = |why: String| {
+        Err(CliError::Invalid(format!(
+            "{id}: the line \"{text}\" plays {card} in {turn}, {why} (`pbem legal {id}` shows your hand); nothing was added"
+        )))
+    };
+    if !hand.cards.iter().any(|&(_, held)| held == played) {
+        return refused(format!(
+            "which is not in your hand ({}): you play it from the hand you hold now",
+            hand.text()
+        ));
+    }
+    let lead = lead.as_deref().and_then(Card::from_name);
+    if let Some(lead) = lead
+        && !crate::fair::cards::playable(&hand, Some(lead)).contains(&played)
+    {
+        return refused(format!(
+            "but your hand ({}) holds {}'s suit, which you must follow",
+            hand.text(),
+            lead
+        ));
+    }
+    Ok(())
 }
 
 /// Why the line `text` (its whole history `whole`) cannot be added: at its turn `at` it

@@ -406,8 +406,9 @@ your games folder: they are never in the record nor in any mail.
 
 Chess with wickets: a line names your opponent's attempt with its roll or cards
 (`4. Nxe5:w9_r5`, `4. Nxe5:w9_cD10`); in the Cards modes your card in answer follows
-alone (`S5`), played only if it is in your hand then, and the line goes on to your next
-turn; in the Dice modes a line may go past your own attempt typed without its roll
+alone (`S5`), played only if it is in your hand then (your first card in a line comes
+from the hand you hold now: one it does not hold, or that does not follow a suit it
+holds, is refused), and the line goes on to your next turn; in the Dice modes a line may go past your own attempt typed without its roll
 (`4. Nxe5:w9 Kxe5 5. d4`), on each roll's branch on which the rest is legal. While your
 sent attempt awaits your opponent's card, a line starts with that card (`C4 4... Kxe5 5.
 d4`); while it awaits its roll, with their next turn, on each roll's branch.

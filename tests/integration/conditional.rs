@@ -664,16 +664,29 @@ fn a_card_is_answered_from_the_hand_and_the_line_goes_on() {
 fn a_card_not_in_the_hand_is_never_played() {
     let (homes, id, white, black) = dealt_to_the_attempt("cond-cards-held");
     let (alice, bob) = (&homes.alice, &homes.bob);
-    // Bob's line answers the lead with a card of Alice's hand: the rules, which do not
-    // see the hands, take the line; his pbem never plays it.
+    // Bob's line answers the lead with a card of Alice's hand: `pbem if` refuses it now
+    // (see a_card_the_hand_does_not_hold_is_refused_when_added), so it is in a tree
+    // kept by an earlier pbem; his pbem never plays it.
     let (lead, theirs) = (&white[0], &white[1]);
     // The turn as it would be written had the card been played (the card alone could be
     // part of another card, D1 of D10, or of the deal's base64).
     let never = format!("Nxe5:w9_c{lead}_c{theirs}");
-    ok(&bob.run(
-        "2026-11-07T09:00:00Z",
-        &["if", &id, &format!("4. Nxe5:w9_c{lead} {theirs}")],
-    ));
+    let mut tree = String::from("lines:\n");
+    for token in main_line(bob, &id)
+        .split_whitespace()
+        .chain([never.as_str()])
+    {
+        let indent = if tree.ends_with(":\n") {
+            "- - "
+        } else {
+            "  - "
+        };
+        tree.push_str(&format!("{indent}{token}\n"));
+    }
+    std::fs::create_dir_all(tree_file(bob, &id).parent().unwrap()).unwrap();
+    std::fs::write(tree_file(bob, &id), tree).unwrap();
+    let listed = ok(&bob.run("2026-11-07T09:00:00Z", &["if", &id]));
+    assert!(listed.contains(&format!("  4. {never}\n")), "{listed}");
     play(
         alice,
         "2026-11-07T10:00:00Z",
@@ -1213,4 +1226,50 @@ fn one_line_is_dropped_and_a_conflict_names_the_drop() {
         listed,
         format!("{id}: your conditional lines, as White:\n  1... c5 2. Nf3\n")
     );
+}
+
+#[test]
+fn a_card_the_hand_does_not_hold_is_refused_when_added() {
+    let (homes, id, white, black) = dealt_to_the_attempt("cond-cards-refused");
+    let bob = &homes.bob;
+    let now = "2026-11-07T09:00:00Z";
+    let refused = |line: String, says: &[String]| {
+        let out = bob.run(now, &["if", &id, &line]);
+        assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+        assert_says(&text(&out.stderr), says);
+        assert!(!tree_file(bob, &id).exists());
+    };
+    // A card of Alice's hand, which Bob cannot hold: no card of his is played before
+    // it, so it would have to be in the hand he holds now.
+    let (lead, theirs) = (&white[0], &white[1]);
+    let mut says = vec![
+        format!("plays {theirs} in 4. Nxe5:w9_c{lead}_c{theirs}, which is not in your hand ("),
+        format!("(`pbem legal {id}` shows your hand); nothing was added"),
+    ];
+    says.extend(black.iter().map(|card| format!("{card}")));
+    refused(format!("4. Nxe5:w9_c{lead} {theirs} 4... Kxe5"), &says);
+    // A card he holds of another suit than a lead whose suit he holds: he must follow.
+    let suit = |card: &String| card[..1].to_owned();
+    let (lead, off) = white
+        .iter()
+        .find_map(|lead| {
+            let follows = black.iter().any(|card| suit(card) == suit(lead));
+            let off = black.iter().find(|card| suit(card) != suit(lead));
+            follows.then_some(off).flatten().map(|off| (lead, off))
+        })
+        .expect("a lead whose suit Bob holds, and a card of his of another suit");
+    refused(
+        format!("4. Nxe5:w9_c{lead} {off}"),
+        &[
+            format!("plays {off} in 4. Nxe5:w9_c{lead}_c{off}, but your hand ("),
+            format!(") holds {lead}'s suit, which you must follow"),
+        ],
+    );
+    // The card he may play is taken.
+    let (card, next) = answer(&black, lead);
+    let added = ok(&bob.run(
+        now,
+        &["if", &id, &format!("4. Nxe5:w9_c{lead} {card} 4... {next}")],
+    ));
+    assert!(added.contains("1 conditional line added"), "{added}");
 }
