@@ -599,6 +599,48 @@ pub fn first_own_card(
     None
 }
 
+/// Where a game's turn parted from a line's turn at the same place, when both are the same
+/// turn up to one of its parts (a roll, a card): see [`parting`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Parting {
+    /// The turn both share, up to the part that differs (`Nxe5:w9_cH2`).
+    pub shared: String,
+    /// The game's part there (`_r5`, `_cH6`).
+    pub went: String,
+    /// The line's part there.
+    pub expected: String,
+    /// Whose act the part is: the turn's maker's (`Some(true)`, as `mine` says), the other
+    /// side's (`Some(false)`), or chance's (`None`: a roll).
+    pub owner: Option<bool>,
+}
+
+/// How the game's turn `went` parted from `expected`, a line's turn at the same index
+/// `at`: the part of the turn where they differ, or `None` when the turns differ as
+/// turns. `mine` says whether the turn at an index is the player's.
+#[must_use]
+pub fn parting(
+    variant: Variant,
+    went: &str,
+    expected: &str,
+    at: usize,
+    mine: impl Fn(usize) -> bool,
+) -> Option<Parting> {
+    let parts = acts(variant, went, at, &mine);
+    let shared = parts
+        .iter()
+        .take_while(|(part, _)| *part == expected || completes(variant, part, expected))
+        .count();
+    let before = parts.get(shared.checked_sub(1)?)?.0;
+    let (part, owner) = parts.get(shared)?;
+    let expected = next_part(before, expected);
+    (!expected.is_empty()).then(|| Parting {
+        shared: before.to_owned(),
+        went: next_part(before, part).to_owned(),
+        expected: expected.to_owned(),
+        owner: *owner,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -791,7 +791,9 @@ fn sides(record: &Record, you: Color) -> impl Fn(usize) -> bool + use<> {
     }
 }
 
-/// Tells the player which of a game's lines the history has left.
+/// Tells the player which of a game's lines the history has left, and where: the turn
+/// the game made instead of the one they expected, or, when it is the same turn, its roll
+/// or card (`in 4. Nxe5:w9 the roll was 5 where they expected 1 or 2`).
 fn dropped_note(
     record: &Record,
     id: &str,
@@ -799,16 +801,13 @@ fn dropped_note(
     pruned: &conditional::Pruned,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
-    let expected: Vec<String> = pruned
-        .expected
-        .iter()
-        .map(|(at, token)| {
-            label(
-                record,
-                &[&history[..*at], std::slice::from_ref(token)].concat(),
-                *at,
-            )
-        })
+    let mut places: std::collections::BTreeMap<usize, Vec<&String>> = Default::default();
+    for (at, token) in &pruned.expected {
+        places.entry(*at).or_default().push(token);
+    }
+    let parted: Vec<String> = places
+        .into_iter()
+        .flat_map(|(at, expected)| parted_words(record, history, at, &expected))
         .collect();
     writeln!(
         out,
@@ -816,17 +815,93 @@ fn dropped_note(
         lines_word(pruned.dropped),
         if pruned.dropped == 1 { "es" } else { "" },
         if pruned.dropped == 1 { "is" } else { "are" },
-        if expected.is_empty() {
+        if parted.is_empty() {
             String::new()
         } else {
-            format!(
-                " (the game went {} where they expected {})",
-                label(record, history, history.len() - 1),
-                expected.join(" or ")
-            )
+            format!(" ({})", parted.join("; "))
         }
     )?;
     Ok(())
+}
+
+/// Where the game's turn at index `at` parted from the lines that expected `expected`
+/// there, in words: each a turn the game made instead, or a roll or card of the same turn.
+fn parted_words(
+    record: &Record,
+    history: &[String],
+    at: usize,
+    expected: &[&String],
+) -> Vec<String> {
+    let Some(went) = history.get(at) else {
+        return Vec::new();
+    };
+    let numbered = |turn: &str| label(record, &[&history[..at], &[turn.to_owned()]].concat(), at);
+    let variant = crate::replay::variant_of(record).ok();
+    // The turn's maker: the thrower of an attempt, whose cards are the 1st, 3rd...
+    let maker = correspondence::state(record)
+        .ok()
+        .and_then(|game| game.turns.get(at).map(|(side, _)| *side));
+    let mut turns = Vec::new();
+    let mut parts: std::collections::BTreeMap<(String, String, Option<bool>), Vec<String>> =
+        Default::default();
+    for token in expected {
+        match variant.and_then(|variant| conditional::parting(variant, went, token, at, |_| true)) {
+            Some(parting) => parts
+                .entry((parting.shared, parting.went, parting.owner))
+                .or_default()
+                .push(part_name(&parting.expected)),
+            None => turns.push(numbered(token)),
+        }
+    }
+    let mut words = Vec::new();
+    if !turns.is_empty() {
+        words.push(format!(
+            "the game went {} where they expected {}",
+            label(record, history, at),
+            either(&turns)
+        ));
+    }
+    for ((shared, part, owner), expected) in parts {
+        let what = match (owner, maker) {
+            (None, _) => format!("the roll was {}", part_name(&part)),
+            (Some(thrower), Some(maker)) => {
+                let side = if thrower { maker } else { maker.other() };
+                let verb = match (
+                    part.as_str(),
+                    format!("{shared}{part}").matches("_c").count(),
+                ) {
+                    ("_c-", _) => "declined the second pair".to_owned(),
+                    (_, 1) => format!("led {}", part_name(&part)),
+                    (_, count) if count % 2 == 0 => format!("answered {}", part_name(&part)),
+                    _ => format!("played {}", part_name(&part)),
+                };
+                format!("{side} {verb}")
+            }
+            (Some(_), None) => format!("the game went {}", part_name(&part)),
+        };
+        words.push(format!(
+            "in {} {what} where they expected {}",
+            numbered(&shared),
+            either(&expected)
+        ));
+    }
+    words
+}
+
+/// A part of a turn as a player names it: a roll's number, a card (`H6`), a decline.
+fn part_name(part: &str) -> String {
+    match part.trim_start_matches("_r").trim_start_matches("_c") {
+        "-" => "a decline".to_owned(),
+        name => name.to_owned(),
+    }
+}
+
+/// `a`, `a or b`, `a, b or c`.
+fn either(items: &[String]) -> String {
+    match items.split_last() {
+        Some((last, before)) if !before.is_empty() => format!("{} or {last}", before.join(", ")),
+        _ => items.join(""),
+    }
 }
 
 /// Puts the mail of the game's current state (the reply just played, `ply` turns) in the

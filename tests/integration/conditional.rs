@@ -1273,3 +1273,77 @@ fn a_card_the_hand_does_not_hold_is_refused_when_added() {
     ));
     assert!(added.contains("1 conditional line added"), "{added}");
 }
+
+#[test]
+fn dropped_lines_are_told_the_card_that_parted_from_them() {
+    let (homes, id, white, black) = dealt_to_the_attempt("cond-cards-parted");
+    let (alice, bob) = (&homes.alice, &homes.bob);
+    let lead = &white[0];
+    play(
+        alice,
+        "2026-11-07T10:00:00Z",
+        &id,
+        &format!("Nxe5:w9_c{lead}"),
+    );
+    // Alice expects a card Bob cannot hold (one of her own), and his turn after it.
+    let (card, next) = answer(&black, lead);
+    let expected = white[1..]
+        .iter()
+        .find(|other| value(other) != value(lead))
+        .unwrap();
+    let after = if value(lead) > value(expected) + 2.5 {
+        "Dg8:Kxe5"
+    } else {
+        "Kxe5"
+    };
+    ok(&alice.run(
+        "2026-11-07T10:00:00Z",
+        &["if", &id, &format!("{expected} 4... {after} 5. d4")],
+    ));
+    ok(&bob.run("2026-11-07T11:00:00Z", &["sync"]));
+    ok(&bob.run("2026-11-07T11:00:00Z", &["move", &id, &card]));
+    play(bob, "2026-11-07T11:00:00Z", &id, next);
+    // The line parted from the game at Bob's card, not at his turn after it.
+    let synced = ok(&alice.run("2026-11-07T12:00:00Z", &["sync"]));
+    assert!(
+        synced.contains(&format!(
+            "{id}: 1 conditional line no longer matches the game and is dropped (in 4. Nxe5:w9_c{lead} Black answered {card} where they expected {expected})\n"
+        )),
+        "{synced}"
+    );
+}
+
+#[test]
+fn dropped_lines_are_told_the_roll_that_parted_from_them() {
+    use crate::support::homes::wickets_to_the_attempt;
+    let (homes, id) = wickets_to_the_attempt("cond-dice-parted", "dice");
+    let (alice, bob) = (&homes.alice, &homes.bob);
+    crate::fair_cards::through_a_shared_folder(&homes);
+    play(alice, "2026-11-07T10:00:00Z", &id, "Nxe5:w9");
+    ok(&alice.run(
+        "2026-11-07T10:00:00Z",
+        &["if", &id, "4... Kxe5 5. d4", "4... Dg8:Kxe5 5. d3"],
+    ));
+    ok(&bob.run("2026-11-07T11:00:00Z", &["sync"]));
+    let roll = roll_in(bob, &id);
+    play(
+        bob,
+        "2026-11-07T11:00:00Z",
+        &id,
+        if roll <= 4 { "Kxe5" } else { "Dg8:Kxe5" },
+    );
+    // The five other rolls' lines parted from the game at the roll of her attempt.
+    let others: Vec<String> = (1..=6)
+        .filter(|other| *other != roll)
+        .map(|other| other.to_string())
+        .collect();
+    let synced = ok(&alice.run("2026-11-07T12:00:00Z", &["sync"]));
+    assert!(
+        synced.contains(&format!(
+            "{id}: 5 conditional lines no longer match the game and are dropped (in 4. Nxe5:w9 the roll was {roll} where they expected {} or {})\n",
+            others[..4].join(", "),
+            others[4]
+        )),
+        "{synced}"
+    );
+}
