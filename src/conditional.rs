@@ -641,6 +641,44 @@ pub fn parting(
     })
 }
 
+/// Drops from the end of `line` the acts that are not the player's (an opponent's turn or
+/// card, a roll after it) and that no reply of the line answers, keeping its first `keep`
+/// turns; says whether it dropped any. `mine` says whether the turn at an index is the
+/// player's.
+pub fn trim_theirs(
+    variant: Variant,
+    line: &mut Vec<String>,
+    keep: usize,
+    mine: impl Fn(usize) -> bool,
+) -> bool {
+    let mut trimmed = false;
+    while line.len() > keep {
+        let at = line.len() - 1;
+        let parts = acts(variant, &line[at], at, &mine);
+        let shorter = match parts.split_last() {
+            Some(((_, Some(true)), _)) | None => break,
+            Some((_, before)) => before.last().map(|(part, _)| (*part).to_owned()),
+        };
+        match shorter {
+            Some(part) => line[at] = part,
+            None => {
+                line.pop();
+            }
+        }
+        trimmed = true;
+    }
+    trimmed
+}
+
+/// A game's position now (its position string), after its main line.
+#[must_use]
+pub fn position_of(record: &Record) -> Option<String> {
+    let variant = replay::variant_of(record).ok()?;
+    crate::with_game!(variant, G => replay::replay_game::<G>(record)
+        .position
+        .map(|position| position.position_string()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

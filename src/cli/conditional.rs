@@ -139,7 +139,7 @@ pub fn run_if(args: &IfArgs, home: &Home, out: &mut dyn Write) -> Result<Status,
         return drop_lines(args, home, (&record, &id), tree, you, out);
     }
     if let Some(file) = &args.file {
-        typed.extend(lines_in_file(file)?);
+        typed.extend(lines_in_file(file, &record)?);
     }
     if typed.is_empty() {
         list(&record, &id, &tree, &history, you, out)?;
@@ -183,7 +183,8 @@ pub fn run_if(args: &IfArgs, home: &Home, out: &mut dyn Write) -> Result<Status,
                 "{id}: the line \"{text}\": {error}; nothing was added"
             ))
         })?;
-        for whole in branches {
+        let mut trimmed = false;
+        for mut whole in branches {
             if conditional::waiting(variant, std::slice::from_ref(&whole), &history, &mine) == 0 {
                 return Err(CliError::Invalid(format!(
                     "{id}: the line \"{text}\" has no reply of yours: write your opponent's {} and your reply to it; nothing was added",
@@ -193,6 +194,14 @@ pub fn run_if(args: &IfArgs, home: &Home, out: &mut dyn Write) -> Result<Status,
                         "turn".to_owned()
                     }
                 )));
+            }
+            // An opponent's turn at the end has no reply: it is not kept.
+            if conditional::trim_theirs(variant, &mut whole, history.len(), &mine) && !trimmed {
+                trimmed = true;
+                writeln!(
+                    out,
+                    "{id}: the line \"{text}\" ends with your opponent's turn, which has no reply of yours: kept up to your last reply"
+                )?;
             }
             check_own_card(home, (&record, &id), &text, &whole, &mine)?;
             if let Some(at) = conditional::conflict(variant, &tree.lines, &whole, &mine) {
@@ -339,8 +348,12 @@ fn conflict_error(
         .zip(&history)
         .position(|(a, b)| a != b)
         .unwrap_or(history.len());
+    // Numbered as the list shows it: Black's turn after White's goes without its number.
     let branch: Vec<String> = (from..=at)
-        .map(|index| label(record, other, index))
+        .map(|index| match label(record, other, index) {
+            numbered if index > from && numbered.contains("...") => other[index].clone(),
+            numbered => numbered,
+        })
         .collect();
     CliError::Invalid(format!(
         "{id}: the line \"{text}\" answers with {ours} where your lines answer with {theirs} (one reply to each turn): `pbem if {id}` lists them, `pbem if {id} --drop \"{}\"` drops the lines that answer so (then add yours); nothing was added",
@@ -978,8 +991,8 @@ fn label(record: &Record, line: &[String], at: usize) -> String {
     correspondence::turn_label(&numbered, at).unwrap_or_else(|| line[at].clone())
 }
 
-/// The lines of a PGN with variations, each with its text for messages.
-fn lines_in_file(file: &Path) -> Result<Vec<(String, Vec<String>)>, CliError> {
+/// The lines of a PGN with variations for the game `game`, each with its text for messages.
+fn lines_in_file(file: &Path, game: &Record) -> Result<Vec<(String, Vec<String>)>, CliError> {
     let shown = file.display().to_string();
     let text = std::fs::read_to_string(file).map_err(|source| CliError::Io {
         path: shown.clone(),
@@ -991,10 +1004,59 @@ fn lines_in_file(file: &Path) -> Result<Vec<(String, Vec<String>)>, CliError> {
             error.span.line, error.span.column, error.message
         ))
     })?;
+    file_is_for(game, &record, &shown)?;
     Ok(conditional::lines_of(&record.moves)
         .into_iter()
         .map(|line| (format!("{shown}: {}", line.join(" ")), line))
         .collect())
+}
+
+/// Refuses a tree file (`tree`, read from `shown`) made for another game: its
+/// `[Variant]`, where it has one, must be the game's, and its `[FEN]`, where it has one,
+/// the game's start or its position now (where the file's lines begin).
+fn file_is_for(game: &Record, tree: &Record, shown: &str) -> Result<(), CliError> {
+    let refused = |what: String| {
+        Err(CliError::Invalid(format!(
+            "{shown}: {what}: the file is for another game; nothing was added"
+        )))
+    };
+    let variant = crate::replay::variant_of(game).map_err(|name| {
+        CliError::Usage(format!("the game's variant \"{name}\" is not supported"))
+    })?;
+    if let Some(named) = tree.tag("Variant")
+        && crate::replay::variant_of(tree).ok() != Some(variant)
+    {
+        return refused(format!(
+            "its [Variant \"{named}\"] is not the game's, {}",
+            variant.name()
+        ));
+    }
+    let Some(fen) = tree.tag("FEN") else {
+        return Ok(());
+    };
+    let mut as_game = tree.clone();
+    as_game.set_tag("Variant", variant.name());
+    let start = conditional::start_of(game).map(|(start, _)| start);
+    let now = conditional::position_of(game);
+    let read = conditional::start_of(&as_game).map(|(start, _)| start);
+    // The same men on the same squares and the same side to move: the fields after them
+    // (an en-passant square written or not) do not make another game.
+    let placed = |position: &Option<String>| {
+        position.as_deref().map(|text| {
+            text.split_whitespace()
+                .take(2)
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+    };
+    if read.is_none() || (placed(&read) != placed(&start) && placed(&read) != placed(&now)) {
+        return refused(format!(
+            "its [FEN \"{fen}\"] is neither the game's start, \"{}\", nor its position now, \"{}\"",
+            start.unwrap_or_default(),
+            now.unwrap_or_default()
+        ));
+    }
+    Ok(())
 }
 
 /// The games a book plays in: its variant, and its mode where the variant has modes

@@ -399,7 +399,10 @@ Examples:
         after_help = "\
 A line starts with your opponent's next turn and alternates with your replies, in the
 game's notation (move numbers may be written or not). Each line is checked through the
-rules when it is added. When `pbem receive` or `pbem sync` takes in a turn of your
+rules when it is added. Result words (`1-0`, `0-1`, `1/2-1/2`, `*`) are skipped: the
+rules say how a game ends. A turn of your opponent's at the end of a line has no reply
+and is not kept. A tree file's `[Variant]` and `[FEN]`, where it has them, must be the
+game's (its FEN the game's start or its position now). When `pbem receive` or `pbem sync` takes in a turn of your
 opponent's that a line expects, pbem plays your reply at once as `pbem move` does (sync
 sends it too); lines the game has left are dropped, and you are told. The lines stay in
 your games folder: they are never in the record nor in any mail.

@@ -1177,7 +1177,7 @@ fn one_line_is_dropped_and_a_conflict_names_the_drop() {
     // drops that line alone.
     let other = alice.run(now, &["if", &id, "1... e5 2. Nf3 Nc6 3. Bc4"]);
     assert_eq!(other.status.code(), Some(1), "{}", text(&other.stderr));
-    let drop = "1... e5 2. Nf3 2... Nc6 3. Bb5";
+    let drop = "1... e5 2. Nf3 Nc6 3. Bb5";
     assert!(
         text(&other.stderr).contains(&format!(
             "answers with 3. Bc4 where your lines answer with Bb5 (one reply to each turn): `pbem if {id}` lists them, `pbem if {id} --drop \"{drop}\"` drops the lines that answer so (then add yours); nothing was added"
@@ -1346,4 +1346,75 @@ fn dropped_lines_are_told_the_roll_that_parted_from_them() {
         )),
         "{synced}"
     );
+}
+
+#[test]
+fn a_trailing_turn_a_result_word_and_a_file_for_another_game() {
+    let (homes, id) = after_e4("cond-consistent");
+    let alice = &homes.alice;
+    let now = "2026-11-01T10:00:00Z";
+    // A result word is skipped, as `pbem if --help` says: the rules end the game.
+    let help = ok(&alice.run(now, &["if", "--help"]));
+    assert!(
+        help.contains(
+            "Result words (`1-0`, `0-1`, `1/2-1/2`, `*`) are skipped: the\nrules say how a game ends."
+        ),
+        "{help}"
+    );
+    let mate = ok(&alice.run(
+        now,
+        &["if", &id, "1... e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 0-1"],
+    ));
+    assert!(
+        mate.contains("  1... e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7#\n"),
+        "{mate}"
+    );
+    ok(&alice.run(now, &["if", &id, "--clear"]));
+    // A line ending with Bob's turn is kept up to Alice's last reply, and said so.
+    let added = ok(&alice.run(now, &["if", &id, "1... e5 2. Nf3 Nc6"]));
+    assert!(
+        added.contains(&format!(
+            "{id}: the line \"1... e5 2. Nf3 Nc6\" ends with your opponent's turn, which has no reply of yours: kept up to your last reply\n"
+        )),
+        "{added}"
+    );
+    assert!(
+        added.ends_with(&format!(
+            "{id}: your conditional lines, as White:\n  1... e5 2. Nf3\n"
+        )),
+        "{added}"
+    );
+    // A tree file for another game is refused, naming its tag and the game's.
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let after_e4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1";
+    let other = "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1";
+    for (tags, says) in [
+        (
+            format!("[FEN \"{other}\"]"),
+            format!(
+                "its [FEN \"{other}\"] is neither the game's start, \"{start}\", nor its position now, \"{after_e4}\": the file is for another game; nothing was added"
+            ),
+        ),
+        (
+            "[Variant \"Chess with wickets\"]".to_owned(),
+            "its [Variant \"Chess with wickets\"] is not the game's, Chess: the file is for another game; nothing was added".to_owned(),
+        ),
+    ] {
+        let file = homes.root.join("other.pgn");
+        std::fs::write(&file, format!("{tags}\n\n1... c5 2. Nf3 *\n")).unwrap();
+        let refused = alice.run(now, &["if", &id, "--file", file.to_str().unwrap()]);
+        assert_eq!(refused.status.code(), Some(1), "{}", text(&refused.stderr));
+        assert!(text(&refused.stderr).contains(&says), "{}", text(&refused.stderr));
+    }
+    // One from the game's position now (or its start) is taken.
+    let file = homes.root.join("now.pgn");
+    let without_e3 = after_e4.replace(" e3 ", " - ");
+    std::fs::write(
+        &file,
+        format!("[FEN \"{without_e3}\"]\n\n1... c5 2. Nf3 *\n"),
+    )
+    .unwrap();
+    let taken = ok(&alice.run(now, &["if", &id, "--file", file.to_str().unwrap()]));
+    assert!(taken.contains("1 conditional line added"), "{taken}");
+    assert!(taken.contains("  1... c5 2. Nf3\n"), "{taken}");
 }
