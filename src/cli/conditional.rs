@@ -128,6 +128,10 @@ pub fn run_if(args: &IfArgs, home: &Home, out: &mut dyn Write) -> Result<Status,
         return Ok(Status::Ok);
     }
     let mut tree = load_tree(home, &id)?;
+    if let Some(result) = record.tag("Result").filter(|result| result.trim() != "*") {
+        let asked = !args.lines.is_empty() || args.file.is_some();
+        return over(home, &id, (&tree, result.trim()), asked, out);
+    }
     // Lines the game has left are of no use any more.
     tree.lines = conditional::prune(variant, &tree.lines, &history).kept;
     let mut typed: Vec<(String, Vec<String>)> = args
@@ -218,6 +222,32 @@ pub fn run_if(args: &IfArgs, home: &Home, out: &mut dyn Write) -> Result<Status,
     save_tree(home, &id, &tree)?;
     writeln!(out, "{id}: {} added", lines_word(added))?;
     list(&record, &id, &tree, &history, you, out)?;
+    Ok(Status::Ok)
+}
+
+/// `pbem if` on a finished game (its result `result`): no line can be due any more, so
+/// the tree's lines are dropped (and counted), and lines to add or drop are refused.
+fn over(
+    home: &Home,
+    id: &str,
+    (tree, result): (&Tree, &str),
+    asked: bool,
+    out: &mut dyn Write,
+) -> Result<Status, CliError> {
+    if !tree.is_empty() {
+        save_tree(home, id, &Tree::default())?;
+    }
+    let dropped = match tree.lines.len() {
+        0 => String::new(),
+        stale => format!("; its {} dropped", lines_word(stale)),
+    };
+    let over = format!("{id}: the game is over ({result}){dropped}");
+    if asked {
+        return Err(CliError::Usage(format!(
+            "{over}: no conditional lines can be added or dropped"
+        )));
+    }
+    writeln!(out, "{over}: no conditional lines are kept")?;
     Ok(Status::Ok)
 }
 

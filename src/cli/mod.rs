@@ -402,7 +402,8 @@ game's notation (move numbers may be written or not). Each line is checked throu
 rules when it is added. Result words (`1-0`, `0-1`, `1/2-1/2`, `*`) are skipped: the
 rules say how a game ends. A turn of your opponent's at the end of a line has no reply
 and is not kept. A tree file's `[Variant]` and `[FEN]`, where it has them, must be the
-game's (its FEN the game's start or its position now). When `pbem receive` or `pbem sync` takes in a turn of your
+game's (its FEN the game's start or its position now). Once the game is over, `pbem if
+GAME` says so and drops the lines left. When `pbem receive` or `pbem sync` takes in a turn of your
 opponent's that a line expects, pbem plays your reply at once as `pbem move` does (sync
 sends it too); lines the game has left are dropped, and you are told. The lines stay in
 your games folder: they are never in the record nor in any mail.

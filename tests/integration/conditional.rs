@@ -1418,3 +1418,39 @@ fn a_trailing_turn_a_result_word_and_a_file_for_another_game() {
     assert!(taken.contains("1 conditional line added"), "{taken}");
     assert!(taken.contains("  1... c5 2. Nf3\n"), "{taken}");
 }
+
+#[test]
+fn on_a_finished_game_the_lines_are_dropped_and_none_added() {
+    let (homes, id) = after_e4("cond-over");
+    let (alice, bob) = (&homes.alice, &homes.bob);
+    ok(&alice.run("2026-11-01T10:00:00Z", &["if", &id, "1... e5 2. Nf3"]));
+    ok(&bob.run("2026-11-01T11:00:00Z", &["sync"]));
+    ok(&bob.run("2026-11-01T11:00:00Z", &["resign", &id]));
+    ok(&bob.run("2026-11-01T11:00:00Z", &["send", &id]));
+    ok(&alice.run("2026-11-01T12:00:00Z", &["sync"]));
+    // The line is stale: listing says the game is over and drops it.
+    let listed = ok(&alice.run("2026-11-01T12:00:00Z", &["if", &id]));
+    assert_eq!(
+        listed,
+        format!(
+            "{id}: the game is over (1-0); its 1 conditional line dropped: no conditional lines are kept\n"
+        )
+    );
+    assert!(!tree_file(alice, &id).exists());
+    let again = ok(&alice.run("2026-11-01T12:00:00Z", &["if", &id]));
+    assert_eq!(
+        again,
+        format!("{id}: the game is over (1-0): no conditional lines are kept\n")
+    );
+    // Nothing suggests adding a line, and adding one says why it cannot be.
+    let added = alice.run("2026-11-01T12:00:00Z", &["if", &id, "1... e5 2. Nf3"]);
+    assert_eq!(added.status.code(), Some(2), "{}", text(&added.stderr));
+    assert!(
+        text(&added.stderr).contains(&format!(
+            "{id}: the game is over (1-0): no conditional lines can be added or dropped"
+        )),
+        "{}",
+        text(&added.stderr)
+    );
+    assert!(!tree_file(alice, &id).exists());
+}
