@@ -585,6 +585,15 @@ fn dealt_to_the_attempt(name: &str) -> (Homes, String, Vec<String>, Vec<String>)
     (homes, id, white, black)
 }
 
+/// [`dealt_to_the_attempt`], then Alice plays and sends the attempt led with her first
+/// card (`white[0]`), which awaits Bob's card.
+fn led_to_the_attempt(name: &str) -> (Homes, String, Vec<String>, Vec<String>) {
+    let (homes, id, white, black) = dealt_to_the_attempt(name);
+    let lead = format!("Nxe5:w9_c{}", white[0]);
+    play(&homes.alice, "2026-11-07T10:00:00Z", &id, &lead);
+    (homes, id, white, black)
+}
+
 /// A card's value (`S10` is 10).
 fn value(card: &str) -> f32 {
     card[1..].parse().unwrap()
@@ -833,15 +842,9 @@ fn a_pbem_killed_after_a_card_in_answer_mails_it_once_and_the_line_goes_on() {
 
 #[test]
 fn lines_wait_for_the_opponent_s_card_and_show_it_due() {
-    let (homes, id, white, black) = dealt_to_the_attempt("cond-cards-awaited");
+    let (homes, id, white, black) = led_to_the_attempt("cond-cards-awaited");
     let (alice, bob) = (&homes.alice, &homes.bob);
     let lead = &white[0];
-    play(
-        alice,
-        "2026-11-07T10:00:00Z",
-        &id,
-        &format!("Nxe5:w9_c{lead}"),
-    );
     // Alice's attempt awaits Bob's card: her lines start with it (she guesses his hand).
     let (card, next) = answer(&black, lead);
     let alone = alice.run(
@@ -1246,7 +1249,7 @@ fn a_card_the_hand_does_not_hold_is_refused_when_added() {
         format!("plays {theirs} in 4. Nxe5:w9_c{lead}_c{theirs}, which is not in your hand ("),
         format!("(`pbem legal {id}` shows your hand); nothing was added"),
     ];
-    says.extend(black.iter().map(|card| format!("{card}")));
+    says.extend(black.iter().cloned());
     refused(format!("4. Nxe5:w9_c{lead} {theirs} 4... Kxe5"), &says);
     // A card he holds of another suit than a lead whose suit he holds: he must follow.
     let suit = |card: &String| card[..1].to_owned();
@@ -1276,15 +1279,9 @@ fn a_card_the_hand_does_not_hold_is_refused_when_added() {
 
 #[test]
 fn dropped_lines_are_told_the_card_that_parted_from_them() {
-    let (homes, id, white, black) = dealt_to_the_attempt("cond-cards-parted");
+    let (homes, id, white, black) = led_to_the_attempt("cond-cards-parted");
     let (alice, bob) = (&homes.alice, &homes.bob);
     let lead = &white[0];
-    play(
-        alice,
-        "2026-11-07T10:00:00Z",
-        &id,
-        &format!("Nxe5:w9_c{lead}"),
-    );
     // Alice expects a card Bob cannot hold (one of her own), and his turn after it.
     let (card, next) = answer(&black, lead);
     let expected = white[1..]
