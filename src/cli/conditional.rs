@@ -552,6 +552,7 @@ fn add_book(args: &BookAddArgs, dir: &Path, out: &mut dyn Write) -> Result<Statu
 /// mail in the outbox and says so; drops the lines the game has left and says so. With
 /// `send`, sends the outbox afterwards (`pbem sync`).
 pub fn answer(home: &Home, out: &mut dyn Write, send: bool) -> Result<(), CliError> {
+    drop_left_lines(home, out)?;
     // A book that does not read is left out (and said), the others answer.
     let mut books = Vec::new();
     for (name, book) in load_books(home) {
@@ -712,6 +713,45 @@ pub fn answer(home: &Home, out: &mut dyn Write, send: bool) -> Result<(), CliErr
             if played == 1 { "s" } else { "" },
             if played == 1 { "it" } else { "them" }
         )?;
+    }
+    Ok(())
+}
+
+/// In every running game where the player does not act now (the replies below skip
+/// it), drops the lines the game has left and says where it parted from them, when it
+/// happens: a card in answer other than the line's arrives with no turn of the player's
+/// after it, or the player's own turn by hand left them.
+fn drop_left_lines(home: &Home, out: &mut dyn Write) -> Result<(), CliError> {
+    for path in home.games.list()? {
+        let Ok(record) = home.games.load(&path) else {
+            continue;
+        };
+        let Some(id) = correspondence::game_id(&record) else {
+            continue;
+        };
+        // A tree that does not read, or a reply being played, is left to the rest.
+        let Ok(mut tree) = load_tree(home, id) else {
+            continue;
+        };
+        let open = record
+            .tag("Result")
+            .is_none_or(|result| result.trim() == "*");
+        let (Some(you), Ok(variant)) = (
+            correspondence::side_of(&record, &home.settings.player.email),
+            crate::replay::variant_of(&record),
+        ) else {
+            continue;
+        };
+        if tree.lines.is_empty() || tree.playing.is_some() || !open || answers_now(&record, you) {
+            continue;
+        }
+        let history = conditional::history(&record);
+        let pruned = conditional::prune(variant, &tree.lines, &history);
+        if pruned.dropped > 0 {
+            dropped_note(&record, id, &history, &pruned, out)?;
+            tree.lines = pruned.kept;
+            save_tree(home, id, &tree)?;
+        }
     }
     Ok(())
 }

@@ -1298,9 +1298,9 @@ fn dropped_lines_are_told_the_card_that_parted_from_them() {
         &["if", &id, &format!("{expected} 4... {after} 5. d4")],
     ));
     ok(&bob.run("2026-11-07T11:00:00Z", &["sync"]));
-    ok(&bob.run("2026-11-07T11:00:00Z", &["move", &id, &card]));
-    play(bob, "2026-11-07T11:00:00Z", &id, next);
-    // The line parted from the game at Bob's card, not at his turn after it.
+    play(bob, "2026-11-07T11:00:00Z", &id, &card);
+    // The line parted from the game at Bob's card: Alice is told when it arrives, though
+    // Bob's turn after it is still to come.
     let synced = ok(&alice.run("2026-11-07T12:00:00Z", &["sync"]));
     assert!(
         synced.contains(&format!(
@@ -1308,6 +1308,10 @@ fn dropped_lines_are_told_the_card_that_parted_from_them() {
         )),
         "{synced}"
     );
+    assert!(!tree_file(alice, &id).exists());
+    play(bob, "2026-11-07T13:00:00Z", &id, next);
+    let synced = ok(&alice.run("2026-11-07T14:00:00Z", &["sync"]));
+    assert!(!synced.contains("conditional"), "{synced}");
 }
 
 #[test]
