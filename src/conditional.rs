@@ -604,6 +604,129 @@ pub fn waiting(
     replies.len()
 }
 
+/// Whether `line` goes through `turns` (a whole history, as [`extend`] gives it): it is
+/// that history, or goes on from it (see [`prune`]). `pbem if --drop` drops such lines.
+#[must_use]
+pub fn goes_through(variant: Variant, line: &[String], turns: &[String]) -> bool {
+    line == turns || goes_on(variant, line, turns)
+}
+
+/// The first card the player plays in `line` beyond `history` (a card in answer, or the
+/// lead of their own attempt), at the turn of index `at`: `(at, card, lead)`, the lead
+/// being the opponent's card it answers (`None` when the player leads). No card of the
+/// player's is played before it, so it comes from the hand the player holds now (a
+/// played card is replaced by a draw, which nobody knows in advance). `mine` says
+/// whether the turn at an index is the player's.
+#[must_use]
+pub fn first_own_card(
+    variant: Variant,
+    line: &[String],
+    history: &[String],
+    mine: impl Fn(usize) -> bool,
+) -> Option<(usize, String, Option<String>)> {
+    let from = history.len().saturating_sub(1);
+    for at in from..line.len() {
+        let parts = acts(variant, &line[at], at, &mine);
+        for index in 1..parts.len() {
+            let (part, owner) = parts[index];
+            let added = next_part(parts[index - 1].0, part);
+            let Some(card) = added.strip_prefix("_c") else {
+                continue;
+            };
+            let played = at < history.len() && history[at].len() >= part.len();
+            if played || owner != Some(true) || card == "-" {
+                continue;
+            }
+            let lead = (index > 1 && parts[index - 1].1 == Some(false))
+                .then(|| next_part(parts[index - 2].0, parts[index - 1].0))
+                .and_then(|lead| lead.strip_prefix("_c"))
+                .map(str::to_owned);
+            return Some((at, card.to_owned(), lead));
+        }
+    }
+    None
+}
+
+/// Where a game's turn parted from a line's turn at the same place, when both are the same
+/// turn up to one of its parts (a roll, a card): see [`parting`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Parting {
+    /// The turn both share, up to the part that differs (`Nxe5:w9_cH2`).
+    pub shared: String,
+    /// The game's part there (`_r5`, `_cH6`).
+    pub went: String,
+    /// The line's part there.
+    pub expected: String,
+    /// Whose act the part is: the turn's maker's (`Some(true)`, as `mine` says), the other
+    /// side's (`Some(false)`), or chance's (`None`: a roll).
+    pub owner: Option<bool>,
+}
+
+/// How the game's turn `went` parted from `expected`, a line's turn at the same index
+/// `at`: the part of the turn where they differ, or `None` when the turns differ as
+/// turns. `mine` says whether the turn at an index is the player's.
+#[must_use]
+pub fn parting(
+    variant: Variant,
+    went: &str,
+    expected: &str,
+    at: usize,
+    mine: impl Fn(usize) -> bool,
+) -> Option<Parting> {
+    let parts = acts(variant, went, at, &mine);
+    let shared = parts
+        .iter()
+        .take_while(|(part, _)| *part == expected || completes(variant, part, expected))
+        .count();
+    let before = parts.get(shared.checked_sub(1)?)?.0;
+    let (part, owner) = parts.get(shared)?;
+    let expected = next_part(before, expected);
+    (!expected.is_empty()).then(|| Parting {
+        shared: before.to_owned(),
+        went: next_part(before, part).to_owned(),
+        expected: expected.to_owned(),
+        owner: *owner,
+    })
+}
+
+/// Drops from the end of `line` the acts that are not the player's (an opponent's turn or
+/// card, a roll after it) and that no reply of the line answers, keeping its first `keep`
+/// turns; says whether it dropped any. `mine` says whether the turn at an index is the
+/// player's.
+pub fn trim_theirs(
+    variant: Variant,
+    line: &mut Vec<String>,
+    keep: usize,
+    mine: impl Fn(usize) -> bool,
+) -> bool {
+    let mut trimmed = false;
+    while line.len() > keep {
+        let at = line.len() - 1;
+        let parts = acts(variant, &line[at], at, &mine);
+        let shorter = match parts.split_last() {
+            Some(((_, Some(true)), _)) | None => break,
+            Some((_, before)) => before.last().map(|(part, _)| (*part).to_owned()),
+        };
+        match shorter {
+            Some(part) => line[at] = part,
+            None => {
+                line.pop();
+            }
+        }
+        trimmed = true;
+    }
+    trimmed
+}
+
+/// A game's position now (its position string), after its main line.
+#[must_use]
+pub fn position_of(record: &Record) -> Option<String> {
+    let variant = replay::variant_of(record).ok()?;
+    crate::with_game!(variant, G => replay::replay_game::<G>(record)
+        .position
+        .map(|position| position.position_string()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

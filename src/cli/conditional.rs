@@ -43,6 +43,10 @@ pub struct IfArgs {
     /// Drop the game's conditional lines.
     #[arg(long)]
     pub clear: bool,
+    /// Drop the lines that go through each LINE's turns (typed as for adding, from your
+    /// opponent's next turn), keeping the others.
+    #[arg(long, requires = "lines", conflicts_with_all = ["clear", "file"])]
+    pub drop: bool,
 }
 
 /// `pbem book`'s commands.
@@ -125,6 +129,10 @@ pub fn run_if(args: &IfArgs, home: &Home, out: &mut dyn Write) -> Result<Status,
         return Ok(Status::Ok);
     }
     let mut tree = load_tree(home, &id)?;
+    if let Some(result) = record.tag("Result").filter(|result| result.trim() != "*") {
+        let asked = !args.lines.is_empty() || args.file.is_some();
+        return over(home, &id, (&tree, result.trim()), asked, out);
+    }
     // Lines the game has left are of no use any more.
     tree.lines = conditional::prune(variant, &tree.lines, &history).kept;
     let mut typed: Vec<(String, Vec<String>)> = args
@@ -132,8 +140,11 @@ pub fn run_if(args: &IfArgs, home: &Home, out: &mut dyn Write) -> Result<Status,
         .iter()
         .map(|line| (line.clone(), conditional::read_line(line)))
         .collect();
+    if args.drop {
+        return drop_lines(args, home, (&record, &id), tree, you, out);
+    }
     if let Some(file) = &args.file {
-        typed.extend(lines_in_file(file)?);
+        typed.extend(lines_in_file(file, &record)?);
     }
     if typed.is_empty() {
         list(&record, &id, &tree, &history, you, out)?;
@@ -166,6 +177,7 @@ pub fn run_if(args: &IfArgs, home: &Home, out: &mut dyn Write) -> Result<Status,
     }
     let mine = sides(&record, you);
     let mut added = 0;
+    let stored = tree.lines.clone();
     for (text, tokens) in typed {
         // A line typed from the game's start goes on from its last turn; else its move
         // number, if it has one, must be the game's next.
@@ -186,7 +198,8 @@ pub fn run_if(args: &IfArgs, home: &Home, out: &mut dyn Write) -> Result<Status,
                 "{id}: the line \"{text}\": {error}; nothing was added"
             ))
         })?;
-        for whole in branches {
+        let mut trimmed = false;
+        for mut whole in branches {
             if conditional::waiting(variant, std::slice::from_ref(&whole), &history, &mine) == 0 {
                 return Err(CliError::Invalid(format!(
                     "{id}: the line \"{text}\" has no reply of yours: write your opponent's {} and your reply to it; nothing was added",
@@ -197,16 +210,18 @@ pub fn run_if(args: &IfArgs, home: &Home, out: &mut dyn Write) -> Result<Status,
                     }
                 )));
             }
+            // An opponent's turn at the end has no reply: it is not kept.
+            if conditional::trim_theirs(variant, &mut whole, history.len(), &mine) && !trimmed {
+                trimmed = true;
+                writeln!(
+                    out,
+                    "{id}: the line \"{text}\" ends with your opponent's turn, which has no reply of yours: kept up to your last reply"
+                )?;
+            }
+            check_own_card(home, (&record, &id), &text, &whole, &mine)?;
             if let Some(at) = conditional::conflict(variant, &tree.lines, &whole, &mine) {
-                let other = tree
-                    .lines
-                    .iter()
-                    .find(|line| line.len() > at && line[..at] == whole[..at])
-                    .map_or("", |line| line[at].as_str());
-                return Err(CliError::Invalid(format!(
-                    "{id}: the line \"{text}\" answers with {} where your lines answer with {other} (one reply to each turn): `pbem if {id}` lists them, `pbem if {id} --clear` drops them; nothing was added",
-                    label(&record, &whole, at)
-                )));
+                let lines = (&tree.lines[..], &stored[..]);
+                return Err(conflict_error(&record, &id, &text, lines, &whole, at));
             }
             if !tree.lines.iter().any(|line| line.starts_with(&whole)) {
                 tree.lines.retain(|line| !whole.starts_with(line));
@@ -245,6 +260,172 @@ fn check_number(text: &str, game: &correspondence::State, id: &str) -> Result<()
         written(typed),
         written(next)
     )))
+}
+
+/// `pbem if` on a finished game (its result `result`): no line can be due any more, so
+/// the tree's lines are dropped (and counted), and lines to add or drop are refused.
+fn over(
+    home: &Home,
+    id: &str,
+    (tree, result): (&Tree, &str),
+    asked: bool,
+    out: &mut dyn Write,
+) -> Result<Status, CliError> {
+    if !tree.is_empty() {
+        save_tree(home, id, &Tree::default())?;
+    }
+    let dropped = match tree.lines.len() {
+        0 => String::new(),
+        stale => format!("; its {} dropped", lines_word(stale)),
+    };
+    let over = format!("{id}: the game is over ({result}){dropped}");
+    if asked {
+        return Err(CliError::Usage(format!(
+            "{over}: no conditional lines can be added or dropped"
+        )));
+    }
+    writeln!(out, "{over}: no conditional lines are kept")?;
+    Ok(Status::Ok)
+}
+
+/// `pbem if GAME --drop LINE...`: drops the lines that go through each line's turns
+/// (read and checked as lines to add are), says how many and lists the others.
+fn drop_lines(
+    args: &IfArgs,
+    home: &Home,
+    (record, id): (&Record, &str),
+    mut tree: Tree,
+    you: Color,
+    out: &mut dyn Write,
+) -> Result<Status, CliError> {
+    let variant = crate::replay::variant_of(record)
+        .map_err(|name| CliError::Usage(format!("{id}: unsupported variant \"{name}\"")))?;
+    let mut dropped = 0;
+    for text in &args.lines {
+        let branches =
+            conditional::extend(record, &conditional::read_line(text)).map_err(|error| {
+                CliError::Invalid(format!(
+                    "{id}: the line \"{text}\": {error}; nothing was dropped"
+                ))
+            })?;
+        let before = tree.lines.len();
+        tree.lines.retain(|line| {
+            !branches
+                .iter()
+                .any(|turns| conditional::goes_through(variant, line, turns))
+        });
+        if tree.lines.len() == before {
+            return Err(CliError::Invalid(format!(
+                "{id}: no conditional line goes through \"{text}\" (`pbem if {id}` lists them); nothing was dropped"
+            )));
+        }
+        dropped += before - tree.lines.len();
+    }
+    save_tree(home, id, &tree)?;
+    writeln!(out, "{id}: {} dropped", lines_word(dropped))?;
+    list(record, id, &tree, &conditional::history(record), you, out)?;
+    Ok(Status::Ok)
+}
+
+/// In the Cards modes: refuses the line `text` (its whole history `whole`) when the first
+/// card it plays for the player, which comes from the hand held now (see
+/// [`conditional::first_own_card`]), is not in that hand, or does not follow the lead's
+/// suit though the hand holds that suit. Nothing to check while the hand is not dealt
+/// or a drawn card of it is not open yet.
+fn check_own_card(
+    home: &Home,
+    (record, id): (&Record, &str),
+    text: &str,
+    whole: &[String],
+    mine: impl Fn(usize) -> bool,
+) -> Result<(), CliError> {
+    use crate::games::wickets::Card;
+    let Some((_, _, hand)) = super::play::own_hand(record, home) else {
+        return Ok(());
+    };
+    let Ok(variant) = crate::replay::variant_of(record) else {
+        return Ok(());
+    };
+    let history = conditional::history(record);
+    if !hand.dealt || hand.pending > 0 {
+        return Ok(());
+    }
+    let Some((at, card, lead)) = conditional::first_own_card(variant, whole, &history, mine) else {
+        return Ok(());
+    };
+    let Some(played) = Card::from_name(&card) else {
+        return Ok(());
+    };
+    let turn = label(record, whole, at);
+    let refused = |why: String| {
+        Err(CliError::Invalid(format!(
+            "{id}: the line \"{text}\" plays {card} in {turn}, {why} (`pbem legal {id}` shows your hand); nothing was added"
+        )))
+    };
+    if !hand.cards.iter().any(|&(_, held)| held == played) {
+        return refused(format!(
+            "which is not in your hand ({}): you play it from the hand you hold now",
+            hand.text()
+        ));
+    }
+    let lead = lead.as_deref().and_then(Card::from_name);
+    if let Some(lead) = lead
+        && !crate::fair::cards::playable(&hand, Some(lead)).contains(&played)
+    {
+        return refused(format!(
+            "but your hand ({}) holds {}'s suit, which you must follow",
+            hand.text(),
+            lead
+        ));
+    }
+    Ok(())
+}
+
+/// Why the line `text` (its whole history `whole`) cannot be added: at its turn `at` it
+/// answers otherwise than one of `lines` (the tree's, then this command's): a line
+/// stored before (of `lines.1`), which `--drop` drops, or another line of this command.
+fn conflict_error(
+    record: &Record,
+    id: &str,
+    text: &str,
+    (lines, stored): (&[Vec<String>], &[Vec<String>]),
+    whole: &[String],
+    at: usize,
+) -> CliError {
+    let ours = label(record, whole, at);
+    let Some(other) = lines
+        .iter()
+        .find(|line| line.len() > at && line[..at] == whole[..at] && line[at] != whole[at])
+    else {
+        return CliError::Invalid(format!(
+            "{id}: the line \"{text}\" answers with {ours} where another line answers otherwise (one reply to each turn); nothing was added"
+        ));
+    };
+    let theirs = &other[at];
+    if !stored.contains(other) {
+        return CliError::Invalid(format!(
+            "{id}: the line \"{text}\" answers with {ours} where another line of this command answers with {theirs} (one reply to each turn); nothing was added"
+        ));
+    }
+    // The stored line up to its reply, as the player types it: from the turn that
+    // parts from the game's history (the last one when the line completes it).
+    let history = conditional::history(record);
+    let from = other
+        .iter()
+        .zip(&history)
+        .position(|(a, b)| a != b)
+        .unwrap_or(history.len());
+    // Numbered as the list shows it: Black's turn after White's goes without its number.
+    let branch: Vec<String> = (from..=at)
+        .map(|index| match label(record, other, index) {
+            numbered if index > from && numbered.contains("...") => other[index].clone(),
+            numbered => numbered,
+        })
+        .collect();
+    CliError::Invalid(format!(
+        "{id}: the line \"{text}\" answers with {ours} where your lines answer with {theirs} (one reply to each turn): `pbem if {id}` lists them, `pbem if {id} --drop \"{}\"` drops the lines that answer so (then add yours); nothing was added",
+        branch.join(" ")
+    ))
 }
 
 /// Runs `pbem book`.
@@ -438,6 +619,7 @@ fn add_book(
 /// mail in the outbox and says so; drops the lines the game has left and says so. With
 /// `send`, sends the outbox afterwards (`pbem sync`).
 pub fn answer(home: &Home, out: &mut dyn Write, send: bool) -> Result<(), CliError> {
+    drop_left_lines(home, out)?;
     // A book that does not read is left out (and said), the others answer.
     let mut books = Vec::new();
     for (name, book) in load_books(home) {
@@ -627,6 +809,45 @@ pub fn answer(home: &Home, out: &mut dyn Write, send: bool) -> Result<(), CliErr
     Ok(())
 }
 
+/// In every running game where the player does not act now (the replies below skip
+/// it), drops the lines the game has left and says where it parted from them, when it
+/// happens: a card in answer other than the line's arrives with no turn of the player's
+/// after it, or the player's own turn by hand left them.
+fn drop_left_lines(home: &Home, out: &mut dyn Write) -> Result<(), CliError> {
+    for path in home.games.list()? {
+        let Ok(record) = home.games.load(&path) else {
+            continue;
+        };
+        let Some(id) = correspondence::game_id(&record) else {
+            continue;
+        };
+        // A tree that does not read, or a reply being played, is left to the rest.
+        let Ok(mut tree) = load_tree(home, id) else {
+            continue;
+        };
+        let open = record
+            .tag("Result")
+            .is_none_or(|result| result.trim() == "*");
+        let (Some(you), Ok(variant)) = (
+            correspondence::side_of(&record, &home.settings.player.email),
+            crate::replay::variant_of(&record),
+        ) else {
+            continue;
+        };
+        if tree.lines.is_empty() || tree.playing.is_some() || !open || answers_now(&record, you) {
+            continue;
+        }
+        let history = conditional::history(&record);
+        let pruned = conditional::prune(variant, &tree.lines, &history);
+        if pruned.dropped > 0 {
+            dropped_note(&record, id, &history, &pruned, out)?;
+            tree.lines = pruned.kept;
+            save_tree(home, id, &tree)?;
+        }
+    }
+    Ok(())
+}
+
 /// Finishes what a killed pbem left of a conditional reply (see the module's text): the
 /// reply's mail is put in the outbox once, unless it waits there already.
 pub fn repair(home: &Home) -> Result<(), CliError> {
@@ -745,7 +966,9 @@ fn sides(record: &Record, you: Color) -> impl Fn(usize) -> bool + use<> {
     }
 }
 
-/// Tells the player which of a game's lines the history has left.
+/// Tells the player which of a game's lines the history has left, and where: the turn
+/// the game made instead of the one they expected, or, when it is the same turn, its roll
+/// or card (`in 4. Nxe5:w9 the roll was 5 where they expected 1 or 2`).
 fn dropped_note(
     record: &Record,
     id: &str,
@@ -753,16 +976,13 @@ fn dropped_note(
     pruned: &conditional::Pruned,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
-    let expected: Vec<String> = pruned
-        .expected
-        .iter()
-        .map(|(at, token)| {
-            label(
-                record,
-                &[&history[..*at], std::slice::from_ref(token)].concat(),
-                *at,
-            )
-        })
+    let mut places: std::collections::BTreeMap<usize, Vec<&String>> = Default::default();
+    for (at, token) in &pruned.expected {
+        places.entry(*at).or_default().push(token);
+    }
+    let parted: Vec<String> = places
+        .into_iter()
+        .flat_map(|(at, expected)| parted_words(record, history, at, &expected))
         .collect();
     writeln!(
         out,
@@ -770,17 +990,93 @@ fn dropped_note(
         lines_word(pruned.dropped),
         if pruned.dropped == 1 { "es" } else { "" },
         if pruned.dropped == 1 { "is" } else { "are" },
-        if expected.is_empty() {
+        if parted.is_empty() {
             String::new()
         } else {
-            format!(
-                " (the game went {} where they expected {})",
-                label(record, history, history.len() - 1),
-                expected.join(" or ")
-            )
+            format!(" ({})", parted.join("; "))
         }
     )?;
     Ok(())
+}
+
+/// Where the game's turn at index `at` parted from the lines that expected `expected`
+/// there, in words: each a turn the game made instead, or a roll or card of the same turn.
+fn parted_words(
+    record: &Record,
+    history: &[String],
+    at: usize,
+    expected: &[&String],
+) -> Vec<String> {
+    let Some(went) = history.get(at) else {
+        return Vec::new();
+    };
+    let numbered = |turn: &str| label(record, &[&history[..at], &[turn.to_owned()]].concat(), at);
+    let variant = crate::replay::variant_of(record).ok();
+    // The turn's maker: the thrower of an attempt, whose cards are the 1st, 3rd...
+    let maker = correspondence::state(record)
+        .ok()
+        .and_then(|game| game.turns.get(at).map(|(side, _)| *side));
+    let mut turns = Vec::new();
+    let mut parts: std::collections::BTreeMap<(String, String, Option<bool>), Vec<String>> =
+        Default::default();
+    for token in expected {
+        match variant.and_then(|variant| conditional::parting(variant, went, token, at, |_| true)) {
+            Some(parting) => parts
+                .entry((parting.shared, parting.went, parting.owner))
+                .or_default()
+                .push(part_name(&parting.expected)),
+            None => turns.push(numbered(token)),
+        }
+    }
+    let mut words = Vec::new();
+    if !turns.is_empty() {
+        words.push(format!(
+            "the game went {} where they expected {}",
+            label(record, history, at),
+            either(&turns)
+        ));
+    }
+    for ((shared, part, owner), expected) in parts {
+        let what = match (owner, maker) {
+            (None, _) => format!("the roll was {}", part_name(&part)),
+            (Some(thrower), Some(maker)) => {
+                let side = if thrower { maker } else { maker.other() };
+                let verb = match (
+                    part.as_str(),
+                    format!("{shared}{part}").matches("_c").count(),
+                ) {
+                    ("_c-", _) => "declined the second pair".to_owned(),
+                    (_, 1) => format!("led {}", part_name(&part)),
+                    (_, count) if count % 2 == 0 => format!("answered {}", part_name(&part)),
+                    _ => format!("played {}", part_name(&part)),
+                };
+                format!("{side} {verb}")
+            }
+            (Some(_), None) => format!("the game went {}", part_name(&part)),
+        };
+        words.push(format!(
+            "in {} {what} where they expected {}",
+            numbered(&shared),
+            either(&expected)
+        ));
+    }
+    words
+}
+
+/// A part of a turn as a player names it: a roll's number, a card (`H6`), a decline.
+fn part_name(part: &str) -> String {
+    match part.trim_start_matches("_r").trim_start_matches("_c") {
+        "-" => "a decline".to_owned(),
+        name => name.to_owned(),
+    }
+}
+
+/// `a`, `a or b`, `a, b or c`.
+fn either(items: &[String]) -> String {
+    match items.split_last() {
+        Some((last, before)) if !before.is_empty() => format!("{} or {last}", before.join(", ")),
+        _ => items.join(""),
+    }
 }
 
 /// Names the books that give replies in this game from here (after its own lines).
@@ -919,8 +1215,8 @@ fn label(record: &Record, line: &[String], at: usize) -> String {
     correspondence::turn_label(&numbered, at).unwrap_or_else(|| line[at].clone())
 }
 
-/// The lines of a PGN with variations, each with its text for messages.
-fn lines_in_file(file: &Path) -> Result<Vec<(String, Vec<String>)>, CliError> {
+/// The lines of a PGN with variations for the game `game`, each with its text for messages.
+fn lines_in_file(file: &Path, game: &Record) -> Result<Vec<(String, Vec<String>)>, CliError> {
     let shown = file.display().to_string();
     let text = std::fs::read_to_string(file).map_err(|source| CliError::Io {
         path: shown.clone(),
@@ -932,10 +1228,59 @@ fn lines_in_file(file: &Path) -> Result<Vec<(String, Vec<String>)>, CliError> {
             error.span.line, error.span.column, error.message
         ))
     })?;
+    file_is_for(game, &record, &shown)?;
     Ok(conditional::lines_of(&record.moves)
         .into_iter()
         .map(|line| (format!("{shown}: {}", line.join(" ")), line))
         .collect())
+}
+
+/// Refuses a tree file (`tree`, read from `shown`) made for another game: its
+/// `[Variant]`, where it has one, must be the game's, and its `[FEN]`, where it has one,
+/// the game's start or its position now (where the file's lines begin).
+fn file_is_for(game: &Record, tree: &Record, shown: &str) -> Result<(), CliError> {
+    let refused = |what: String| {
+        Err(CliError::Invalid(format!(
+            "{shown}: {what}: the file is for another game; nothing was added"
+        )))
+    };
+    let variant = crate::replay::variant_of(game).map_err(|name| {
+        CliError::Usage(format!("the game's variant \"{name}\" is not supported"))
+    })?;
+    if let Some(named) = tree.tag("Variant")
+        && crate::replay::variant_of(tree).ok() != Some(variant)
+    {
+        return refused(format!(
+            "its [Variant \"{named}\"] is not the game's, {}",
+            variant.name()
+        ));
+    }
+    let Some(fen) = tree.tag("FEN") else {
+        return Ok(());
+    };
+    let mut as_game = tree.clone();
+    as_game.set_tag("Variant", variant.name());
+    let start = conditional::start_of(game).map(|(start, _)| start);
+    let now = conditional::position_of(game);
+    let read = conditional::start_of(&as_game).map(|(start, _)| start);
+    // The same men on the same squares and the same side to move: the fields after them
+    // (an en-passant square written or not) do not make another game.
+    let placed = |position: &Option<String>| {
+        position.as_deref().map(|text| {
+            text.split_whitespace()
+                .take(2)
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+    };
+    if read.is_none() || (placed(&read) != placed(&start) && placed(&read) != placed(&now)) {
+        return refused(format!(
+            "its [FEN \"{fen}\"] is neither the game's start, \"{}\", nor its position now, \"{}\"",
+            start.unwrap_or_default(),
+            now.unwrap_or_default()
+        ));
+    }
+    Ok(())
 }
 
 /// The games a book plays in: its variant, and its mode where the variant has modes

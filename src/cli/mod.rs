@@ -400,16 +400,22 @@ Examples:
 A line starts with your opponent's next turn and alternates with your replies, in the
 game's notation (move numbers may be written or not; a number written must be the
 game's next turn's, or the line may start at the game's first move, with every turn
-since). Each line is checked through the rules when it is added. When `pbem receive` or
-`pbem sync` takes in a turn of your opponent's that a line expects, pbem plays your
-reply at once as `pbem move` does (sync sends it too), unless that turn offers a draw
-(you are told, and answer it yourself); lines the game has left are dropped, and you are
-told. The lines stay in your games folder: never in the record nor in any mail.
+since). Each line is checked through the rules when it is added. Result words (`1-0`,
+`0-1`, `1/2-1/2`, `*`) are skipped: the rules say how a game ends. A turn of your
+opponent's at the end of a line has no reply and is not kept. A tree file's `[Variant]`
+and `[FEN]`, where it has them, must be the game's (its FEN the game's start or its
+position now). Once the game is over, `pbem if GAME` says so and drops the lines left.
+When `pbem receive` or `pbem sync` takes in a turn of your opponent's that a line
+expects, pbem plays your reply at once as `pbem move` does (sync sends it too), unless
+that turn offers a draw (you are told, and answer it yourself); lines the game has left
+are dropped, and you are told. The lines stay in your games folder: never in the record
+nor in any mail.
 
 Chess with wickets: a line names your opponent's attempt with its roll or cards
 (`4. Nxe5:w9_r5`, `4. Nxe5:w9_cD10`); in the Cards modes your card in answer follows
-alone (`S5`), played only if it is in your hand then, and the line goes on to your next
-turn; in the Dice modes a line may go past your own attempt typed without its roll
+alone (`S5`), played only if it is in your hand then (your first card in a line comes
+from the hand you hold now: one it does not hold, or that does not follow a suit it
+holds, is refused), and the line goes on to your next turn; in the Dice modes a line may go past your own attempt typed without its roll
 (`4. Nxe5:w9 Kxe5 5. d4`), on each roll's branch on which the rest is legal. While your
 sent attempt awaits your opponent's card, a line starts with that card (`C4 4... Kxe5 5.
 d4`); while it awaits its roll, with their next turn, on each roll's branch.
@@ -420,6 +426,7 @@ Examples:
   pbem if g-2026 --file tree.pgn           a PGN with variations
   pbem if g-2026 \"4. Nxe5:w9_cD4 D9 4... Kxe5\"   a card in answer, then a turn
   pbem if g-2026                           list the lines
+  pbem if g-2026 --drop \"12... Nd7 13. Qd2\"  drop the lines through these turns
   pbem if g-2026 --clear                   drop them"
     )]
     If(conditional::IfArgs),

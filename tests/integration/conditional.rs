@@ -585,6 +585,15 @@ fn dealt_to_the_attempt(name: &str) -> (Homes, String, Vec<String>, Vec<String>)
     (homes, id, white, black)
 }
 
+/// [`dealt_to_the_attempt`], then Alice plays and sends the attempt led with her first
+/// card (`white[0]`), which awaits Bob's card.
+fn led_to_the_attempt(name: &str) -> (Homes, String, Vec<String>, Vec<String>) {
+    let (homes, id, white, black) = dealt_to_the_attempt(name);
+    let lead = format!("Nxe5:w9_c{}", white[0]);
+    play(&homes.alice, "2026-11-07T10:00:00Z", &id, &lead);
+    (homes, id, white, black)
+}
+
 /// A card's value (`S10` is 10).
 fn value(card: &str) -> f32 {
     card[1..].parse().unwrap()
@@ -664,16 +673,29 @@ fn a_card_is_answered_from_the_hand_and_the_line_goes_on() {
 fn a_card_not_in_the_hand_is_never_played() {
     let (homes, id, white, black) = dealt_to_the_attempt("cond-cards-held");
     let (alice, bob) = (&homes.alice, &homes.bob);
-    // Bob's line answers the lead with a card of Alice's hand: the rules, which do not
-    // see the hands, take the line; his pbem never plays it.
+    // Bob's line answers the lead with a card of Alice's hand: `pbem if` refuses it now
+    // (see a_card_the_hand_does_not_hold_is_refused_when_added), so it is in a tree
+    // kept by an earlier pbem; his pbem never plays it.
     let (lead, theirs) = (&white[0], &white[1]);
     // The turn as it would be written had the card been played (the card alone could be
     // part of another card, D1 of D10, or of the deal's base64).
     let never = format!("Nxe5:w9_c{lead}_c{theirs}");
-    ok(&bob.run(
-        "2026-11-07T09:00:00Z",
-        &["if", &id, &format!("4. Nxe5:w9_c{lead} {theirs}")],
-    ));
+    let mut tree = String::from("lines:\n");
+    for token in main_line(bob, &id)
+        .split_whitespace()
+        .chain([never.as_str()])
+    {
+        let indent = if tree.ends_with(":\n") {
+            "- - "
+        } else {
+            "  - "
+        };
+        tree.push_str(&format!("{indent}{token}\n"));
+    }
+    std::fs::create_dir_all(tree_file(bob, &id).parent().unwrap()).unwrap();
+    std::fs::write(tree_file(bob, &id), tree).unwrap();
+    let listed = ok(&bob.run("2026-11-07T09:00:00Z", &["if", &id]));
+    assert!(listed.contains(&format!("  4. {never}\n")), "{listed}");
     play(
         alice,
         "2026-11-07T10:00:00Z",
@@ -820,15 +842,9 @@ fn a_pbem_killed_after_a_card_in_answer_mails_it_once_and_the_line_goes_on() {
 
 #[test]
 fn lines_wait_for_the_opponent_s_card_and_show_it_due() {
-    let (homes, id, white, black) = dealt_to_the_attempt("cond-cards-awaited");
+    let (homes, id, white, black) = led_to_the_attempt("cond-cards-awaited");
     let (alice, bob) = (&homes.alice, &homes.bob);
     let lead = &white[0];
-    play(
-        alice,
-        "2026-11-07T10:00:00Z",
-        &id,
-        &format!("Nxe5:w9_c{lead}"),
-    );
     // Alice's attempt awaits Bob's card: her lines start with it (she guesses his hand).
     let (card, next) = answer(&black, lead);
     let alone = alice.run(
@@ -1316,4 +1332,294 @@ fn books_that_disagree_or_replace_are_named() {
         synced.contains(&format!("{id}: played your book alpha's reply 1... e5")),
         "{synced}"
     );
+}
+
+#[test]
+fn one_line_is_dropped_and_a_conflict_names_the_drop() {
+    let (homes, id) = after_e4("cond-drop-one");
+    let alice = &homes.alice;
+    let now = "2026-11-01T10:00:00Z";
+    ok(&alice.run(
+        now,
+        &["if", &id, "1... e5 2. Nf3 Nc6 3. Bb5", "1... c5 2. Nf3"],
+    ));
+    // Another reply to a turn a stored line answers: the message names the command that
+    // drops that line alone.
+    let other = alice.run(now, &["if", &id, "1... e5 2. Nf3 Nc6 3. Bc4"]);
+    assert_eq!(other.status.code(), Some(1), "{}", text(&other.stderr));
+    let drop = "1... e5 2. Nf3 Nc6 3. Bb5";
+    assert!(
+        text(&other.stderr).contains(&format!(
+            "answers with 3. Bc4 where your lines answer with Bb5 (one reply to each turn): `pbem if {id}` lists them, `pbem if {id} --drop \"{drop}\"` drops the lines that answer so (then add yours); nothing was added"
+        )),
+        "{}",
+        text(&other.stderr)
+    );
+    let dropped = ok(&alice.run(now, &["if", &id, "--drop", drop]));
+    assert!(
+        dropped.contains(&format!("{id}: 1 conditional line dropped")),
+        "{dropped}"
+    );
+    assert!(dropped.contains("  1... c5 2. Nf3\n"), "{dropped}");
+    assert!(!dropped.contains("Bb5"), "{dropped}");
+    let added = ok(&alice.run(now, &["if", &id, "1... e5 2. Nf3 Nc6 3. Bc4"]));
+    assert!(added.contains("1 conditional line added"), "{added}");
+    // A turn no line goes through drops nothing and says so.
+    let none = alice.run(now, &["if", &id, "--drop", "1... d5"]);
+    assert_eq!(none.status.code(), Some(1), "{}", text(&none.stderr));
+    assert!(
+        text(&none.stderr).contains(&format!(
+            "{id}: no conditional line goes through \"1... d5\" (`pbem if {id}` lists them); nothing was dropped"
+        )),
+        "{}",
+        text(&none.stderr)
+    );
+    // Two lines of one command that answer one turn two ways: nothing was stored, so
+    // the message names the other line of the command.
+    let both = alice.run(now, &["if", &id, "1... d5 2. exd5", "1... d5 2. Nc3"]);
+    assert_eq!(both.status.code(), Some(1), "{}", text(&both.stderr));
+    assert!(
+        text(&both.stderr).contains(
+            "answers with 2. Nc3 where another line of this command answers with exd5 (one reply to each turn); nothing was added"
+        ),
+        "{}",
+        text(&both.stderr)
+    );
+    // Dropping a branch keeps the rest of the tree: the turn the two lines share.
+    let dropped = ok(&alice.run(now, &["if", &id, "--drop", "1... e5"]));
+    assert!(
+        dropped.contains(&format!("{id}: 1 conditional line dropped")),
+        "{dropped}"
+    );
+    let listed = ok(&alice.run(now, &["if", &id]));
+    assert_eq!(
+        listed,
+        format!("{id}: your conditional lines, as White:\n  1... c5 2. Nf3\n")
+    );
+}
+
+#[test]
+fn a_card_the_hand_does_not_hold_is_refused_when_added() {
+    let (homes, id, white, black) = dealt_to_the_attempt("cond-cards-refused");
+    let bob = &homes.bob;
+    let now = "2026-11-07T09:00:00Z";
+    let refused = |line: String, says: &[String]| {
+        let out = bob.run(now, &["if", &id, &line]);
+        assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+        assert_says(&text(&out.stderr), says);
+        assert!(!tree_file(bob, &id).exists());
+    };
+    // A card of Alice's hand, which Bob cannot hold: no card of his is played before
+    // it, so it would have to be in the hand he holds now.
+    let (lead, theirs) = (&white[0], &white[1]);
+    let mut says = vec![
+        format!("plays {theirs} in 4. Nxe5:w9_c{lead}_c{theirs}, which is not in your hand ("),
+        format!("(`pbem legal {id}` shows your hand); nothing was added"),
+    ];
+    says.extend(black.iter().cloned());
+    refused(format!("4. Nxe5:w9_c{lead} {theirs}"), &says);
+    // A card he holds of another suit than a lead whose suit he holds: he must follow.
+    let suit = |card: &String| card[..1].to_owned();
+    let (lead, off) = white
+        .iter()
+        .find_map(|lead| {
+            let follows = black.iter().any(|card| suit(card) == suit(lead));
+            let off = black.iter().find(|card| suit(card) != suit(lead));
+            follows.then_some(off).flatten().map(|off| (lead, off))
+        })
+        .expect("a lead whose suit Bob holds, and a card of his of another suit");
+    refused(
+        format!("4. Nxe5:w9_c{lead} {off}"),
+        &[
+            format!("plays {off} in 4. Nxe5:w9_c{lead}_c{off}, but your hand ("),
+            format!(") holds {lead}'s suit, which you must follow"),
+        ],
+    );
+    // The card he may play is taken.
+    let (card, next) = answer(&black, lead);
+    let added = ok(&bob.run(
+        now,
+        &["if", &id, &format!("4. Nxe5:w9_c{lead} {card} 4... {next}")],
+    ));
+    assert!(added.contains("1 conditional line added"), "{added}");
+}
+
+#[test]
+fn dropped_lines_are_told_the_card_that_parted_from_them() {
+    let (homes, id, white, black) = led_to_the_attempt("cond-cards-parted");
+    let (alice, bob) = (&homes.alice, &homes.bob);
+    let lead = &white[0];
+    // Alice expects a card Bob cannot hold (one of her own), and his turn after it.
+    let (card, next) = answer(&black, lead);
+    let expected = white[1..]
+        .iter()
+        .find(|other| value(other) != value(lead))
+        .unwrap();
+    let after = if value(lead) > value(expected) + 2.5 {
+        "Dg8:Kxe5"
+    } else {
+        "Kxe5"
+    };
+    ok(&alice.run(
+        "2026-11-07T10:00:00Z",
+        &["if", &id, &format!("{expected} 4... {after} 5. d4")],
+    ));
+    ok(&bob.run("2026-11-07T11:00:00Z", &["sync"]));
+    play(bob, "2026-11-07T11:00:00Z", &id, &card);
+    // The line parted from the game at Bob's card: Alice is told when it arrives, though
+    // Bob's turn after it is still to come.
+    let synced = ok(&alice.run("2026-11-07T12:00:00Z", &["sync"]));
+    assert!(
+        synced.contains(&format!(
+            "{id}: 1 conditional line no longer matches the game and is dropped (in 4. Nxe5:w9_c{lead} Black answered {card} where they expected {expected})\n"
+        )),
+        "{synced}"
+    );
+    assert!(!tree_file(alice, &id).exists());
+    play(bob, "2026-11-07T13:00:00Z", &id, next);
+    let synced = ok(&alice.run("2026-11-07T14:00:00Z", &["sync"]));
+    assert!(!synced.contains("conditional"), "{synced}");
+}
+
+#[test]
+fn dropped_lines_are_told_the_roll_that_parted_from_them() {
+    use crate::support::homes::wickets_to_the_attempt;
+    let (homes, id) = wickets_to_the_attempt("cond-dice-parted", "dice");
+    let (alice, bob) = (&homes.alice, &homes.bob);
+    crate::fair_cards::through_a_shared_folder(&homes);
+    play(alice, "2026-11-07T10:00:00Z", &id, "Nxe5:w9");
+    ok(&alice.run(
+        "2026-11-07T10:00:00Z",
+        &["if", &id, "4... Kxe5 5. d4", "4... Dg8:Kxe5 5. d3"],
+    ));
+    ok(&bob.run("2026-11-07T11:00:00Z", &["sync"]));
+    let roll = roll_in(bob, &id);
+    play(
+        bob,
+        "2026-11-07T11:00:00Z",
+        &id,
+        if roll <= 4 { "Kxe5" } else { "Dg8:Kxe5" },
+    );
+    // The five other rolls' lines parted from the game at the roll of her attempt.
+    let others: Vec<String> = (1..=6)
+        .filter(|other| *other != roll)
+        .map(|other| other.to_string())
+        .collect();
+    let synced = ok(&alice.run("2026-11-07T12:00:00Z", &["sync"]));
+    assert!(
+        synced.contains(&format!(
+            "{id}: 5 conditional lines no longer match the game and are dropped (in 4. Nxe5:w9 the roll was {roll} where they expected {} or {})\n",
+            others[..4].join(", "),
+            others[4]
+        )),
+        "{synced}"
+    );
+}
+
+#[test]
+fn a_trailing_turn_a_result_word_and_a_file_for_another_game() {
+    let (homes, id) = after_e4("cond-consistent");
+    let alice = &homes.alice;
+    let now = "2026-11-01T10:00:00Z";
+    // A result word is skipped, as `pbem if --help` says: the rules end the game.
+    let help = ok(&alice.run(now, &["if", "--help"]));
+    let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        help.contains(
+            "Result words (`1-0`, `0-1`, `1/2-1/2`, `*`) are skipped: the rules say how a game ends."
+        ),
+        "{help}"
+    );
+    let mate = ok(&alice.run(
+        now,
+        &["if", &id, "1... e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 0-1"],
+    ));
+    assert!(
+        mate.contains("  1... e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7#\n"),
+        "{mate}"
+    );
+    ok(&alice.run(now, &["if", &id, "--clear"]));
+    // A line ending with Bob's turn is kept up to Alice's last reply, and said so.
+    let added = ok(&alice.run(now, &["if", &id, "1... e5 2. Nf3 Nc6"]));
+    assert!(
+        added.contains(&format!(
+            "{id}: the line \"1... e5 2. Nf3 Nc6\" ends with your opponent's turn, which has no reply of yours: kept up to your last reply\n"
+        )),
+        "{added}"
+    );
+    assert!(
+        added.ends_with(&format!(
+            "{id}: your conditional lines, as White:\n  1... e5 2. Nf3\n"
+        )),
+        "{added}"
+    );
+    // A tree file for another game is refused, naming its tag and the game's.
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let after_e4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1";
+    let other = "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1";
+    for (tags, says) in [
+        (
+            format!("[FEN \"{other}\"]"),
+            format!(
+                "its [FEN \"{other}\"] is neither the game's start, \"{start}\", nor its position now, \"{after_e4}\": the file is for another game; nothing was added"
+            ),
+        ),
+        (
+            "[Variant \"Chess with wickets\"]".to_owned(),
+            "its [Variant \"Chess with wickets\"] is not the game's, Chess: the file is for another game; nothing was added".to_owned(),
+        ),
+    ] {
+        let file = homes.root.join("other.pgn");
+        std::fs::write(&file, format!("{tags}\n\n1... c5 2. Nf3 *\n")).unwrap();
+        let refused = alice.run(now, &["if", &id, "--file", file.to_str().unwrap()]);
+        assert_eq!(refused.status.code(), Some(1), "{}", text(&refused.stderr));
+        assert!(text(&refused.stderr).contains(&says), "{}", text(&refused.stderr));
+    }
+    // One from the game's position now (or its start) is taken.
+    let file = homes.root.join("now.pgn");
+    let without_e3 = after_e4.replace(" e3 ", " - ");
+    std::fs::write(
+        &file,
+        format!("[FEN \"{without_e3}\"]\n\n1... c5 2. Nf3 *\n"),
+    )
+    .unwrap();
+    let taken = ok(&alice.run(now, &["if", &id, "--file", file.to_str().unwrap()]));
+    assert!(taken.contains("1 conditional line added"), "{taken}");
+    assert!(taken.contains("  1... c5 2. Nf3\n"), "{taken}");
+}
+
+#[test]
+fn on_a_finished_game_the_lines_are_dropped_and_none_added() {
+    let (homes, id) = after_e4("cond-over");
+    let (alice, bob) = (&homes.alice, &homes.bob);
+    ok(&alice.run("2026-11-01T10:00:00Z", &["if", &id, "1... e5 2. Nf3"]));
+    ok(&bob.run("2026-11-01T11:00:00Z", &["sync"]));
+    ok(&bob.run("2026-11-01T11:00:00Z", &["resign", &id]));
+    ok(&bob.run("2026-11-01T11:00:00Z", &["send", &id]));
+    ok(&alice.run("2026-11-01T12:00:00Z", &["sync"]));
+    // The line is stale: listing says the game is over and drops it.
+    let listed = ok(&alice.run("2026-11-01T12:00:00Z", &["if", &id]));
+    assert_eq!(
+        listed,
+        format!(
+            "{id}: the game is over (1-0); its 1 conditional line dropped: no conditional lines are kept\n"
+        )
+    );
+    assert!(!tree_file(alice, &id).exists());
+    let again = ok(&alice.run("2026-11-01T12:00:00Z", &["if", &id]));
+    assert_eq!(
+        again,
+        format!("{id}: the game is over (1-0): no conditional lines are kept\n")
+    );
+    // Nothing suggests adding a line, and adding one says why it cannot be.
+    let added = alice.run("2026-11-01T12:00:00Z", &["if", &id, "1... e5 2. Nf3"]);
+    assert_eq!(added.status.code(), Some(2), "{}", text(&added.stderr));
+    assert!(
+        text(&added.stderr).contains(&format!(
+            "{id}: the game is over (1-0): no conditional lines can be added or dropped"
+        )),
+        "{}",
+        text(&added.stderr)
+    );
+    assert!(!tree_file(alice, &id).exists());
 }
