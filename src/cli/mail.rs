@@ -312,7 +312,8 @@ fn read_input(path: &Path) -> Result<Vec<u8>, CliError> {
 /// it is, is reported once, and is listed by `pbem status` until dismissed (it is judged
 /// again, quietly, on each run, so it is taken in once it can be: after `pbem secret`,
 /// say). With `shared` (a Maildir shared with the opponent), a mail not addressed to the
-/// player, or sent by them, is left for the other side, unread and unreported.
+/// player, or sent by them, is left for the other side, unread and unreported. Each
+/// game's mails are judged in the order they were sent ([`inbox::in_sent_order`]).
 fn receive_maildir(
     maildir: &Path,
     home: &Home,
@@ -321,6 +322,7 @@ fn receive_maildir(
 ) -> Result<(Status, Vec<String>), CliError> {
     let mails = inbox::maildir_mails(maildir)?;
     let mut run = Run::new(home, shared)?;
+    let mut wanted = Vec::new();
     for mail in mails {
         let Some(earlier) = run.reading.wants(&mail.unique) else {
             continue;
@@ -329,6 +331,9 @@ fn receive_maildir(
         let Some(bytes) = read_mail(&mail.path)? else {
             continue;
         };
+        wanted.push((mail, earlier, bytes));
+    }
+    for (mail, earlier, bytes) in inbox::in_sent_order(wanted, |(_, _, bytes)| bytes) {
         let listed = run.judge(&bytes, &mail.unique, &mail.name, earlier.as_ref(), out)?;
         if mail.is_new && listed == Kind::Done {
             inbox::mark_seen(maildir, &mail).map_err(|source| CliError::Io {
@@ -443,8 +448,10 @@ impl<'h> Run<'h> {
 /// its UID). Only mails that may be pbem's are fetched (see `mail::imap::pbem_search`),
 /// with `BODY.PEEK[]`, so no flag changes on a mail that is not taken in. A mail taken
 /// in (or holding nothing new) is then flagged seen, moved or left, as `imap.after`
-/// says; a refused one is left exactly as it is. An error stops the run with what was
-/// done so far kept: the next run goes on from there.
+/// says; a refused one is left exactly as it is. The mails to judge are fetched first and
+/// each game's judged in the order they were sent ([`inbox::in_sent_order`]): UIDs
+/// follow the order mails reached the server, and a relay may have held the first back.
+/// An error stops the run with what was done so far kept: the next run goes on from there.
 fn receive_imap(home: &Home, out: &mut dyn Write) -> Result<(Status, Vec<String>), CliError> {
     let Some(imap) = &home.settings.imap else {
         return Err(CliError::Usage(format!(
@@ -477,6 +484,7 @@ fn receive_imap(home: &Home, out: &mut dyn Write) -> Result<(Status, Vec<String>
         imap.folder,
         mailbox.uid_validity()
     );
+    let mut wanted = Vec::new();
     for uid in uids {
         let unique = format!("{prefix}/{uid}");
         let ledger = run.reading.ledger();
@@ -502,6 +510,9 @@ fn receive_imap(home: &Home, out: &mut dyn Write) -> Result<(Status, Vec<String>
             // Deleted on the server since the search.
             continue;
         };
+        wanted.push((uid, unique, earlier, bytes));
+    }
+    for (uid, unique, earlier, bytes) in inbox::in_sent_order(wanted, |(_, _, _, bytes)| bytes) {
         let name = format!("{} uid {uid}", imap.folder);
         let listed = run.judge(&bytes, &unique, &name, earlier.as_ref(), out)?;
         if listed == Kind::Done {

@@ -9,6 +9,7 @@ use std::path::Path;
 use super::Run;
 use crate::cli::home::{self, Home};
 use crate::cli::{CliError, Status};
+use crate::desk::inbox;
 use crate::store::Pending;
 use crate::store::shared::{Layout, SharedError, SharedFolder};
 
@@ -117,7 +118,8 @@ pub(super) fn check(folder: &Path, home: &Home, out: &mut dyn Write) -> Result<(
 
 /// Takes in the mails of the shared folder addressed to the player: a Maildir's as
 /// `receive --maildir` does, a plain folder's `.eml` files (left in place) judged the
-/// same way through the mail ledger.
+/// same way through the mail ledger, each game's in the order they were sent
+/// ([`inbox::in_sent_order`]).
 pub(super) fn receive(
     folder: &Path,
     home: &Home,
@@ -136,6 +138,7 @@ pub(super) fn receive(
     }
     let mails = shared.plain_mails().map_err(nothing_taken)?;
     let mut run = Run::new(home, true)?;
+    let mut wanted = Vec::new();
     for (name, path) in mails {
         let Some(earlier) = run.reading.wants(&name) else {
             continue;
@@ -144,6 +147,9 @@ pub(super) fn receive(
         let Some(bytes) = super::read_mail(&path)? else {
             continue;
         };
+        wanted.push((name, earlier, bytes));
+    }
+    for (name, earlier, bytes) in inbox::in_sent_order(wanted, |(_, _, bytes)| bytes) {
         run.judge(&bytes, &name, &name, earlier.as_ref(), out)?;
     }
     run.finish(out)
