@@ -22,6 +22,7 @@ mod fair_cards;
 mod fair_cards_proof;
 mod fair_cards_twice;
 mod fair_dice;
+mod files_read_whole;
 mod lost;
 mod mail;
 mod mistyped;
