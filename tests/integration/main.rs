@@ -35,6 +35,7 @@ mod robustness;
 mod roundtrip;
 mod scenarios;
 mod shared_folder;
+mod told;
 mod typed;
 mod validate;
 mod wickets;

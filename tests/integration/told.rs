@@ -1,0 +1,52 @@
+//! What the player is told where a new user was left guessing: `pbem new` says what to do
+//! next (as Black, that the game must be sent before White can move); a path that does
+//! not exist is said not to exist; `pbem send GAME` run twice says the mail was delivered
+//! before, not that a pbem was interrupted.
+
+use crate::support::homes::{Homes, ok, text};
+
+const NOW: &str = "2026-11-01T09:00:00Z";
+
+#[test]
+fn pbem_new_says_who_moves_first_and_how_the_opponent_learns_of_the_game() {
+    let homes = Homes::new("told-new", "shared_folder: ../shared\n");
+    std::fs::create_dir_all(homes.root.join("shared")).unwrap();
+    let (alice, bob) = (&homes.alice, &homes.bob);
+    // (side, what the first step says, with the id for ID)
+    let cases = [
+        (
+            "black",
+            "pbem: Bob (White) moves first and knows of the game only from your mail: send it with: pbem send ID\n",
+        ),
+        (
+            "white",
+            "pbem: your turn first: pbem move ID TURN, then send it with: pbem send ID\n",
+        ),
+    ];
+    for (side, says) in cases {
+        let new = alice.run(
+            NOW,
+            &["new", "--opponent", "Bob <bob@example.org>", "--as", side],
+        );
+        // The standard output is the game file's path alone, for scripts.
+        let path = ok(&new);
+        assert_eq!(path.lines().count(), 1, "{path}");
+        let id = std::path::Path::new(path.trim())
+            .file_stem()
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .to_owned();
+        assert_eq!(text(&new.stderr), says.replace("ID", &id), "{side}");
+        if side == "black" {
+            // Following it, Bob has the game and his turn.
+            ok(&alice.run(NOW, &["send", &id]));
+            let synced = ok(&bob.run(NOW, &["sync"]));
+            assert!(
+                synced.contains(&format!("{id}: new game from alice@example.org")),
+                "{synced}"
+            );
+            assert!(synced.contains("your turn: 1."), "{synced}");
+        }
+    }
+}
