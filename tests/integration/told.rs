@@ -3,6 +3,8 @@
 //! not exist is said not to exist; `pbem send GAME` run twice says the mail was delivered
 //! before, not that a pbem was interrupted.
 
+use std::process::Command;
+
 use crate::support::homes::{Homes, ok, text};
 
 const NOW: &str = "2026-11-01T09:00:00Z";
@@ -49,4 +51,46 @@ fn pbem_new_says_who_moves_first_and_how_the_opponent_learns_of_the_game() {
             assert!(synced.contains("your turn: 1."), "{synced}");
         }
     }
+}
+
+#[test]
+fn a_game_named_by_a_path_that_does_not_exist_is_said_not_to_exist() {
+    let homes = Homes::new("told-path", "");
+    let alice = &homes.alice;
+    homes.start(NOW, &[]);
+    let missing = homes.root.join("none.yaml");
+    for name in ["nothere.pgn", "games/g-2026", "old.pgn.gz"] {
+        let said = format!("{name}: no such file");
+        let with_home = alice.run(NOW, &["play", "--no-open", name]);
+        let without = Command::new(env!("CARGO_BIN_EXE_pbem"))
+            .args([
+                "--config",
+                missing.to_str().unwrap(),
+                "play",
+                "--no-open",
+                name,
+            ])
+            .output()
+            .unwrap();
+        for run in [&with_home, &without, &alice.run(NOW, &["move", name, "e4"])] {
+            assert_eq!(run.status.code(), Some(2), "{name}");
+            assert!(
+                text(&run.stderr).contains(&said),
+                "{said}: {}",
+                text(&run.stderr)
+            );
+            assert!(
+                !text(&run.stderr).contains("no game"),
+                "{}",
+                text(&run.stderr)
+            );
+        }
+    }
+    // A name that is not a path is still looked up as a game id.
+    let unknown = alice.run(NOW, &["play", "--no-open", "nothere"]);
+    assert!(
+        text(&unknown.stderr).contains("no game \"nothere\""),
+        "{}",
+        text(&unknown.stderr)
+    );
 }

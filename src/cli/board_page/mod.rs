@@ -178,6 +178,9 @@ fn target(args: &Args, config: Option<&Path>) -> Result<(Target, u32), CliError>
         // A file to play locally needs no config (and one that cannot be played is told
         // as such by `local::load`).
         (Some(game), Err(_)) if Path::new(game).exists() => None,
+        (Some(game), Err(_)) if crate::store::looks_like_a_path(game) => {
+            return Err(crate::store::StoreError::NoFile(game.clone()).into());
+        }
         (_, Err(error)) => return Err(error.into()),
     };
     let idle = home
