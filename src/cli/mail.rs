@@ -60,6 +60,10 @@ pub struct SyncArgs {}
 pub fn send(args: &SendArgs, home: &Home, out: &mut dyn Write) -> Result<Status, CliError> {
     let mut only: Option<String> = None;
     let now = home::now()?;
+    // The mails that waited in the outbox before this run (a mail composed now that is
+    // found delivered already was delivered by an earlier send; one that waited, by an
+    // interrupted one).
+    let waited = home.outbox.pending()?;
     let latest = match (&args.refusal, &args.game) {
         (Some(handle), _) => Some(outbox::compose_refusal(handle, home, now)?),
         (None, Some(game)) => Some(outbox::compose_latest(game, home, now)?),
@@ -126,7 +130,7 @@ pub fn send(args: &SendArgs, home: &Home, out: &mut dyn Write) -> Result<Status,
     }
     // A shared folder wins over the smtp section (see `config`).
     if let Some(folder) = &home.settings.shared_folder {
-        return folder::send(&pending, folder, home, out);
+        return folder::send(&pending, &waited, folder, home, out);
     }
     let Some(smtp) = &home.settings.smtp else {
         return Err(CliError::Usage(format!(

@@ -94,3 +94,31 @@ fn a_game_named_by_a_path_that_does_not_exist_is_said_not_to_exist() {
         text(&unknown.stderr)
     );
 }
+
+#[test]
+fn send_twice_says_the_mail_was_delivered_before() {
+    let homes = Homes::new("told-twice", "shared_folder: ../shared\n");
+    let shared = homes.root.join("shared");
+    std::fs::create_dir_all(&shared).unwrap();
+    let alice = &homes.alice;
+    let id = homes.start(NOW, &[]);
+    ok(&alice.run(NOW, &["move", &id, "e4"]));
+    let first = ok(&alice.run(NOW, &["send", &id]));
+    assert_eq!(
+        first,
+        format!(
+            "delivered {id} (ply 1) to bob@example.org in {}\n",
+            alice.dir.join("../shared").display()
+        )
+    );
+    // Sent again in the same second: the very same mail, which is there already.
+    let again = ok(&alice.run(NOW, &["send", &id]));
+    assert_eq!(
+        again,
+        format!(
+            "{id} (ply 1): already delivered to bob@example.org in {} by an earlier pbem send; nothing was delivered twice\n",
+            alice.dir.join("../shared").display()
+        )
+    );
+    assert_eq!(std::fs::read_dir(&shared).unwrap().count(), 1);
+}

@@ -14,9 +14,13 @@ use crate::store::Pending;
 use crate::store::shared::{Layout, SharedError, SharedFolder};
 
 /// Delivers the outbox's `pending` mails into the shared folder, each removed from the
-/// outbox once it is there. A mail that cannot be delivered stays in the outbox.
+/// outbox once it is there. A mail that cannot be delivered stays in the outbox. A mail
+/// found in the folder already is not delivered twice, and the player is told why it was
+/// there: a mail that `waited` in the outbox before this run was delivered by an
+/// interrupted pbem; one composed now (`pbem send GAME` once more), by an earlier send.
 pub(super) fn send(
     pending: &[Pending],
+    waited: &[Pending],
     folder: &Path,
     home: &Home,
     out: &mut dyn Write,
@@ -35,19 +39,28 @@ pub(super) fn send(
         match shared.deliver(&message, &label, stamp) {
             Ok(delivered) => {
                 home.outbox.delivered(item)?;
-                writeln!(
-                    out,
-                    "delivered {} (ply {}) to {} in {}{}",
-                    item.game_id,
+                let interrupted = waited
+                    .iter()
+                    .any(|earlier| earlier.game_id == item.game_id && earlier.ply == item.ply);
+                let (id, ply, to, shown) = (
+                    &item.game_id,
                     item.ply,
                     item.to.join(", "),
                     folder.display(),
-                    if delivered.already {
-                        " (it was there already: an interrupted pbem had delivered it)"
-                    } else {
-                        ""
-                    }
-                )?;
+                );
+                if !delivered.already {
+                    writeln!(out, "delivered {id} (ply {ply}) to {to} in {shown}")?;
+                } else if interrupted {
+                    writeln!(
+                        out,
+                        "delivered {id} (ply {ply}) to {to} in {shown} (it was there already: an interrupted pbem had delivered it)"
+                    )?;
+                } else {
+                    writeln!(
+                        out,
+                        "{id} (ply {ply}): already delivered to {to} in {shown} by an earlier pbem send; nothing was delivered twice"
+                    )?;
+                }
             }
             Err(error) => {
                 let whole_folder = !matches!(error, SharedError::Io { .. });
