@@ -452,9 +452,10 @@ impl<'h> Run<'h> {
 /// its UID). Only mails that may be pbem's are fetched (see `mail::imap::pbem_search`),
 /// with `BODY.PEEK[]`, so no flag changes on a mail that is not taken in. A mail taken
 /// in (or holding nothing new) is then flagged seen, moved or left, as `imap.after`
-/// says; a refused one is left exactly as it is. The mails to judge are fetched first and
-/// each game's judged in the order they were sent ([`inbox::in_sent_order`]): UIDs
-/// follow the order mails reached the server, and a relay may have held the first back.
+/// says; a refused one is left exactly as it is. The mails to judge are fetched first to
+/// put each game's in the order they were sent ([`inbox::in_sent_order`]): UIDs follow
+/// the order mails reached the server, and a relay may have held the first back. Each is
+/// fetched again when it is judged, so one deleted on the server meanwhile is passed over.
 /// An error stops the run with what was done so far kept: the next run goes on from there.
 fn receive_imap(home: &Home, out: &mut dyn Write) -> Result<(Status, Vec<String>), CliError> {
     let Some(imap) = &home.settings.imap else {
@@ -516,7 +517,16 @@ fn receive_imap(home: &Home, out: &mut dyn Write) -> Result<(Status, Vec<String>
         };
         wanted.push((uid, unique, earlier, bytes));
     }
-    for (uid, unique, earlier, bytes) in inbox::in_sent_order(wanted, |(_, _, _, bytes)| bytes) {
+    let in_order: Vec<_> = inbox::in_sent_order(wanted, |(_, _, _, bytes)| bytes)
+        .into_iter()
+        .map(|(uid, unique, earlier, _)| (uid, unique, earlier))
+        .collect();
+    for (uid, unique, earlier) in in_order {
+        // Fetched again when its turn comes: one deleted on the server meanwhile (while
+        // an earlier mail was judged) is passed over.
+        let Some(bytes) = mailbox.fetch(uid).map_err(failed)? else {
+            continue;
+        };
         let name = format!("{} uid {uid}", imap.folder);
         let listed = run.judge(&bytes, &unique, &name, earlier.as_ref(), out)?;
         if listed == Kind::Done {

@@ -5,8 +5,8 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::support::homes::TO_THE_ATTEMPT;
 use crate::support::homes::{Homes, Player, assert_error, count, game_path, kill_9, ok, text};
+use crate::support::homes::{assert_taken_in_by_ply, two_mails_in_one_second};
 
 /// How the shared folder of a test is made.
 #[derive(Clone, Copy, Debug)]
@@ -176,68 +176,22 @@ fn two_homes_play_several_turns_through_a_shared_folder() {
     }
 }
 
-/// The two turns put before [`TO_THE_ATTEMPT`] so that White's attempt is ply 9 and
-/// Black's reply after the cards ply 10.
-const TO_PLY_NINE: [&str; 2] = ["a3", "a6"];
-
 #[test]
 fn two_mails_of_a_game_delivered_in_one_second_are_taken_in_by_ply() {
     for layout in [Layout::Plain, Layout::Maildir] {
         let (homes, shared) = homes(&format!("shared-order-{layout:?}"), Some(layout));
-        let (alice, bob) = (&homes.alice, &homes.bob);
-        let id = homes.start(
-            "2026-11-01T09:00:00Z",
-            &["--variant", "wickets", "--decision", "Cards"],
-        );
-        for (ply, token) in TO_PLY_NINE.iter().chain(&TO_THE_ATTEMPT).enumerate() {
-            let (mover, other) = homes.mover_and_other(ply);
-            let now = format!("2026-11-0{}T10:00:00Z", ply + 1);
-            play(mover, &now, &id, token);
-            ok(&other.run(&now, &["sync"]));
-        }
-        // Alice attempts to score at ply 9, leading a card of her hand.
-        let hand = crate::fair_cards::hand(alice, &id);
-        play(
-            alice,
-            "2026-11-10T10:00:00Z",
-            &id,
-            &format!("Nxe5:w9_c{}", hand[0]),
-        );
-        ok(&bob.run("2026-11-10T11:00:00Z", &["sync"]));
-        // Bob answers with a card (of another value: no tie, so the attempt is decided),
-        // and plays his next turn in the same second: two mails, ply 9 and ply 10.
-        let legal = ok(&bob.run("2026-11-10T12:00:00Z", &["legal", &id]));
-        let card = legal
-            .lines()
-            .find(|card| *card != "-" && card[1..] != hand[0][1..])
-            .unwrap_or_else(|| panic!("{legal}"))
-            .to_owned();
-        let sent = play(bob, "2026-11-10T12:00:00Z", &id, &card);
-        assert!(sent.contains(&format!("delivered {id} (ply 9)")), "{sent}");
-        let legal = ok(&bob.run("2026-11-10T12:00:00Z", &["legal", &id]));
-        let reply = legal.lines().next().unwrap_or_else(|| panic!("{legal}"));
-        let sent = play(bob, "2026-11-10T12:00:00Z", &id, reply);
-        assert!(sent.contains(&format!("delivered {id} (ply 10)")), "{sent}");
-
+        let (id, reply) = two_mails_in_one_second(&homes);
         if let Layout::Plain = layout {
             // Named alike up to the ply, the ply 10 mail sorts first.
             let names = mails(&shared);
             let at = |ply: &str| names.iter().position(|name| name.contains(ply)).unwrap();
             assert!(at(".10-to-alice") < at(".9-to-alice"), "{names:?}");
         }
-        // Alice is told what the cards decided, then Bob's turn; nothing is an older mail.
-        let taken = ok(&alice.run("2026-11-10T13:00:00Z", &["sync"]));
-        assert!(!taken.contains("older mail"), "{taken}");
-        let decided = taken
-            .find("the attempt")
-            .unwrap_or_else(|| panic!("{taken}"));
-        let played = taken
-            .find(&format!("played 5... {reply}"))
-            .unwrap_or_else(|| panic!("{taken}"));
-        assert!(decided < played, "{taken}");
+        let taken = ok(&homes.alice.run("2026-11-10T13:00:00Z", &["sync"]));
+        assert_taken_in_by_ply(&taken, &reply);
         assert_eq!(
-            std::fs::read_to_string(game_path(alice, &id)).unwrap(),
-            std::fs::read_to_string(game_path(bob, &id)).unwrap()
+            std::fs::read_to_string(game_path(&homes.alice, &id)).unwrap(),
+            std::fs::read_to_string(game_path(&homes.bob, &id)).unwrap()
         );
     }
 }
