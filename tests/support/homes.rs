@@ -322,13 +322,7 @@ pub fn two_mails_in_one_second(homes: &Homes) -> (String, String) {
         ok(&other.run(&now, &["sync"]));
     }
     // Alice attempts to score, leading a card of her hand.
-    let shown = ok(&alice.run("2026-11-10T10:00:00Z", &["show", &id]));
-    let lead = shown
-        .lines()
-        .find_map(|line| line.strip_prefix("your hand: "))
-        .and_then(|hand| hand.split_whitespace().next())
-        .unwrap_or_else(|| panic!("{shown}"))
-        .to_owned();
+    let lead = first_card(&ok(&alice.run("2026-11-10T10:00:00Z", &["show", &id])));
     play(
         alice,
         "2026-11-10T10:00:00Z",
@@ -356,6 +350,16 @@ pub fn two_mails_in_one_second(homes: &Homes) -> (String, String) {
     let sent = play(bob, now, &id, &reply);
     assert!(sent.contains(&format!("{id} (ply 10)")), "{sent}");
     (id, reply)
+}
+
+/// The first card of the hand `pbem show` printed (its `your hand: ` line).
+pub fn first_card(shown: &str) -> String {
+    shown
+        .lines()
+        .find_map(|line| line.strip_prefix("your hand: "))
+        .and_then(|hand| hand.split_whitespace().next())
+        .unwrap_or_else(|| panic!("{shown}"))
+        .to_owned()
 }
 
 /// Asserts that what Alice's pbem said on taking in the two mails of
