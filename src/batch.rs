@@ -61,7 +61,7 @@ use crate::notation::{Decoded, ParseError, ReadError, Reader, Record, Span};
 use crate::replay::stream::AnyStreamer;
 use crate::replay::{self, Report};
 
-pub use open::{ByteCounts, files, open};
+pub use open::{ByteCounts, Compression, files, open};
 
 /// How to read and judge the games.
 #[derive(Clone, Copy, Debug)]

@@ -27,9 +27,12 @@ pub struct ByteCounts {
 
 /// How a stream is compressed, from its first bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Compression {
+pub enum Compression {
+    /// gzip (`.gz`).
     Gzip,
+    /// Zstandard (`.zst`).
     Zstd,
+    /// bzip2 (`.bz2`).
     Bzip2,
 }
 
@@ -52,7 +55,31 @@ impl Compression {
         }
     }
 
-    fn sniff(head: &[u8]) -> Option<Compression> {
+    /// The format's name: `gzip`, `zstd`, `bzip2`.
+    #[must_use]
+    pub const fn format(self) -> &'static str {
+        match self {
+            Compression::Gzip => "gzip",
+            Compression::Zstd => "zstd",
+            Compression::Bzip2 => "bzip2",
+        }
+    }
+
+    /// The command that decompresses a file of the format in place: `gunzip`, `unzstd`,
+    /// `bunzip2`.
+    #[must_use]
+    pub const fn decompress_command(self) -> &'static str {
+        match self {
+            Compression::Gzip => "gunzip",
+            Compression::Zstd => "unzstd",
+            Compression::Bzip2 => "bunzip2",
+        }
+    }
+
+    /// The compression of a stream that starts with `head` (its first four bytes or all
+    /// of a shorter stream), if any: what [`open`] decompresses.
+    #[must_use]
+    pub fn sniff(head: &[u8]) -> Option<Compression> {
         Compression::ALL
             .into_iter()
             .find(|compression| head.starts_with(compression.magic()))
@@ -123,11 +150,7 @@ pub fn open(path: &Path, counts: Option<&ByteCounts>) -> Result<Box<dyn BufRead>
         return Err(Error::NotCompressed {
             path: name,
             extension: expected.extension(),
-            format: match expected {
-                Compression::Gzip => "gzip",
-                Compression::Zstd => "zstd",
-                Compression::Bzip2 => "bzip2",
-            },
+            format: expected.format(),
         });
     }
     let stream = Cursor::new(head).chain(raw);

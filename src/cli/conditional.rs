@@ -486,10 +486,7 @@ fn add_book(
     out: &mut dyn Write,
 ) -> Result<Status, CliError> {
     let shown = args.file.display().to_string();
-    let text = std::fs::read_to_string(&args.file).map_err(|source| CliError::Io {
-        path: shown.clone(),
-        source,
-    })?;
+    let text = super::input::read_text(&args.file)?.text;
     let stem = args
         .file
         .file_stem()
@@ -1218,10 +1215,7 @@ fn label(record: &Record, line: &[String], at: usize) -> String {
 /// The lines of a PGN with variations for the game `game`, each with its text for messages.
 fn lines_in_file(file: &Path, game: &Record) -> Result<Vec<(String, Vec<String>)>, CliError> {
     let shown = file.display().to_string();
-    let text = std::fs::read_to_string(file).map_err(|source| CliError::Io {
-        path: shown.clone(),
-        source,
-    })?;
+    let text = super::input::read_text(file)?.text;
     let record = parse_record(&text).map_err(|error| {
         CliError::Invalid(format!(
             "{shown}:{}:{}: {}; nothing was added",

@@ -95,7 +95,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Status, CliError> {
     }
     let from = args
         .from
-        .unwrap_or_else(|| Format::guess(&decode(&head, args.encoding).0));
+        .unwrap_or_else(|| Format::guess(&input::decode(&head, args.encoding).0));
     if from == Format::Pbem && (args.variant.is_some() || args.setup.is_some()) {
         return Err(CliError::Usage(
             "--variant and --setup are for inputs that do not name the game; a pbem record \
@@ -117,18 +117,6 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Status, CliError> {
     match &args.output {
         None => write(out),
         Some(path) => super::write_file_with(path, |sink| write(sink).map(|status| (status, true))),
-    }
-}
-
-/// Text from bytes: UTF-8, or the fallback encoding (with whether it was needed).
-fn decode(bytes: &[u8], encoding: input::Fallback) -> (String, bool) {
-    match (std::str::from_utf8(bytes), encoding.0) {
-        (Ok(text), _) => (text.to_owned(), false),
-        (Err(_), Some(encoding)) => (
-            encoding.decode_without_bom_handling(bytes).0.into_owned(),
-            true,
-        ),
-        (Err(_), None) => (String::from_utf8_lossy(bytes).into_owned(), false),
     }
 }
 
@@ -180,13 +168,10 @@ fn convert_foreign(
              (a {from} file holds one game)"
         )));
     }
-    let (text, decoded) = decode(&bytes, args.encoding);
+    let (text, decoded) = input::decode(&bytes, args.encoding);
     drop(bytes);
-    if decoded && let Some(encoding) = args.encoding.0 {
-        eprintln!(
-            "warning: {name}: not utf-8 text; read as {}",
-            encoding.name().to_ascii_lowercase()
-        );
+    if decoded {
+        input::warn_not_utf8(name, args.encoding);
     }
     let source = Source {
         path: name,

@@ -2,9 +2,11 @@
 //! (plain or compressed), standard input and folders: text that is not UTF-8 (read in a
 //! fallback encoding with one warning a file), the options every command that reads
 //! games shares, and the progress bar of long runs. `validate`, `fmt`, `convert`, `show`,
-//! `legal` and `bench` read through it.
+//! `legal` and `bench` read through it; a file read whole (lines for `pbem if --file`, a
+//! book for `pbem book add`, a game `pbem play FILE` plays) through [`read_text`], which
+//! refuses what is not a regular file or is larger than [`MAX_TEXT_BYTES`].
 
-use std::io::{self, BufRead};
+use std::io::{self, BufRead, Read};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::time::Duration;
@@ -13,7 +15,7 @@ use encoding_rs::Encoding;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::{CliError, display_path};
-use crate::batch::{self, ByteCounts};
+use crate::batch::{self, ByteCounts, Compression};
 use crate::notation::{Decoded, ParseError, ReadError, Reader, Record};
 
 /// The options of the commands that read games, shared so that every command reads alike.
@@ -79,6 +81,111 @@ pub fn open_with(
     progress: Option<&Progress>,
 ) -> Result<Reader<Box<dyn BufRead>>, CliError> {
     Ok(Reader::new(open_bytes(path, progress)?).with_fallback_encoding(encoding.0))
+}
+
+/// Text from bytes: UTF-8, or the fallback encoding (with whether it was needed).
+#[must_use]
+pub fn decode(bytes: &[u8], encoding: Fallback) -> (String, bool) {
+    match (std::str::from_utf8(bytes), encoding.0) {
+        (Ok(text), _) => (text.to_owned(), false),
+        (Err(_), Some(encoding)) => (
+            encoding.decode_without_bom_handling(bytes).0.into_owned(),
+            true,
+        ),
+        (Err(_), None) => (String::from_utf8_lossy(bytes).into_owned(), false),
+    }
+}
+
+/// Says that a file read whole was not UTF-8 and how it was read.
+pub fn warn_not_utf8(name: &str, encoding: Fallback) {
+    if let Some(encoding) = encoding.0 {
+        eprintln!(
+            "warning: {name}: not utf-8 text; read as {}",
+            encoding.name().to_ascii_lowercase()
+        );
+    }
+}
+
+/// The largest file read whole by [`read_text`], on disk and decompressed: 64 MB, the
+/// largest game `convert` reads.
+pub const MAX_TEXT_BYTES: usize = super::convert::MAX_GAME_BYTES;
+
+/// A text file read whole.
+#[derive(Clone, Debug)]
+pub struct TextFile {
+    /// Its text.
+    pub text: String,
+    /// The compression its bytes were in, if any.
+    pub compressed: Option<Compression>,
+}
+
+/// Reads a file whole as text (a file of lines, a book's games, a game played locally) as
+/// the commands that read games read one: plain or compressed, text that is not UTF-8
+/// read as Windows-1252 with a warning. What is not a regular file (a device such as
+/// `/dev/zero`, a pipe, a folder) and a file larger than [`MAX_TEXT_BYTES`], on disk or
+/// decompressed, are refused before they are read, or as soon as the cap is passed, with
+/// the file and the cause.
+pub fn read_text(path: &Path) -> Result<TextFile, CliError> {
+    let name = display_path(path);
+    let io_error = |source| CliError::Io {
+        path: name.clone(),
+        source,
+    };
+    let metadata = std::fs::metadata(path).map_err(io_error)?;
+    if !metadata.is_file() {
+        return Err(CliError::Usage(format!(
+            "{name} is {}, not a regular file: give a file (a .pgn, or one compressed)",
+            kind_of(&metadata)
+        )));
+    }
+    let too_large = |how: &str| {
+        CliError::Invalid(format!(
+            "{name} is too large: more than {} MB{how}; pbem reads a file of lines, a book or              a game played locally up to that size (split it, or give the part you need)",
+            MAX_TEXT_BYTES >> 20
+        ))
+    };
+    if metadata.len() > MAX_TEXT_BYTES as u64 {
+        return Err(too_large(""));
+    }
+    let mut head = Vec::with_capacity(4);
+    std::fs::File::open(path)
+        .and_then(|file| file.take(4).read_to_end(&mut head))
+        .map_err(io_error)?;
+    let mut bytes = Vec::new();
+    open_bytes(path, None)?
+        .take(MAX_TEXT_BYTES as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(io_error)?;
+    if bytes.len() > MAX_TEXT_BYTES {
+        return Err(too_large(" once decompressed"));
+    }
+    let (text, decoded) = decode(&bytes, Fallback::DEFAULT);
+    if decoded {
+        warn_not_utf8(&name, Fallback::DEFAULT);
+    }
+    Ok(TextFile {
+        text,
+        compressed: Compression::sniff(&head),
+    })
+}
+
+/// What a path that is not a regular file names, in words: `a folder`, `a pipe`.
+fn kind_of(metadata: &std::fs::Metadata) -> &'static str {
+    if metadata.is_dir() {
+        return "a folder";
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let kind = metadata.file_type();
+        if kind.is_fifo() {
+            return "a pipe";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+    }
+    "a device"
 }
 
 /// Says once per file that games were not UTF-8 and how they were read: call it after each

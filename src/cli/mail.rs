@@ -60,6 +60,10 @@ pub struct SyncArgs {}
 pub fn send(args: &SendArgs, home: &Home, out: &mut dyn Write) -> Result<Status, CliError> {
     let mut only: Option<String> = None;
     let now = home::now()?;
+    // The mails that waited in the outbox before this run (a mail composed now that is
+    // found delivered already was delivered by an earlier send; one that waited, by an
+    // interrupted one).
+    let waited = home.outbox.pending()?;
     let latest = match (&args.refusal, &args.game) {
         (Some(handle), _) => Some(outbox::compose_refusal(handle, home, now)?),
         (None, Some(game)) => Some(outbox::compose_latest(game, home, now)?),
@@ -126,7 +130,7 @@ pub fn send(args: &SendArgs, home: &Home, out: &mut dyn Write) -> Result<Status,
     }
     // A shared folder wins over the smtp section (see `config`).
     if let Some(folder) = &home.settings.shared_folder {
-        return folder::send(&pending, folder, home, out);
+        return folder::send(&pending, &waited, folder, home, out);
     }
     let Some(smtp) = &home.settings.smtp else {
         return Err(CliError::Usage(format!(
@@ -312,7 +316,8 @@ fn read_input(path: &Path) -> Result<Vec<u8>, CliError> {
 /// it is, is reported once, and is listed by `pbem status` until dismissed (it is judged
 /// again, quietly, on each run, so it is taken in once it can be: after `pbem secret`,
 /// say). With `shared` (a Maildir shared with the opponent), a mail not addressed to the
-/// player, or sent by them, is left for the other side, unread and unreported.
+/// player, or sent by them, is left for the other side, unread and unreported. Each
+/// game's mails are judged in the order they were sent ([`inbox::in_sent_order`]).
 fn receive_maildir(
     maildir: &Path,
     home: &Home,
@@ -321,6 +326,7 @@ fn receive_maildir(
 ) -> Result<(Status, Vec<String>), CliError> {
     let mails = inbox::maildir_mails(maildir)?;
     let mut run = Run::new(home, shared)?;
+    let mut wanted = Vec::new();
     for mail in mails {
         let Some(earlier) = run.reading.wants(&mail.unique) else {
             continue;
@@ -329,6 +335,9 @@ fn receive_maildir(
         let Some(bytes) = read_mail(&mail.path)? else {
             continue;
         };
+        wanted.push((mail, earlier, bytes));
+    }
+    for (mail, earlier, bytes) in inbox::in_sent_order(wanted, |(_, _, bytes)| bytes) {
         let listed = run.judge(&bytes, &mail.unique, &mail.name, earlier.as_ref(), out)?;
         if mail.is_new && listed == Kind::Done {
             inbox::mark_seen(maildir, &mail).map_err(|source| CliError::Io {
@@ -443,8 +452,11 @@ impl<'h> Run<'h> {
 /// its UID). Only mails that may be pbem's are fetched (see `mail::imap::pbem_search`),
 /// with `BODY.PEEK[]`, so no flag changes on a mail that is not taken in. A mail taken
 /// in (or holding nothing new) is then flagged seen, moved or left, as `imap.after`
-/// says; a refused one is left exactly as it is. An error stops the run with what was
-/// done so far kept: the next run goes on from there.
+/// says; a refused one is left exactly as it is. The mails to judge are fetched first to
+/// put each game's in the order they were sent ([`inbox::in_sent_order`]): UIDs follow
+/// the order mails reached the server, and a relay may have held the first back. Each is
+/// fetched again when it is judged, so one deleted on the server meanwhile is passed over.
+/// An error stops the run with what was done so far kept: the next run goes on from there.
 fn receive_imap(home: &Home, out: &mut dyn Write) -> Result<(Status, Vec<String>), CliError> {
     let Some(imap) = &home.settings.imap else {
         return Err(CliError::Usage(format!(
@@ -477,6 +489,7 @@ fn receive_imap(home: &Home, out: &mut dyn Write) -> Result<(Status, Vec<String>
         imap.folder,
         mailbox.uid_validity()
     );
+    let mut wanted = Vec::new();
     for uid in uids {
         let unique = format!("{prefix}/{uid}");
         let ledger = run.reading.ledger();
@@ -500,6 +513,18 @@ fn receive_imap(home: &Home, out: &mut dyn Write) -> Result<(Status, Vec<String>
         }
         let Some(bytes) = mailbox.fetch(uid).map_err(failed)? else {
             // Deleted on the server since the search.
+            continue;
+        };
+        wanted.push((uid, unique, earlier, bytes));
+    }
+    let in_order: Vec<_> = inbox::in_sent_order(wanted, |(_, _, _, bytes)| bytes)
+        .into_iter()
+        .map(|(uid, unique, earlier, _)| (uid, unique, earlier))
+        .collect();
+    for (uid, unique, earlier) in in_order {
+        // Fetched again when its turn comes: one deleted on the server meanwhile (while
+        // an earlier mail was judged) is passed over.
+        let Some(bytes) = mailbox.fetch(uid).map_err(failed)? else {
             continue;
         };
         let name = format!("{} uid {uid}", imap.folder);

@@ -274,7 +274,9 @@ Examples:
     #[command(after_help = "\
 You are the player of your config file: name your opponent with --opponent (you play
 White, or Black with --as black), or name both players with the long options (a side
-left out is you).
+left out is you). The game file's path is printed alone; what to do next goes to
+standard error: your first turn, or, when your opponent moves first, `pbem send GAME`
+(your opponent knows of the game only from that mail).
 
 Examples:
   pbem new --opponent \"Bob <bob@example.org>\"

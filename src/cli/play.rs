@@ -8,7 +8,7 @@ use super::home::{self, Home};
 use super::{CliError, Status, parse_variant};
 use crate::clock::TimeControl;
 use crate::config::Player;
-use crate::correspondence::Event;
+use crate::correspondence::{self, Event};
 use crate::desk;
 use crate::desk::play::{GameSetup, TurnOptions};
 use crate::games::Variant;
@@ -246,7 +246,40 @@ pub fn new(args: &NewArgs, home: &Home, out: &mut dyn Write) -> Result<Status, C
         );
     }
     writeln!(out, "{}", created.path.display())?;
+    if let Some(next) = first_step(home, &created)? {
+        eprintln!("pbem: {next}");
+    }
     Ok(Status::Ok)
+}
+
+/// What the player who started a game does next, told by `pbem new` on standard error
+/// (its standard output is the game file's path alone, for scripts): play the first turn
+/// and send it, or, when the opponent moves first, send the game, which the opponent
+/// knows of only from that mail. `None` for a game the player does not play in.
+fn first_step(home: &Home, created: &desk::play::Created) -> Result<Option<String>, CliError> {
+    let record = home.games.load(&created.path)?;
+    let Some(you) = correspondence::side_of(&record, &home.settings.player.email) else {
+        return Ok(None);
+    };
+    let id = &created.id;
+    let first = correspondence::state(&record)
+        .map_err(|error| CliError::Usage(format!("{id}: {error}")))?
+        .to_move;
+    if first == you {
+        return Ok(Some(format!(
+            "your turn first: pbem move {id} TURN, then send it with: pbem send {id}"
+        )));
+    }
+    let opponent = record
+        .tag(first.name())
+        .filter(|name| !name.trim().is_empty() && *name != "?")
+        .map_or_else(
+            || first.to_string(),
+            |name| format!("{} ({first})", super::escape_controls(name)),
+        );
+    Ok(Some(format!(
+        "{opponent} moves first and knows of the game only from your mail: send it with: pbem send {id}"
+    )))
 }
 
 /// Runs `pbem move`.

@@ -251,6 +251,46 @@ impl<'h> Reading<'h> {
     }
 }
 
+/// Puts a mailbox's mails in the order their sender sent them, game by game: the mails of
+/// one game by the turns their records hold (`bytes` gives a mail's bytes), each taking
+/// the place one of that game's mails had; a mail that names no game, or whose record does
+/// not read, stays where it is, and so do mails of one game with as many turns (in their
+/// given order). Neither names nor arrival say the order: two mails delivered into a
+/// shared folder in one second are named alike up to the ply (and `10` sorts before `9`),
+/// a Maildir's names order them by process, and a mail server files them as they arrive
+/// (a relay may hold the first back). A later mail taken in first would make the earlier
+/// one an older mail, ignored, and what it said (the cards that decided an attempt) would
+/// never be told.
+pub fn in_sent_order<T>(mails: Vec<T>, bytes: impl Fn(&T) -> &[u8]) -> Vec<T> {
+    let places: Vec<Option<(String, usize)>> = mails
+        .iter()
+        .map(|mail| {
+            let incoming = mail::parse_mail(bytes(mail)).ok()?;
+            let record = parse_record(&incoming.record).ok()?;
+            Some((incoming.game_id, record.moves.turns.len()))
+        })
+        .collect();
+    let mut games: std::collections::BTreeMap<&str, Vec<usize>> = Default::default();
+    for (index, place) in places.iter().enumerate() {
+        if let Some((game, _)) = place {
+            games.entry(game).or_default().push(index);
+        }
+    }
+    let mut order: Vec<usize> = (0..mails.len()).collect();
+    for slots in games.values() {
+        let mut by_turns = slots.clone();
+        by_turns.sort_by_key(|&index| places[index].as_ref().map(|(_, turns)| *turns));
+        for (&slot, index) in slots.iter().zip(by_turns) {
+            order[slot] = index;
+        }
+    }
+    let mut mails: Vec<Option<T>> = mails.into_iter().map(Some).collect();
+    order
+        .into_iter()
+        .filter_map(|index| mails[index].take())
+        .collect()
+}
+
 /// Whether a mail of a shared folder is for `me`: addressed to me, and not from me
 /// (the mails I delivered for my opponent wait there too).
 #[must_use]

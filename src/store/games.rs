@@ -42,6 +42,11 @@ pub enum StoreError {
         "no game \"{0}\" (give a game file, a game id, or the start of one; `pbem status` lists them)"
     )]
     NotFound(String),
+    /// What the user named looks like a file's path, and there is no such file.
+    #[error(
+        "{0}: no such file (give the path of a game file, or a game id or the start of one; `pbem status` lists your games)"
+    )]
+    NoFile(String),
     /// Several games match a prefix.
     #[error("\"{name}\" could be any of {}", .candidates.join(", "))]
     Ambiguous {
@@ -164,6 +169,7 @@ impl GameFiles {
             })
             .collect();
         match matches.len() {
+            0 if looks_like_a_path(name) => Err(StoreError::NoFile(name.to_owned())),
             0 => Err(StoreError::NotFound(name.to_owned())),
             1 => Ok(matches.into_iter().next().unwrap_or_default()),
             _ => Err(StoreError::Ambiguous {
@@ -314,6 +320,18 @@ impl GameFiles {
     }
 }
 
+/// Whether what the user named is meant as a file's path rather than a game id: it has a
+/// `/` (or the platform's separator) or ends like a game file (`.pgn`, `.pgn.gz`, ...).
+#[must_use]
+pub fn looks_like_a_path(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    name.contains('/')
+        || name.contains(std::path::MAIN_SEPARATOR)
+        || [".pgn", ".pgn.gz", ".pgn.zst", ".pgn.bz2"]
+            .iter()
+            .any(|ending| lower.ends_with(ending))
+}
+
 fn check_id(id: &str) -> Result<(), StoreError> {
     let usable = !id.is_empty()
         && !id.starts_with('.')
@@ -354,6 +372,12 @@ mod tests {
             games.find("nothing"),
             Err(StoreError::NotFound(_))
         ));
+        for path in ["nothere.pgn", "games/g-1-aa", "old.PGN.gz"] {
+            assert!(
+                matches!(games.find(path), Err(StoreError::NoFile(_))),
+                "{path}"
+            );
+        }
         assert_eq!(games.load(&path).unwrap().tag("Event"), Some("x"));
         assert!(matches!(
             games.save("../escape", ""),

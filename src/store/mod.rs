@@ -58,6 +58,6 @@ pub use atomic::{
     check_replaceable, is_temporary, remove_stale_temporaries, resolve_links, write_atomically,
     write_atomically_with, write_private,
 };
-pub use games::{GameFiles, LocalState, StoreError};
+pub use games::{GameFiles, LocalState, StoreError, looks_like_a_path};
 pub use ledger::{Entry, LEDGER_FILE, Ledger, Outcome, content_key};
 pub use outbox::{Orphans, Outbox, Pending};

@@ -138,7 +138,7 @@ impl SharedFolder {
 
     /// Delivers a message. `label` names it in a plain folder's file name (the game,
     /// the ply and the recipient, say); only letters, digits and `@._+-` are kept of it.
-    /// `stamp` (seconds since 1970) orders the names as the mails were sent.
+    /// `stamp` (seconds since 1970) orders the names by the second the mails were sent.
     pub fn deliver(
         &self,
         message: &[u8],
@@ -227,8 +227,9 @@ impl SharedFolder {
         Ok(None)
     }
 
-    /// The `.eml` files of a plain folder, by name (the order they were sent): regular
-    /// files only (no links, no folders), hidden files (temporaries) skipped.
+    /// The `.eml` files of a plain folder, by name (by the second they were sent, not
+    /// within it: a reader orders each game's mails by what they say): regular files only
+    /// (no links, no folders), hidden files (temporaries) skipped.
     pub fn plain_mails(&self) -> Result<Vec<(String, PathBuf)>, SharedError> {
         let mut mails = Vec::new();
         for entry in fs::read_dir(&self.dir).map_err(io_error(&self.dir))? {

@@ -6,6 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::support::homes::{Homes, Player, assert_error, count, game_path, kill_9, ok, text};
+use crate::support::homes::{assert_taken_in_by_ply, two_mails_in_one_second};
 
 /// How the shared folder of a test is made.
 #[derive(Clone, Copy, Debug)]
@@ -172,6 +173,26 @@ fn two_homes_play_several_turns_through_a_shared_folder() {
             let status = ok(&player.run("2026-11-01T18:00:00Z", &["status"]));
             assert!(!status.contains("refused"), "{status}");
         }
+    }
+}
+
+#[test]
+fn two_mails_of_a_game_delivered_in_one_second_are_taken_in_by_ply() {
+    for layout in [Layout::Plain, Layout::Maildir] {
+        let (homes, shared) = homes(&format!("shared-order-{layout:?}"), Some(layout));
+        let (id, reply) = two_mails_in_one_second(&homes);
+        if let Layout::Plain = layout {
+            // Named alike up to the ply, the ply 10 mail sorts first.
+            let names = mails(&shared);
+            let at = |ply: &str| names.iter().position(|name| name.contains(ply)).unwrap();
+            assert!(at(".10-to-alice") < at(".9-to-alice"), "{names:?}");
+        }
+        let taken = ok(&homes.alice.run("2026-11-10T13:00:00Z", &["sync"]));
+        assert_taken_in_by_ply(&taken, &reply);
+        assert_eq!(
+            std::fs::read_to_string(game_path(&homes.alice, &id)).unwrap(),
+            std::fs::read_to_string(game_path(&homes.bob, &id)).unwrap()
+        );
     }
 }
 

@@ -582,12 +582,7 @@ fn a_cards_two_game_by_real_mail_is_proven_fair_on_both_sides() {
     let (alice, bob) = (&game.homes.alice, &game.homes.bob);
     game.play_from_the_start(&["e4", "e5", "Ke2:f3", "Ke7", "Nxf3", "Kd6"]);
     let shown = ok(&game.pbem(alice, "2026-11-07T09:00:00Z", &["show", &game.id]));
-    let lead = shown
-        .lines()
-        .find_map(|line| line.strip_prefix("your hand: "))
-        .and_then(|hand| hand.split_whitespace().next())
-        .unwrap_or_else(|| panic!("{shown}"))
-        .to_owned();
+    let lead = crate::support::homes::first_card(&shown);
     game.play(alice, "2026-11-07T10:00:00Z", &format!("Nxe5:w9_c{lead}"));
     game.mail(alice, bob, "2026-11-07T10:00:00Z");
     // Each awaited card comes from its player's hand, as `pbem legal` lists it.

@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 use crate::smtp::{self, Options, SmtpServer};
 use crate::support::homes::assert_error;
 use crate::support::homes::{Homes, Player, game_path, mail_of, ok, text};
+use crate::support::homes::{assert_taken_in_by_ply, two_mails_in_one_second};
 use crate::support::mail::{self, message_id};
 use crate::{Need, Test};
 
@@ -25,6 +26,7 @@ pub fn tests() -> Vec<Test> {
         a_connection_dropped_half_way_loses_nothing_and_the_next_run_finishes,
         a_mail_deleted_on_the_server_during_a_run_is_passed_over,
         config_check_logs_in_over_tls_and_starttls,
+        two_mails_of_a_game_that_reach_the_server_out_of_order_are_taken_in_by_ply,
     ];
     tests.extend(crate::tests![&[Need::Imap, Need::Smtp];
         two_players_play_a_short_game_with_pbem_sync_through_smtp_and_imap,
@@ -990,5 +992,40 @@ fn a_turn_typed_from_a_phone_comes_back_to_its_author_through_smtp_and_imap() {
         game(bob).contains("[%typed bob@example.org]"),
         "{}",
         game(bob)
+    );
+}
+
+/// Bob's two mails of one second (a card at ply 9, his turn at ply 10) reach Alice's IMAP
+/// folder in the other order, as when a relay holds the first back: the server gives the
+/// ply 10 mail the lower UID (it is there when Alice's `config check` opens the folder,
+/// the ply 9 mail only after). `receive --imap` takes them in by ply.
+fn two_mails_of_a_game_that_reach_the_server_out_of_order_are_taken_in_by_ply() {
+    let server = start("order");
+    let homes = Homes::new("imap-order", "shared_folder: ../shared\n");
+    let shared = homes.root.join("shared");
+    std::fs::create_dir_all(&shared).unwrap();
+    let (id, reply) = two_mails_in_one_second(&homes);
+    let alice = &homes.alice;
+    alice.set_sections(&server.config("alice@example.org", false, ""));
+    let mail_of_ply = |ply: &str| {
+        std::fs::read_dir(&shared)
+            .unwrap()
+            .map(|entry| entry.unwrap().path())
+            .find(|path| {
+                path.to_string_lossy()
+                    .contains(&format!("{id}.{ply}-to-alice"))
+            })
+            .map(|path| std::fs::read(path).unwrap())
+            .unwrap_or_else(|| panic!("no ply {ply} mail in {}", shared.display()))
+    };
+    let now = "2026-11-10T13:00:00Z";
+    server.deliver("alice@example.org", &mail_of_ply("10"));
+    ok(&pbem(alice, now, &["config", "check"], None));
+    server.deliver("alice@example.org", &mail_of_ply("9"));
+    let taken = ok(&pbem(alice, now, &["receive", "--imap"], None));
+    assert_taken_in_by_ply(&taken, &reply);
+    assert_eq!(
+        std::fs::read_to_string(game_path(alice, &id)).unwrap(),
+        std::fs::read_to_string(game_path(&homes.bob, &id)).unwrap()
     );
 }

@@ -299,6 +299,83 @@ pub fn wickets_to_the_attempt(name: &str, decision: &str) -> (Homes, String) {
     (homes, id)
 }
 
+/// A Chess with wickets game in the Cards mode played through the homes' shared folder
+/// (each turn sent, then taken in by the other's `pbem sync`) to White's scoring attempt
+/// at ply 9, which Bob answers with a card (ply 9) and then his next turn (ply 10), both
+/// sent in the same second: two mails for Alice that she has not taken in. Returns the
+/// game's id and Bob's turn.
+pub fn two_mails_in_one_second(homes: &Homes) -> (String, String) {
+    let (alice, bob) = (&homes.alice, &homes.bob);
+    let play = |player: &Player, now: &str, id: &str, turn: &str| {
+        ok(&player.run(now, &["move", id, turn]));
+        ok(&player.run(now, &["send", id]))
+    };
+    let id = homes.start(
+        "2026-11-01T09:00:00Z",
+        &["--variant", "wickets", "--decision", "Cards"],
+    );
+    // Two turns before the six to the attempt make it ply 9.
+    for (ply, token) in ["a3", "a6"].iter().chain(&TO_THE_ATTEMPT).enumerate() {
+        let (mover, other) = homes.mover_and_other(ply);
+        let now = format!("2026-11-0{}T10:00:00Z", ply + 1);
+        play(mover, &now, &id, token);
+        ok(&other.run(&now, &["sync"]));
+    }
+    // Alice attempts to score, leading a card of her hand.
+    let lead = first_card(&ok(&alice.run("2026-11-10T10:00:00Z", &["show", &id])));
+    play(
+        alice,
+        "2026-11-10T10:00:00Z",
+        &id,
+        &format!("Nxe5:w9_c{lead}"),
+    );
+    ok(&bob.run("2026-11-10T11:00:00Z", &["sync"]));
+    // Bob answers with a card of another value (no tie: the attempt is decided), and
+    // plays his next turn in the same second.
+    let now = "2026-11-10T12:00:00Z";
+    let legal = ok(&bob.run(now, &["legal", &id]));
+    let card = legal
+        .lines()
+        .find(|card| *card != "-" && card[1..] != lead[1..])
+        .unwrap_or_else(|| panic!("{legal}"))
+        .to_owned();
+    let sent = play(bob, now, &id, &card);
+    assert!(sent.contains(&format!("{id} (ply 9)")), "{sent}");
+    let legal = ok(&bob.run(now, &["legal", &id]));
+    let reply = legal
+        .lines()
+        .next()
+        .unwrap_or_else(|| panic!("{legal}"))
+        .to_owned();
+    let sent = play(bob, now, &id, &reply);
+    assert!(sent.contains(&format!("{id} (ply 10)")), "{sent}");
+    (id, reply)
+}
+
+/// The first card of the hand `pbem show` printed (its `your hand: ` line).
+pub fn first_card(shown: &str) -> String {
+    shown
+        .lines()
+        .find_map(|line| line.strip_prefix("your hand: "))
+        .and_then(|hand| hand.split_whitespace().next())
+        .unwrap_or_else(|| panic!("{shown}"))
+        .to_owned()
+}
+
+/// Asserts that what Alice's pbem said on taking in the two mails of
+/// [`two_mails_in_one_second`] tells what the cards decided, then Bob's turn `reply`, and
+/// calls neither an older mail.
+pub fn assert_taken_in_by_ply(taken: &str, reply: &str) {
+    assert!(!taken.contains("older mail"), "{taken}");
+    let decided = taken
+        .find("the attempt")
+        .unwrap_or_else(|| panic!("{taken}"));
+    let played = taken
+        .find(&format!("played 5... {reply}"))
+        .unwrap_or_else(|| panic!("{taken}"));
+    assert!(decided < played, "{taken}");
+}
+
 /// A Chess with wickets game in the Cards mode `mode` (`cards` or `cards2`, cards by
 /// hand) started by Alice one throw from a scoring attempt on w9, with nineteen cards
 /// discarded so that the twenty-first card played is the reshuffle; returns its id.

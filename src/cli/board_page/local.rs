@@ -5,19 +5,28 @@
 use std::io::Write;
 use std::path::Path;
 
-use super::super::{CliError, Status, diagnostic, display_path, record_variant};
+use super::super::{CliError, Status, diagnostic, display_path, input, record_variant};
 use crate::correspondence;
 use crate::games::Game;
 use crate::notation::{Record, Span, TurnNode, parse_record};
 use crate::replay::{self, History};
 
-/// Reads the game of a file played locally.
+/// Reads the game of a file played locally, as the commands that read games read one
+/// ([`input::read_text`]): text that is not UTF-8 is read as Windows-1252 (and the file
+/// written back in UTF-8, in canonical form, as every turn writes it). A compressed file
+/// is refused: it could not be written back as it is, and writing a plain text under its
+/// name would break it for every other program.
 pub(super) fn load(path: &Path) -> Result<Record, CliError> {
-    let text = std::fs::read_to_string(path).map_err(|source| CliError::Io {
-        path: display_path(path),
-        source,
-    })?;
-    parse_record(&text).map_err(|error| {
+    let file = input::read_text(path)?;
+    if let Some(compression) = file.compressed {
+        let shown = display_path(path);
+        return Err(CliError::Usage(format!(
+            "{shown} is compressed ({}): `pbem play FILE` writes each turn back into the file,              and writes no compressed files; decompress it (`{} {shown}`) and play the file              that leaves",
+            compression.format(),
+            compression.decompress_command()
+        )));
+    }
+    parse_record(&file.text).map_err(|error| {
         let shown = display_path(path);
         CliError::Invalid(format!(
             "{shown}: {error}: `pbem play FILE` plays a file that holds one game that reads \

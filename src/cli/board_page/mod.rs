@@ -175,8 +175,12 @@ async fn idle_for(shared: &Shared, idle: Duration) {
 fn target(args: &Args, config: Option<&Path>) -> Result<(Target, u32), CliError> {
     let home = match (&args.game, Home::load(config)) {
         (_, Ok(home)) => Some(home),
-        // A file to play locally needs no config.
-        (Some(game), Err(_)) if Path::new(game).is_file() => None,
+        // A file to play locally needs no config (and one that cannot be played is told
+        // as such by `local::load`).
+        (Some(game), Err(_)) if Path::new(game).exists() => None,
+        (Some(game), Err(_)) if crate::store::looks_like_a_path(game) => {
+            return Err(crate::store::StoreError::NoFile(game.clone()).into());
+        }
         (_, Err(error)) => return Err(error.into()),
     };
     let idle = home
@@ -193,7 +197,7 @@ fn target(args: &Args, config: Option<&Path>) -> Result<(Target, u32), CliError>
                 return Ok((Target::Home(Some(id)), idle));
             }
             Ok(_) => {}
-            Err(error) if !Path::new(game).is_file() => return Err(error.into()),
+            Err(error) if !Path::new(game).exists() => return Err(error.into()),
             Err(_) => {}
         }
     }

@@ -9,13 +9,18 @@ use std::path::Path;
 use super::Run;
 use crate::cli::home::{self, Home};
 use crate::cli::{CliError, Status};
+use crate::desk::inbox;
 use crate::store::Pending;
 use crate::store::shared::{Layout, SharedError, SharedFolder};
 
 /// Delivers the outbox's `pending` mails into the shared folder, each removed from the
-/// outbox once it is there. A mail that cannot be delivered stays in the outbox.
+/// outbox once it is there. A mail that cannot be delivered stays in the outbox. A mail
+/// found in the folder already is not delivered twice, and the player is told why it was
+/// there: a mail that `waited` in the outbox before this run was delivered by an
+/// interrupted pbem; one composed now (`pbem send GAME` once more), by an earlier send.
 pub(super) fn send(
     pending: &[Pending],
+    waited: &[Pending],
     folder: &Path,
     home: &Home,
     out: &mut dyn Write,
@@ -34,19 +39,28 @@ pub(super) fn send(
         match shared.deliver(&message, &label, stamp) {
             Ok(delivered) => {
                 home.outbox.delivered(item)?;
-                writeln!(
-                    out,
-                    "delivered {} (ply {}) to {} in {}{}",
-                    item.game_id,
+                let interrupted = waited
+                    .iter()
+                    .any(|earlier| earlier.game_id == item.game_id && earlier.ply == item.ply);
+                let (id, ply, to, shown) = (
+                    &item.game_id,
                     item.ply,
                     item.to.join(", "),
                     folder.display(),
-                    if delivered.already {
-                        " (it was there already: an interrupted pbem had delivered it)"
-                    } else {
-                        ""
-                    }
-                )?;
+                );
+                if !delivered.already {
+                    writeln!(out, "delivered {id} (ply {ply}) to {to} in {shown}")?;
+                } else if interrupted {
+                    writeln!(
+                        out,
+                        "delivered {id} (ply {ply}) to {to} in {shown} (it was there already: an interrupted pbem had delivered it)"
+                    )?;
+                } else {
+                    writeln!(
+                        out,
+                        "{id} (ply {ply}): already delivered to {to} in {shown} by an earlier pbem send; nothing was delivered twice"
+                    )?;
+                }
             }
             Err(error) => {
                 let whole_folder = !matches!(error, SharedError::Io { .. });
@@ -117,7 +131,8 @@ pub(super) fn check(folder: &Path, home: &Home, out: &mut dyn Write) -> Result<(
 
 /// Takes in the mails of the shared folder addressed to the player: a Maildir's as
 /// `receive --maildir` does, a plain folder's `.eml` files (left in place) judged the
-/// same way through the mail ledger.
+/// same way through the mail ledger, each game's in the order they were sent
+/// ([`inbox::in_sent_order`]).
 pub(super) fn receive(
     folder: &Path,
     home: &Home,
@@ -136,6 +151,7 @@ pub(super) fn receive(
     }
     let mails = shared.plain_mails().map_err(nothing_taken)?;
     let mut run = Run::new(home, true)?;
+    let mut wanted = Vec::new();
     for (name, path) in mails {
         let Some(earlier) = run.reading.wants(&name) else {
             continue;
@@ -144,6 +160,9 @@ pub(super) fn receive(
         let Some(bytes) = super::read_mail(&path)? else {
             continue;
         };
+        wanted.push((name, earlier, bytes));
+    }
+    for (name, earlier, bytes) in inbox::in_sent_order(wanted, |(_, _, bytes)| bytes) {
         run.judge(&bytes, &name, &name, earlier.as_ref(), out)?;
     }
     run.finish(out)
