@@ -487,10 +487,19 @@ fn add_book(
 ) -> Result<Status, CliError> {
     let shown = args.file.display().to_string();
     let text = super::input::read_text(&args.file)?.text;
+    // `najdorf.pgn.gz` is the book `najdorf`, as `najdorf.pgn` is.
     let stem = args
         .file
-        .file_stem()
-        .and_then(|stem| stem.to_str())
+        .file_name()
+        .and_then(|name| name.to_str())
+        .map(|name| {
+            let name = [".gz", ".zst", ".bz2"]
+                .iter()
+                .find_map(|suffix| name.strip_suffix(suffix))
+                .unwrap_or(name);
+            name.strip_suffix(".pgn").unwrap_or(name)
+        })
+        .filter(|stem| !stem.is_empty())
         .unwrap_or("book");
     let name = book_name(args.name.as_deref().unwrap_or(stem))?;
     let side = match args.side.unwrap_or(Side::White) {

@@ -94,6 +94,13 @@ fn lines_and_books_are_read_in_windows_1252_and_compressed() {
             "{}: {added}",
             form.name
         );
+        // Without --name, the book is named for its file, with no `.pgn` nor `.gz`.
+        let added = ok(&alice.run(NOW, &["book", "add", book.to_str().unwrap()]));
+        assert!(
+            added.contains(&format!("book book-{}: 2 conditional lines", form.name)),
+            "{}: {added}",
+            form.name
+        );
     }
 }
 
