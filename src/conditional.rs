@@ -548,6 +548,14 @@ fn acts<'a>(
     acts
 }
 
+/// How many of a turn's `acts` (see [`acts`]) the turn `token` shares: each is `token`
+/// itself or a part of it.
+fn shared_acts(variant: Variant, acts: &[(&str, Option<bool>)], token: &str) -> usize {
+    acts.iter()
+        .take_while(|(part, _)| *part == token || completes(variant, part, token))
+        .count()
+}
+
 /// Whether `line` gives an act other than the one `lines` already give for the player
 /// at some point: the index of the turn where it does. `mine` says whether the turn at
 /// an index is the player's.
@@ -560,14 +568,9 @@ pub fn conflict(
 ) -> Option<usize> {
     lines.iter().find_map(|other| {
         let at = other.iter().zip(line).position(|(a, b)| a != b)?;
-        let (ours, theirs) = (&line[at], &other[at]);
-        let same = |part: &str, token: &str| part == token || completes(variant, part, token);
         // The acts both lines share in that turn, then the first that differs.
-        let parts = acts(variant, ours, at, &mine);
-        let shared = parts
-            .iter()
-            .take_while(|(part, _)| same(part, theirs))
-            .count();
+        let parts = acts(variant, &line[at], at, &mine);
+        let shared = shared_acts(variant, &parts, &other[at]);
         let owner = match parts.get(shared) {
             Some((_, owner)) => *owner,
             // One line's turn is a part of the other's: they do not differ yet.
@@ -674,10 +677,7 @@ pub fn parting(
     mine: impl Fn(usize) -> bool,
 ) -> Option<Parting> {
     let parts = acts(variant, went, at, &mine);
-    let shared = parts
-        .iter()
-        .take_while(|(part, _)| *part == expected || completes(variant, part, expected))
-        .count();
+    let shared = shared_acts(variant, &parts, expected);
     let before = parts.get(shared.checked_sub(1)?)?.0;
     let (part, owner) = parts.get(shared)?;
     let expected = next_part(before, expected);

@@ -786,7 +786,7 @@ pub fn answer(home: &Home, out: &mut dyn Write, send: bool) -> Result<(), CliErr
                 writeln!(out, "{id}: played your {from} {label}{over}")?;
             }
             played += 1;
-            if !acts_now(&after, you) {
+            if !correspondence::state(&after).is_ok_and(|game| acts_now(&after, &game, you)) {
                 break;
             }
             record = after;
@@ -820,15 +820,17 @@ pub fn answer(home: &Home, out: &mut dyn Write, send: bool) -> Result<(), CliErr
 /// happens: a card in answer other than the line's arrives with no turn of the player's
 /// after it, or the player's own turn by hand left them.
 fn drop_left_lines(home: &Home, out: &mut dyn Write) -> Result<(), CliError> {
-    for path in home.games.list()? {
-        let Ok(record) = home.games.load(&path) else {
-            continue;
-        };
-        let Some(id) = correspondence::game_id(&record) else {
-            continue;
-        };
+    // The games that have a tree, not every game.
+    for (id, _) in yaml_files(&trees_dir(home)) {
+        let id = id.as_str();
         // A tree that does not read, or a reply being played, is left to the rest.
         let Ok(mut tree) = load_tree(home, id) else {
+            continue;
+        };
+        if tree.lines.is_empty() || tree.playing.is_some() {
+            continue;
+        }
+        let Ok(record) = home.games.path(id).and_then(|path| home.games.load(&path)) else {
             continue;
         };
         let open = record
@@ -840,7 +842,7 @@ fn drop_left_lines(home: &Home, out: &mut dyn Write) -> Result<(), CliError> {
         ) else {
             continue;
         };
-        if tree.lines.is_empty() || tree.playing.is_some() || !open || answers_now(&record, you) {
+        if !open || answers_now(&record, you) {
             continue;
         }
         let history = conditional::history(&record);
@@ -930,21 +932,19 @@ fn answers_now(record: &Record, you: Color) -> bool {
             .is_some_and(|act| act.part && act.color == you);
     // A conditional move is a reply: the player's first turn is their own to play.
     !record.moves.turns.is_empty()
-        && acts_now(record, you)
+        && acts_now(record, &game, you)
         && match correspondence::last_actor(record, &game.turns) {
             Some(side) if side == you => answered_their_turn,
             side => side.is_some(),
         }
 }
 
-/// Whether the game is open and waits for the player: its turn, or its card.
-fn acts_now(record: &Record, you: Color) -> bool {
+/// Whether the game (`game`, its replayed state) is open and waits for the player: its
+/// turn, or its card.
+fn acts_now(record: &Record, game: &correspondence::State, you: Color) -> bool {
     let open = record
         .tag("Result")
         .is_none_or(|result| result.trim() == "*");
-    let Ok(game) = correspondence::state(record) else {
-        return false;
-    };
     open && match game.awaited {
         Some(side) => side == you,
         None => game.to_move == you,
